@@ -1,0 +1,183 @@
+/*
+ * cost — teaching formulas for "what does one qualified output token cost".
+ * Classic script, no dependencies. Registers globalThis.AtlasLabs.cost and,
+ * under Node, module.exports. Every function takes one object of snake_case
+ * inputs and returns one object of snake_case outputs.
+ *
+ * All money here is whatever unit the caller uses (the tutorial uses yuan);
+ * the functions never assume a currency or a price.
+ */
+(function (root) {
+  'use strict';
+
+  // A missing or non-numeric input is a ledger typo; fail loudly instead of
+  // printing NaN into a page.
+  function finite(v, name) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new TypeError('cost: input "' + name + '" must be a finite number');
+    }
+    return v;
+  }
+  function need(args, key, fallback) {
+    return finite(args && args[key] !== undefined ? args[key] : fallback, key);
+  }
+
+  // A window cost may be given as one number or as its parts (pools, network,
+  // cache...), so the ledger can show exactly which bills were added up.
+  function total(args, key) {
+    const v = args[key];
+    if (Array.isArray(v)) {
+      return v.reduce(function (s, x) { return s + finite(x, key + '[]'); }, 0);
+    }
+    return need(args, key);
+  }
+
+  /**
+   * c = 10^6 × C / N: cost per million qualified output tokens over one
+   * observation window. N counts only outputs that met the fixed quality and
+   * latency bar; C keeps everything the window consumed (idle time, failed
+   * requests, drafts), which is why a qualified share < 1 raises the cost.
+   */
+  function cost_per_million(args) {
+    const window_cost = total(args, 'window_cost');
+    const output_tokens = need(args, 'output_tokens');
+    const qualified_share = need(args, 'qualified_share', 1);
+    const qualified_tokens = output_tokens * qualified_share;
+    if (qualified_tokens <= 0) throw new RangeError('cost: no qualified tokens in the window');
+    return {
+      qualified_tokens: qualified_tokens,
+      per_million: 1e6 * window_cost / qualified_tokens,
+    };
+  }
+
+  /**
+   * c = 10^6 × H / (3600 × G): the same formula for a system billed per hour
+   * (H) that delivers G qualified tokens per second; one hour is the window.
+   */
+  function cost_per_million_hourly(args) {
+    const hourly_cost = need(args, 'hourly_cost');
+    const tokens_per_s = need(args, 'qualified_tokens_per_s');
+    return {
+      per_million: cost_per_million({ window_cost: hourly_cost, output_tokens: 3600 * tokens_per_s }).per_million,
+    };
+  }
+
+  // Relative change in percent, positive when the value went down.
+  function reduction_pct(before, after) {
+    return (1 - after / before) * 100;
+  }
+
+  /**
+   * Unit-cost ratio when spend and qualified throughput both change:
+   * new cost / old cost = (spend_after / spend_before) / (tp_after / tp_before).
+   * Cost falls exactly when throughput grows faster than spend.
+   */
+  function cost_ratio(args) {
+    const spend_before = need(args, 'spend_before', 1);
+    const spend_after = need(args, 'spend_after', spend_before);
+    const throughput_before = need(args, 'throughput_before');
+    const throughput_after = need(args, 'throughput_after');
+    const ratio = (spend_after / spend_before) / (throughput_after / throughput_before);
+    return { cost_ratio: ratio, cost_reduction_pct: (1 - ratio) * 100 };
+  }
+
+  /**
+   * Before/after comparison of two hourly-billed systems: cost per million for
+   * each, the cost reduction, and the throughput and spend changes that
+   * explain why the reduction is not simply the throughput gain.
+   */
+  function compare_hourly(args) {
+    const h0 = need(args, 'before_hourly_cost');
+    const g0 = need(args, 'before_tokens_per_s');
+    const h1 = need(args, 'after_hourly_cost');
+    const g1 = need(args, 'after_tokens_per_s');
+    const before = cost_per_million_hourly({ hourly_cost: h0, qualified_tokens_per_s: g0 }).per_million;
+    const after = cost_per_million_hourly({ hourly_cost: h1, qualified_tokens_per_s: g1 }).per_million;
+    return {
+      before_per_million: before,
+      after_per_million: after,
+      cost_reduction_pct: reduction_pct(before, after),
+      throughput_gain_pct: (g1 / g0 - 1) * 100,
+      spend_increase_pct: (h1 / h0 - 1) * 100,
+    };
+  }
+
+  /**
+   * Two systems A and B observed over the same window: cost per million
+   * qualified tokens for each (cost may be a list of parts, qualified share
+   * defaults to 1) and how much cheaper B is than A (negative = dearer).
+   */
+  function compare_window(args) {
+    const a = cost_per_million({
+      window_cost: args.a_window_cost,
+      output_tokens: need(args, 'a_output_tokens'),
+      qualified_share: need(args, 'a_qualified_share', 1),
+    });
+    const b = cost_per_million({
+      window_cost: args.b_window_cost,
+      output_tokens: need(args, 'b_output_tokens'),
+      qualified_share: need(args, 'b_qualified_share', 1),
+    });
+    return {
+      a_window_cost: total(args, 'a_window_cost'),
+      b_window_cost: total(args, 'b_window_cost'),
+      a_per_million: a.per_million,
+      b_per_million: b.per_million,
+      b_saving_pct: reduction_pct(a.per_million, b.per_million),
+    };
+  }
+
+  /**
+   * Cost of a finished task = cost per attempt × average attempts needed.
+   * A cheap attempt can still make an expensive task.
+   */
+  function task_cost(args) {
+    return { task_cost: need(args, 'cost_per_attempt') * need(args, 'attempts_per_task') };
+  }
+
+  /**
+   * Mean relative cost of a traffic mix: Σ share_i × relative_cost_i, where
+   * relative cost 1 is the reference path (e.g. always calling the strong
+   * model). Shares must sum to 1; overheads (router, retries) are extra
+   * entries the caller adds, not something this hides.
+   */
+  function mixture_cost(args) {
+    const shares = args.shares;
+    const costs = args.relative_costs;
+    if (!Array.isArray(shares) || !Array.isArray(costs) || shares.length !== costs.length || shares.length === 0) {
+      throw new TypeError('cost: shares and relative_costs must be arrays of equal length');
+    }
+    const share_sum = shares.reduce(function (s, x) { return s + finite(x, 'shares[]'); }, 0);
+    if (Math.abs(share_sum - 1) > 1e-9) throw new RangeError('cost: shares must sum to 1');
+    let mean = 0;
+    for (let i = 0; i < shares.length; i += 1) mean += shares[i] * finite(costs[i], 'relative_costs[]');
+    return { mean_relative_cost: mean, saving_pct: (1 - mean) * 100 };
+  }
+
+  /**
+   * Cutting one cost component by local_cut lowers the total by only
+   * share × local_cut (everything else unchanged): a mix of the untouched
+   * part (relative cost 1) and the touched part (relative cost 1 − cut).
+   */
+  function component_cut(args) {
+    const share = need(args, 'share');
+    const local_cut = need(args, 'local_cut');
+    const mix = mixture_cost({ shares: [1 - share, share], relative_costs: [1, 1 - local_cut] });
+    return { total_cut_pct: mix.saving_pct };
+  }
+
+  const api = {
+    cost_per_million: cost_per_million,
+    cost_per_million_hourly: cost_per_million_hourly,
+    cost_ratio: cost_ratio,
+    compare_hourly: compare_hourly,
+    compare_window: compare_window,
+    task_cost: task_cost,
+    mixture_cost: mixture_cost,
+    component_cut: component_cut,
+  };
+
+  root.AtlasLabs = root.AtlasLabs || {};
+  root.AtlasLabs.cost = api;
+  if (typeof module !== 'undefined' && module.exports) module.exports = api;
+})(typeof globalThis !== 'undefined' ? globalThis : this);

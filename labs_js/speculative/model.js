@@ -1,0 +1,125 @@
+/*
+ * Lab C · Speculative — pure model (no DOM).
+ * Classic script: registers globalThis.AtlasLabs.speculative and, under Node,
+ * module.exports. One object in, one object out.
+ *
+ * Toy model of seed 000 §11.2: each of the k draft tokens is accepted
+ * independently with probability a (a teaching assumption: real acceptance
+ * varies with position, context, temperature, domain, tree shape and batch),
+ * and one target pass always yields at least one token. Exact speculative
+ * sampling keeps the target distribution (under its numerical assumptions);
+ * only the speed depends on acceptance.
+ */
+(function (root, factory) {
+  'use strict';
+  const api = factory();
+  root.AtlasLabs = root.AtlasLabs || {};
+  root.AtlasLabs.speculative = api;
+  if (typeof module === 'object' && module.exports) module.exports = api;
+})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
+  'use strict';
+
+  const K_SCAN_MAX = 16;
+
+  function num(args, key, fallback) {
+    const v = args && args[key] !== undefined ? args[key] : fallback;
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new TypeError('speculative: input "' + key + '" must be a finite number');
+    }
+    return v;
+  }
+
+  function draft_len(args) {
+    const k = num(args, 'k');
+    if (k < 0 || Math.floor(k) !== k) throw new RangeError('speculative: k must be an integer ≥ 0');
+    return k;
+  }
+
+  function acceptance(args) {
+    const a = num(args, 'acceptance');
+    if (a < 0 || a > 1) throw new RangeError('speculative: acceptance must lie in [0, 1]');
+    return a;
+  }
+
+  /**
+   * E[tokens per target pass] = 1 + a + … + a^k = (1 − a^(k+1)) / (1 − a), k + 1 at a = 1.
+   * expected_accepted counts accepted draft tokens only (E − 1, the bonus or
+   * corrected token excluded); wasted_draft = k − expected_accepted.
+   */
+  function expected_tokens(args) {
+    const k = draft_len(args);
+    const a = acceptance(args);
+    const e = a === 1 ? k + 1 : (1 - Math.pow(a, k + 1)) / (1 - a);
+    return { expected_tokens: e, expected_accepted: e - 1, wasted_draft: k - (e - 1) };
+  }
+
+  /**
+   * Verify cost for draft length j, anchored at the reader's C_v(k): a fixed
+   * part of one target step plus a share that grows linearly with j
+   * (teaching assumption used only for the k scan).
+   */
+  function verify_cost_at(j, k, verify_cost, target_cost) {
+    if (k === 0) return verify_cost;
+    return target_cost + (verify_cost - target_cost) * j / k;
+  }
+
+  /** toy speedup = E[tokens] × C_t / (k × C_d + C_v(k)). */
+  function toy_speedup(args) {
+    const k = draft_len(args);
+    const c_t = num(args, 'target_cost', 1);
+    const c_d = num(args, 'draft_cost');
+    const c_v = num(args, 'verify_cost');
+    const e = expected_tokens(args);
+    const cost = k * c_d + c_v;
+    if (!(cost > 0)) throw new RangeError('speculative: k × draft_cost + verify_cost must be > 0');
+    const speedup = e.expected_tokens * c_t / cost;
+    return {
+      expected_tokens: e.expected_tokens,
+      expected_accepted: e.expected_accepted,
+      wasted_draft: e.wasted_draft,
+      pass_cost: cost,
+      speedup: speedup,
+      no_gain: speedup <= 1,
+    };
+  }
+
+  /** Scan k = 1..16 with the same a, C_d, C_t and the linear C_v(j) above. */
+  function best_k(args) {
+    const k = draft_len(args);
+    const c_t = num(args, 'target_cost', 1);
+    const c_v = num(args, 'verify_cost');
+    let best = { k: 1, speedup: -Infinity };
+    const speedups = [];
+    for (let j = 1; j <= K_SCAN_MAX; j++) {
+      const s = toy_speedup({
+        k: j, acceptance: args.acceptance, draft_cost: args.draft_cost, target_cost: c_t,
+        verify_cost: verify_cost_at(j, k, c_v, c_t),
+      }).speedup;
+      speedups.push(s);
+      if (s > best.speedup) best = { k: j, speedup: s };
+    }
+    return { best_k: best.k, best_speedup: best.speedup, speedups: speedups };
+  }
+
+  function evaluate(args) {
+    const here = toy_speedup(args);
+    const scan = best_k(args);
+    return {
+      expected_tokens: here.expected_tokens,
+      expected_accepted: here.expected_accepted,
+      speedup: here.speedup,
+      wasted_draft: here.wasted_draft,
+      best_k: scan.best_k,
+      best_speedup: scan.best_speedup,
+      no_gain: here.no_gain,
+      speedups: scan.speedups,
+    };
+  }
+
+  return {
+    expected_tokens: expected_tokens,
+    toy_speedup: toy_speedup,
+    best_k: best_k,
+    evaluate: evaluate,
+  };
+});

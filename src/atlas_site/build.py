@@ -1,0 +1,92 @@
+"""The one sequencer: the stages of a build, top to bottom."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import AtlasError, Diagnostic
+from .load.project import load_project
+from .markdown import make_parser
+from .model import Book
+from .render.markdown_rules import install_rules
+from .render.output import Output
+from .render.site import render_site
+from .resolve.examples import compute_examples
+from .resolve.pages import parse_pages
+from .resolve.references import check_references
+from .validate import validate
+from .write import write_site
+
+
+@dataclass
+class BuildResult:
+    book: Book | None = None
+    output: Output | None = None
+    parsed: dict = field(default_factory=dict)
+    computed: dict = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)
+    gate_reports: list = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return sorted(d for d in self.problems if d.severity == "error")
+
+
+class _Clock:
+    def __init__(self, timings: dict, progress):
+        self.timings, self.progress = timings, progress
+
+    def stage(self, name: str):
+        clock = self
+
+        class _Stage:
+            def __enter__(self):
+                if clock.progress:
+                    clock.progress(name)
+                self.start = time.perf_counter()
+
+            def __exit__(self, *exc):
+                clock.timings[name] = time.perf_counter() - self.start
+
+        return _Stage()
+
+
+def assemble(root: Path, progress=None, release: bool = False) -> BuildResult:
+    """Load, validate, resolve, render and gate, all in memory. Never writes."""
+    from .gates import run_static_gates
+
+    result = BuildResult()
+    clock = _Clock(result.timings, progress)
+    with clock.stage("load"):
+        raw = load_project(root)
+    with clock.stage("validate"):
+        book, problems = validate(raw)
+        result.book, result.problems = book, list(problems)
+    md = make_parser()
+    install_rules(md)
+    with clock.stage("resolve"):
+        result.parsed = parse_pages(book, md)
+        result.computed, example_problems = compute_examples(book, root)
+        result.problems += example_problems + check_references(book, result.parsed, result.computed)
+    if result.errors:
+        return result  # rendering dangling references would only repeat the same problems
+    with clock.stage("render"):
+        result.output = render_site(book, result.parsed, result.computed, md, root)
+    with clock.stage("gates"):
+        reports = run_static_gates(book, result.parsed, result.output, root, release=release,
+                                   reference_problems=result.problems)
+        result.gate_reports = reports
+        for report in reports:
+            result.problems += report.problems
+    return result
+
+
+def build(root: Path, destination: Path, progress=None) -> BuildResult:
+    result = assemble(root, progress)
+    if result.errors:
+        raise AtlasError(result.errors)
+    with _Clock(result.timings, progress).stage("write"):
+        write_site(result.output, destination)
+    return result

@@ -1,0 +1,108 @@
+"""argv -> build() / check(). Problems print as `file:line:col: error[code]: message`; exit 2."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .build import assemble, build
+from .diagnostics import AtlasError
+
+EXIT_PROBLEMS = 2
+
+
+def _progress(stage: str) -> None:
+    print(f"  … {stage}", file=sys.stderr, flush=True)
+
+
+def _summary(result, elapsed: float) -> str:
+    book = result.book
+    pages = sum(1 for p in result.output.paths() if p.endswith(".html")) if result.output else 0
+    stages = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in result.timings.items())
+    return (f"{pages} pages, {len(book.registry.works)} sources ({len(book.registry.nodes)} nodes, "
+            f"{len(book.registry.references)} references), {len(book.claims)} claims, {len(book.examples)} examples, "
+            f"{len(book.figures)} figures, {len(book.labs)} labs in {elapsed:.2f} s ({stages})")
+
+
+def _print_problems(problems) -> None:
+    for problem in sorted(problems):
+        print(problem, file=sys.stderr)
+
+
+def cmd_build(args) -> int:
+    root = Path(args.root).resolve()
+    out = Path(args.out).resolve() if args.out else root / "_site"
+    start = time.perf_counter()
+    try:
+        result = build(root, out, progress=_progress if args.progress else None)
+    except AtlasError as error:
+        _print_problems(error.diagnostics)
+        print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
+        return EXIT_PROBLEMS
+    print(f"built {out}: " + _summary(result, time.perf_counter() - start))
+    print(f"open {out / 'index.html'} in a browser, or serve it: python -m http.server -d {out}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    if args.explain:
+        from .explain import explain
+
+        print(explain(args.explain))
+        return 0
+    root = Path(args.root).resolve()
+    start = time.perf_counter()
+    result = assemble(root, release=args.release)
+    gate_problems = {id(p) for r in result.gate_reports for p in r.problems}
+    _print_problems([p for p in result.problems if id(p) not in gate_problems])
+    if result.output is None:
+        print(f"check failed: {len(result.errors)} problem(s) before the gates could run", file=sys.stderr)
+        return EXIT_PROBLEMS
+    reports = list(result.gate_reports)
+    reports.append(_reproducible(root, result))
+    if args.browser:
+        from .gates.browser import run_browser_gates
+
+        reports += run_browser_gates(result.output)
+    print("gates:")
+    for report in reports:
+        print("  " + report.line())
+        for problem in report.problems:
+            print(f"      {problem}")
+    failed = [r for r in reports if r.status == "FAIL"] or result.errors
+    print(("check failed" if failed else "check passed") + f" in {time.perf_counter() - start:.2f} s: " + _summary(result, time.perf_counter() - start))
+    return EXIT_PROBLEMS if failed else 0
+
+
+def _reproducible(root: Path, first):
+    from .gates.report import GateReport
+
+    second = assemble(root)
+    same = second.output is not None and first.output.items() == second.output.items()
+    figures = f"{len(first.output.paths())} files byte-identical across two builds" if same else "two builds differ"
+    from .diagnostics import Diagnostic, SourceLocation
+
+    problems = [] if same else [Diagnostic(SourceLocation("_site"), "gate.reproducible", "two builds of the same inputs differ")]
+    return GateReport("reproducible", figures, problems)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="atlas-site", description="Build and check the LLM Atlas site.")
+    parser.add_argument("--root", default=".", help="project folder (default: current folder)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build_cmd = commands.add_parser("build", help="build the site into _site/ (atomically)")
+    build_cmd.add_argument("--out", help="output folder (default: <root>/_site)")
+    build_cmd.add_argument("--progress", action="store_true", help="print each stage as it starts")
+    build_cmd.set_defaults(run=cmd_build)
+    check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
+    check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")
+    check_cmd.add_argument("--release", action="store_true", help="fail while any page is a draft")
+    check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
+    check_cmd.set_defaults(run=cmd_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    return args.run(args)

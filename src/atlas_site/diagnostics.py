@@ -1,0 +1,74 @@
+"""Where a problem is, what it is, and how to fix it: one line per problem."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class SourceLocation:
+    path: str  # relative to the project root, forward slashes
+    line: int = 0  # 1-based; 0 when the whole file is meant
+    col: int = 0  # 1-based; 0 when unknown
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.path
+        return f"{self.path}:{self.line}:{self.col or 1}"
+
+    def shifted(self, lines: int) -> "SourceLocation":
+        return SourceLocation(self.path, self.line + lines if self.line else 0, self.col)
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    location: SourceLocation
+    code: str  # e.g. "cite.unknown"; `atlas-site check --explain CODE` documents it
+    message: str
+    hint: str = ""
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+        return f"{text} (hint: {self.hint})" if self.hint else text
+
+
+class AtlasError(Exception):
+    """Raised when a stage cannot go on; carries every problem found so far."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+@dataclass
+class Collector:
+    """Gathers diagnostics across a stage so all problems are reported at once."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, location: SourceLocation, code: str, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(location, code, message, hint))
+
+    def extend(self, diagnostics) -> None:
+        self.items.extend(diagnostics)
+
+    def raise_if_any(self) -> None:
+        errors = [d for d in self.items if d.severity == "error"]
+        if errors:
+            raise AtlasError(self.items)
+
+
+def relpath(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def closest(name: str, candidates) -> str:
+    """A 'did you mean' hint, or '' when nothing is close."""
+    import difflib
+
+    match = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{match[0]}'?" if match else ""

@@ -1,0 +1,10 @@
+"""Figures: a YAML spec (ledger/figures.md) + a Jinja SVG template -> inline SVG.
+
+Public API: ``render_figure_svg(spec, lang, values, template_dir) -> str``.
+"""
+
+from .render import (KINDS, LANGS, FigureError, layout_estimate_problems,
+                     render_figure_svg, spec_problems)
+
+__all__ = ["KINDS", "LANGS", "FigureError", "layout_estimate_problems",
+           "render_figure_svg", "spec_problems"]

@@ -1,0 +1,145 @@
+"""Layout helpers handed to the figure templates as ``cv``.
+
+A ``Canvas`` is created fresh for every render. Templates ask it how a label wraps
+(``fit``), where a row of chips goes (``flow``), where an arrow head points
+(``head``); every drawing macro reports the area it used (``mark``) so the base
+template can size the viewBox to the content. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .text import ASCENT_EM, block_height, line_gap, text_width, wrap
+
+DEFAULT_SIZE = 15
+MIN_SIZE = 15
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A label wrapped to a width: its lines and the size of their text box."""
+
+    lines: tuple[str, ...]
+    width: float
+    height: float
+    size: float
+    bold: bool
+
+    @property
+    def n(self) -> int:
+        return len(self.lines)
+
+
+@dataclass
+class Canvas:
+    """Mutable per-render layout state: the content's extent and estimated overflows."""
+
+    width: float
+    right: float = 0.0
+    bottom: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    # -- measuring -------------------------------------------------------------
+    def fit(self, text: str, width: float, size: float = DEFAULT_SIZE,
+            bold: bool = False) -> Fit:
+        if size < MIN_SIZE:
+            raise ValueError(f"font size {size} is below the minimum {MIN_SIZE}")
+        lines = tuple(wrap(text, width, size, bold))
+        widest = max(text_width(line, size, bold) for line in lines)
+        return Fit(lines, round(widest, 2), block_height(len(lines), size), size, bold)
+
+    def tw(self, text: str, size: float = DEFAULT_SIZE, bold: bool = False) -> float:
+        return round(text_width(text, size, bold), 2)
+
+    def gap(self, size: float = DEFAULT_SIZE) -> float:
+        return line_gap(size)
+
+    def block_h(self, lines: int, size: float = DEFAULT_SIZE) -> float:
+        return block_height(lines, size)
+
+    def tbox_h(self, title: str, body: str, w: float, size: float = DEFAULT_SIZE,
+               tsize: float = 16, pad: float = 8, pad_y: float = 6, gap: float = 3) -> float:
+        """Height tbox() would give a title/body box of width ``w``."""
+        tf = self.fit(title, w - 2 * pad, tsize, True)
+        inner = tf.height
+        if body:
+            inner += gap + self.fit(body, w - 2 * pad, size).height
+        return round(inner + 2 * pad_y, 2)
+
+    def box_h(self, text: str, w: float, size: float = DEFAULT_SIZE, bold: bool = False,
+              pad: float = 8, pad_y: float = 6) -> float:
+        """Height box() would give ``text`` in a box of width ``w``."""
+        return round(self.fit(text, w - 2 * pad, size, bold).height + 2 * pad_y, 2)
+
+    def baseline(self, top: float, size: float = DEFAULT_SIZE) -> float:
+        """Baseline of a first line whose line box starts at ``top``."""
+        return round(top + ASCENT_EM * size, 2)
+
+    # -- bookkeeping -------------------------------------------------------------
+    def mark(self, x: float, y: float, w: float, h: float) -> str:
+        """Record that the rectangle (x, y, w, h) holds drawing; returns ''."""
+        self.right = max(self.right, x + w)
+        self.bottom = max(self.bottom, y + h)
+        return ""
+
+    def check(self, key: str, fit: Fit, w: float, h: float) -> str:
+        """Record an estimated overflow of ``fit`` in a w x h area; returns ''."""
+        if fit.width > w + 0.5 or fit.height > h + 0.5:
+            self.problems.append(
+                f"{key}: text {fit.width:.0f}x{fit.height:.0f} > box {w:.0f}x{h:.0f}")
+        return ""
+
+    def height(self, pad: float = 14) -> int:
+        return int(math.ceil(self.bottom + pad))
+
+    # -- layout ------------------------------------------------------------------
+    def flow(self, items: list, x: float, y: float, width: float,
+             size: float = DEFAULT_SIZE, pad_x: float = 8, pad_y: float = 4,
+             gap: float = 8, bold: bool = False) -> list[dict]:
+        """Place chips left to right, wrapping to new rows inside ``width``.
+
+        ``items`` are (key, text, cls) triples; returns one dict per chip with its
+        box (x, y, w, h) and its wrapped ``fit``. A chip wider than the row wraps
+        its own text.
+        """
+        h_one = block_height(1, size) + 2 * pad_y
+        placed: list[dict] = []
+        cx, cy, row_h = x, y, 0.0
+        for key, text, cls in items:
+            fit = self.fit(text, width - 2 * pad_x, size, bold)
+            w = fit.width + 2 * pad_x
+            h = fit.height + 2 * pad_y if fit.n > 1 else h_one
+            if cx > x and cx + w > x + width:
+                cx, cy, row_h = x, cy + row_h + gap, 0.0
+            placed.append({"key": key, "x": round(cx, 2), "y": round(cy, 2),
+                           "w": round(w, 2), "h": round(h, 2), "fit": fit, "cls": cls})
+            cx += w + gap
+            row_h = max(row_h, h)
+        return placed
+
+    def flow_bottom(self, placed: list[dict]) -> float:
+        return max((p["y"] + p["h"] for p in placed), default=0.0)
+
+    def spread(self, n: int, x: float, width: float, gap: float) -> list[tuple[float, float]]:
+        """Split ``width`` starting at ``x`` into ``n`` equal columns: [(x, w), ...]."""
+        w = (width - gap * (n - 1)) / n
+        return [(round(x + i * (w + gap), 2), round(w, 2)) for i in range(n)]
+
+    @staticmethod
+    def head(x1: float, y1: float, x2: float, y2: float, size: float = 9) -> str:
+        """Polygon points of an arrow head at (x2, y2) pointing away from (x1, y1)."""
+        ang = math.atan2(y2 - y1, x2 - x1)
+        spread = math.radians(26)
+        pts = [(x2, y2)]
+        for sign in (1, -1):
+            a = ang + math.pi + sign * spread
+            pts.append((x2 + size * math.cos(a), y2 + size * math.sin(a)))
+        return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+
+    @staticmethod
+    def shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float]:
+        """The point ``by`` units before (x2, y2) on the segment (for the line under a head)."""
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        return (round(x2 - (x2 - x1) * by / length, 2), round(y2 - (y2 - y1) * by / length, 2))

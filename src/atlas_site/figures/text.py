@@ -1,0 +1,155 @@
+"""Text measurement for figure layout: width estimates and line wrapping.
+
+The figures are laid out before any browser sees them, so box sizes come from an
+estimate of how wide a label will be. The estimate is deliberately generous: Latin
+advance widths are the larger of DejaVu Sans and Liberation Sans (the wide fallback
+fonts of a bare Linux browser), CJK and other wide characters count one em, and
+the line box uses the tall Noto Sans CJK ascent and descent.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Advance widths (em) of printable ASCII: max(DejaVu Sans, Liberation Sans).
+_ASCII_EM = dict(zip(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+    "abcdefghijklmnopqrstuvwxyz{|}~",
+    (0.318, 0.401, 0.46, 0.838, 0.636, 0.95, 0.78, 0.275, 0.39, 0.39, 0.5, 0.838,
+     0.318, 0.361, 0.318, 0.337, *([0.636] * 10), 0.337, 0.337, 0.838, 0.838,
+     0.838, 0.556, 1.015, 0.684, 0.686, 0.722, 0.77, 0.667, 0.611, 0.778, 0.752,
+     0.295, 0.5, 0.667, 0.557, 0.863, 0.748, 0.787, 0.667, 0.787, 0.722, 0.667,
+     0.611, 0.732, 0.684, 0.989, 0.685, 0.667, 0.685, 0.39, 0.337, 0.39, 0.838,
+     0.556, 0.5, 0.613, 0.635, 0.55, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278,
+     0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392,
+     0.634, 0.592, 0.818, 0.592, 0.592, 0.525, 0.636, 0.337, 0.636, 0.838),
+    strict=True,
+))
+_NARROW_EXTRA = {"·": 0.561, "–": 0.5, "—": 1.0, "’": 0.32, "‘": 0.32, "“": 0.52,
+                 "”": 0.52, "ᵢ": 0.3, "₋": 0.53, "₁": 0.44, "ₖ": 0.44}
+BOLD_FACTOR = 1.07          # bold Latin runs this much wider
+ASCENT_EM = 1.16            # Noto Sans CJK hhea ascent: the tallest line box in use
+DESCENT_EM = 0.288
+LINE_BOX_EM = ASCENT_EM + DESCENT_EM
+LINE_GAP_EM = 1.3           # baseline-to-baseline distance inside one <text>
+
+# Characters a line must not start with (CJK closing punctuation) or end with.
+_NO_LINE_START = set("，。、；：！？）》」』】〉,.;:!?)]}%·")
+_NO_LINE_END = set("（《「『【〈([{")
+
+
+def char_em(ch: str) -> float:
+    """Advance width of one character in em (an upper estimate)."""
+    if ch in _ASCII_EM:
+        return _ASCII_EM[ch]
+    if ch in _NARROW_EXTRA:
+        return _NARROW_EXTRA[ch]
+    if unicodedata.combining(ch):
+        return 0.0
+    return 1.0
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Estimated advance width of ``text`` at font size ``size`` (user units)."""
+    width = 0.0
+    for ch in text:
+        em = char_em(ch)
+        width += em * (BOLD_FACTOR if bold and em < 1.0 else 1.0)
+    return width * size
+
+
+def line_gap(size: float) -> float:
+    """Baseline-to-baseline distance for ``size``."""
+    return round(LINE_GAP_EM * size, 2)
+
+
+def block_height(lines: int, size: float) -> float:
+    """Height of the rendered box of ``lines`` lines (first ascent to last descent)."""
+    if lines <= 0:
+        return 0.0
+    return round((lines - 1) * line_gap(size) + LINE_BOX_EM * size, 2)
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def _tokens(text: str) -> list[str]:
+    """Split into break units: CJK characters one by one, Latin runs by word.
+
+    Each token keeps its trailing space, so joining tokens restores the text.
+    """
+    tokens: list[str] = []
+    word = ""
+    for ch in text:
+        if _is_wide(ch):
+            if word:
+                tokens.append(word)
+                word = ""
+            if tokens and ch in _NO_LINE_START:
+                tokens[-1] += ch
+            elif tokens and tokens[-1] and tokens[-1][-1] in _NO_LINE_END:
+                tokens[-1] += ch
+            else:
+                tokens.append(ch)
+        elif ch == " ":
+            word += ch
+            tokens.append(word)
+            word = ""
+        else:
+            if word == "" and tokens and (ch in _NO_LINE_START
+                                          or tokens[-1][-1:] in _NO_LINE_END):
+                tokens[-1] += ch
+                continue
+            word += ch
+            if ch in "/-" and len(word) > 1:
+                tokens.append(word)     # a break opportunity after '/' or '-'
+                word = ""
+    if word:
+        tokens.append(word)
+    return tokens
+
+
+def _split_long(token: str, width: float, size: float, bold: bool) -> list[str]:
+    """Break a single token that is wider than a whole line at character level."""
+    parts: list[str] = []
+    cur = ""
+    for ch in token:
+        if cur and text_width(cur + ch, size, bold) > width:
+            parts.append(cur)
+            cur = ch
+        else:
+            cur += ch
+    if cur:
+        parts.append(cur)
+    return parts
+
+
+def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """Wrap ``text`` into lines no wider than ``width`` (estimate).
+
+    A literal newline forces a break. Latin words break at spaces and, where a word
+    is longer than a line, after '/', '-' or at any character as a last resort.
+    """
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for token in _tokens(para):
+            candidate = cur + token
+            if text_width(candidate.rstrip(), size, bold) <= width or not cur.strip():
+                if not cur.strip() and text_width(token.rstrip(), size, bold) > width:
+                    pieces = _split_long(token, width, size, bold)
+                    lines.extend(p.rstrip() for p in pieces[:-1])
+                    cur = pieces[-1]
+                else:
+                    cur = candidate
+            else:
+                lines.append(cur.rstrip())
+                if text_width(token.rstrip(), size, bold) > width:
+                    pieces = _split_long(token, width, size, bold)
+                    lines.extend(p.rstrip() for p in pieces[:-1])
+                    cur = pieces[-1]
+                else:
+                    cur = token
+        lines.append(cur.rstrip())
+    return [line for line in lines if line] or [""]

@@ -1,0 +1,69 @@
+"""Gate 2: every author-reported / benchmark number carries its source, setting and label, and
+no speedup or percentage gain is typed bare in prose."""
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import Diagnostic, SourceLocation
+from .context import GateContext
+from .prose_scan import column_of, prose_lines
+from .report import GateReport
+
+_NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:\s*[–~-]\s*\d+(?:\.\d+)?)?"
+MULTIPLIER = re.compile(_NUMBER + r"\s*(?:×|x|X|倍)(?!\s*\d)(?![A-Za-z])")
+PERCENT = re.compile(r"[+−-]?" + _NUMBER + r"\s*%")
+GAIN_WORDS = re.compile(
+    r"(faster|slower|speed-?ups?|improv\w*|increase\w*|higher|lower|reduc\w*|less|more|sav\w+|cuts?|gains?|boost\w*|"
+    r"throughput|latency|cheaper|提升|提高|加速|降低|减少|节省|下降|增加|增长|快|慢|吞吐|延迟|成本)", re.IGNORECASE)
+WINDOW = 16  # characters around a percentage in which a gain word makes it a claim
+
+
+def _format_value(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def bare_numbers(page) -> list[Diagnostic]:
+    problems = []
+    for line in prose_lines(page):
+        if line.block.startswith("misconception"):
+            continue  # a misconception may quote the wrong number it corrects
+        for match in MULTIPLIER.finditer(line.text):
+            problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
+                                       "gate.claims.bare-multiplier", f"bare multiplier '{match.group(0).strip()}' outside a claim",
+                                       "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
+        for match in PERCENT.finditer(line.text):
+            around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
+            if GAIN_WORDS.search(around):
+                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
+                                           "gate.claims.bare-percentage", f"percentage change '{match.group(0).strip()}' outside a claim",
+                                           "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
+    return problems
+
+
+def check_claims(ctx: GateContext) -> GateReport:
+    problems: list[Diagnostic] = []
+    claims = ctx.book.claims
+    for claim in claims.values():
+        where = ctx.book.locate(f"claims:{claim.id}")
+        for lang in ("zh", "en"):
+            for value in claim.values:
+                if _format_value(value) not in claim.text[lang].replace(",", ""):
+                    problems.append(Diagnostic(where, "gate.claims.text-value", f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}"))
+    rendered = unlabelled = 0
+    for path in ctx.output.html_pages():
+        index = ctx.html(path)
+        spans = [e for e in index.elements if "claim" in e.classes]
+        labels = [e for e in index.elements if "badge-claim" in e.classes]
+        settings = [e for e in index.elements if "claim-setting" in e.classes]
+        rendered += len(spans)
+        if len(labels) != len(spans) or len(settings) != len(spans):
+            unlabelled += len(spans) - min(len(labels), len(settings))
+            problems.append(Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {len(spans)} claims but {len(labels)} labels and {len(settings)} settings"))
+    bare = []
+    for parsed in ctx.parsed.values():
+        bare += bare_numbers(parsed.page)
+    problems += bare
+    used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
+    figures = (f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "
+               f"{len(used)} used in prose; {len(bare)} bare numbers")
+    return GateReport("settings", figures, problems)

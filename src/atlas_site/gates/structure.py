@@ -1,0 +1,74 @@
+"""Gate 7: the structure rules of the chapter's release gates (seed 000 §24) that a machine can
+check: required sections in order, highlighted lineage blocks, figures in their sections, the PD
+figure showing benefit and transfer cost together, the speculative lab's statements, the KV
+formula recomputed by the lab code."""
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic
+from ..model import LANGS
+from .context import GateContext
+from .report import GateReport
+
+CHAPTER = "ch14"
+ORDERED_SECTIONS = [("q10-prefix", "q10-nonprefix"), ("q13-weight", "q13-activation", "q13-kv")]
+LINEAGE_BLOCKS = {"deepseek": "q18-deepseek", "kimi": "q18-kimi"}
+FIGURE_SECTIONS = {"pd-disaggregation": "q11", "quantization-objects": "q13", "deepseek-lineage": "q18-deepseek",
+                   "kimi-cache-lineage": "q18-kimi", "radix-tree": "q10"}
+PD_FIGURE_ROLES = ("benefit", "transfer-cost")  # the PD figure must declare both in `shows`
+SPECULATIVE_STATEMENTS = ("exactness", "acceptance", "toy-assumption")
+KV_EXAMPLE_NAMESPACE = "memory."
+
+
+def _checks(ctx: GateContext, lang: str):
+    """Yield (rule, ok, message) for one language's Chapter 14 page."""
+    parsed = ctx.parsed[(lang, CHAPTER)]
+    ids = [s.id for s in parsed.sections]
+    for group in ORDERED_SECTIONS:
+        positions = [ids.index(s) if s in ids else -1 for s in group]
+        ok = all(p >= 0 for p in positions) and positions == sorted(positions)
+        yield ("sections " + " / ".join(group), ok, f"{lang}: needs separate sections {', '.join(group)} in this order")
+    for lineage, section in LINEAGE_BLOCKS.items():
+        blocks = [u for u in parsed.uses_of("lineage") if u.key == lineage]
+        ok = len(blocks) == 1 and blocks[0].section == section
+        yield (f"lineage {lineage}", ok, f"{lang}: one '::: lineage {lineage}' block inside section {section}")
+    figures = {u.key: u.section for u in parsed.uses_of("figure")}
+    for figure, section in FIGURE_SECTIONS.items():
+        ok = figures.get(figure, "").startswith(section)
+        yield (f"figure {figure} in {section}", ok, f"{lang}: figure '{figure}' belongs in section {section}")
+    spec = ctx.book.figures.get("pd-disaggregation")
+    shows = tuple(getattr(spec, "shows", ()) or ()) if spec else ()
+    ok = spec is not None and all(role in shows for role in PD_FIGURE_ROLES)
+    yield ("PD benefit and transfer cost in one figure", ok, "figure 'pd-disaggregation' must declare shows: [benefit, transfer-cost]")
+    index = ctx.html(parsed.page.output_path)
+    panel = [e for e in index.elements if e.attrs.get("data-lab") == "speculative"]
+    statements = {e.attrs.get("data-statement") for e in index.elements if e.attrs.get("data-statement")}
+    ok = bool(panel) and all(s in statements for s in SPECULATIVE_STATEMENTS)
+    yield ("speculative lab statements", ok, f"{lang}: the speculative lab states {', '.join(SPECULATIVE_STATEMENTS)} (data-statement)")
+    kv_uses = [u for u in parsed.uses_of("ex") if u.section.startswith("q3")]
+    kv_examples = [ctx.book.examples.get(u.key.partition(".")[0]) for u in kv_uses]
+    ok = any(e is not None and e.fn.startswith(KV_EXAMPLE_NAMESPACE) for e in kv_examples)
+    yield ("KV formula computed by Lab A", ok, f"{lang}: section q3 shows a KV example computed by a memory.* lab function")
+    all_figures = set(ctx.book.figures)
+    ok = all_figures and all_figures <= set(figures)
+    yield (f"{len(all_figures)} figures placed", bool(ok), f"{lang}: figures not placed: {', '.join(sorted(all_figures - set(figures)))}")
+    ok = len(parsed.uses_of("labs")) == 1
+    yield ("labs placed once", ok, f"{lang}: {{{{labs}}}} must appear exactly once")
+
+
+def check_structure(ctx: GateContext) -> GateReport:
+    problems, passed, total, pending = [], 0, 0, False
+    for lang in LANGS:
+        parsed = ctx.parsed.get((lang, CHAPTER))
+        if parsed is None:
+            pending = True
+            continue
+        draft = parsed.page.meta.status != "published"
+        for rule, ok, message in _checks(ctx, lang):
+            total += 1
+            if ok:
+                passed += 1
+            elif draft:
+                pending = True
+            else:
+                problems.append(Diagnostic(parsed.page.origin, "gate.structure", message))
+    return GateReport("structure (§24)", f"{passed}/{total} rules hold (zh+en)", problems, pending=pending and not problems)

@@ -1,0 +1,1 @@
+"""Stage 1: files -> raw records, each with the location it came from."""

@@ -1,0 +1,25 @@
+"""BibTeX -> one raw record per entry, with its line; every syntax problem reported."""
+from __future__ import annotations
+
+import bibtexparser
+
+from ..diagnostics import Diagnostic, SourceLocation
+
+
+def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]], list[Diagnostic]]:
+    library = bibtexparser.parse_string(text)
+    records = []
+    for entry in library.entries:
+        fields = {field.key.lower(): field.value for field in entry.fields}
+        record = {"key": entry.key, "entry_type": entry.entry_type.lower(), **fields}
+        records.append((record, SourceLocation(path, entry.start_line + 1, 1)))
+    problems = []
+    for block in library.failed_blocks:
+        location = SourceLocation(path, block.start_line + 1, 1)
+        name = type(block).__name__
+        if name == "DuplicateBlockKeyBlock":
+            problems.append(Diagnostic(location, "bib.duplicate-key", f"duplicate BibTeX key '{block.key}'"))
+        else:
+            reason = str(getattr(block, "error", "") or "cannot parse this block").splitlines()[0]
+            problems.append(Diagnostic(location, "bib.syntax", f"invalid BibTeX: {reason}"))
+    return records, problems

@@ -1,0 +1,71 @@
+"""Read every input file of a project into raw, located records (no schema yet)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, SourceLocation, relpath
+from .bibtex import parse_bibtex
+from .front_matter import MarkdownFile, split_front_matter
+from .yaml_source import LocatedData, parse_yaml
+
+
+@dataclass
+class RawProject:
+    root: Path
+    bib_records: list = field(default_factory=list)  # (dict, SourceLocation)
+    source_tables: dict = field(default_factory=dict)  # "nodes" / "references" -> LocatedData
+    ledgers: list = field(default_factory=list)  # MarkdownFile with front matter
+    content: list = field(default_factory=list)  # (lang, page_dir, MarkdownFile)
+    problems: list = field(default_factory=list)
+
+
+def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(Diagnostic(SourceLocation(relpath(path, root)), "file.encoding", f"not UTF-8: {exc.reason}"))
+        return None
+
+
+def load_project(root: Path) -> RawProject:
+    raw = RawProject(root)
+    sources = root / "sources"
+    for path in sorted(sources.glob("*.bib")):
+        text = read_text(path, root, raw.problems)
+        if text is not None:
+            records, problems = parse_bibtex(relpath(path, root), text)
+            raw.bib_records += records
+            raw.problems += problems
+    for path in sorted(sources.glob("*.yaml")):
+        text = read_text(path, root, raw.problems)
+        if text is None:
+            continue
+        data, problems = parse_yaml(text, SourceLocation(relpath(path, root), 1, 1))
+        raw.problems += problems
+        if data is not None:
+            raw.source_tables[path.stem] = data
+    for path in sorted((root / "ledger").glob("*.md")):
+        text = read_text(path, root, raw.problems)
+        if text is None:
+            continue
+        doc, problems = split_front_matter(relpath(path, root), text)
+        raw.problems += problems
+        if doc.meta is not None:
+            raw.ledgers.append(doc)
+        elif not problems:
+            raw.problems.append(Diagnostic(SourceLocation(doc.path, 1, 1), "ledger.no-front-matter", "a ledger file needs YAML front matter between '---' lines"))
+    for lang_dir in sorted((root / "content").glob("*")):
+        if not lang_dir.is_dir():
+            continue
+        for path in sorted(lang_dir.glob("*/*.md")):
+            text = read_text(path, root, raw.problems)
+            if text is None:
+                continue
+            doc, problems = split_front_matter(relpath(path, root), text)
+            raw.problems += problems
+            raw.content.append((lang_dir.name, path.parent.name, doc))
+    return raw
+
+
+__all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile"]

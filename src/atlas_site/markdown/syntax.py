@@ -1,0 +1,124 @@
+"""The inline syntax of the book, as token rules for markdown-it.
+
+    [@n27; @r64]                 citation of ledger numbers
+    {{claim:id}} {{ex:id.out}}   claim / computed teaching number
+    {{term:id}} {{term:id|text}} glossary term
+    {{figure:id}} {{labs}} …     block directives when alone in a paragraph
+"""
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+CITE = re.compile(r"\[@([A-Za-z0-9_-]+)((?:\s*;\s*@[A-Za-z0-9_-]+)*)\]")
+DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.-]+))?(?:\|([^{}|]+))?\}\}")
+BLOCK_DIRECTIVES = {"figure", "labs", "question-cards", "node-table", "open-questions", "reference-list", "dev-map"}
+INLINE_DIRECTIVES = {"claim", "ex", "term"}
+# markdown-it's text rule stops only at these; '{' is added so directives can start mid-text
+_TERMINATORS = set("\n!#$%&*+-:<=>@[\\]^_`{}~")
+
+
+def _text(state: StateInline, silent: bool) -> bool:
+    pos = state.pos
+    while pos < state.posMax and state.src[pos] not in _TERMINATORS:
+        pos += 1
+    if pos == state.pos:
+        return False
+    if not silent:
+        state.pending += state.src[state.pos : pos]
+    state.pos = pos
+    return True
+
+
+def _cite(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("[@", state.pos):
+        return False
+    match = CITE.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("cite", "", 0)
+        token.meta = {"keys": re.findall(r"@([A-Za-z0-9_-]+)", match.group(0)), "pos": state.pos}
+    state.pos = match.end()
+    return True
+
+
+def _directive(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("{{", state.pos):
+        return False
+    match = DIRECTIVE.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("directive", "", 0)
+        kind, arg, text = match.groups()
+        token.meta = {"kind": kind, "arg": arg or "", "text": text, "pos": state.pos, "raw": match.group(0)}
+    state.pos = match.end()
+    return True
+
+
+def _promote_block_directives(state) -> None:
+    """A paragraph holding only a block directive becomes one `directive_block` token."""
+    tokens = state.tokens
+    result = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "paragraph_open" and index + 2 < len(tokens):
+            inline = tokens[index + 1]
+            children = [c for c in (inline.children or []) if not (c.type == "text" and not c.content.strip())]
+            if len(children) == 1 and children[0].type == "directive" and children[0].meta["kind"] in BLOCK_DIRECTIVES:
+                block = Token("directive_block", "", 0)
+                block.meta = dict(children[0].meta)
+                block.map = token.map
+                result.append(block)
+                index += 3
+                continue
+        result.append(token)
+        index += 1
+    state.tokens[:] = result
+
+
+def _locate_inline(state) -> None:
+    """Give every citation/directive token the 0-based line and 1-based column it sits on."""
+    for token in state.tokens:
+        if token.type == "directive_block":
+            token.meta.update(line=token.map[0], col=1)
+        if token.type != "inline" or not token.map:
+            continue
+        for child in token.children or []:
+            if child.type in ("cite", "directive"):
+                before = token.content[: child.meta["pos"]]
+                child.meta["line"] = token.map[0] + before.count("\n")
+                child.meta["col"] = len(before) - (before.rfind("\n") + 1) + 1
+
+
+HEADING_ID = re.compile(r"\s*\{#([A-Za-z0-9_-]+)\}\s*$")
+
+
+def _heading_ids(state) -> None:
+    """`## Title {#q1}` -> <h2 id="q1">; the id is language-neutral, so twins share it."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        inline = tokens[index + 1]
+        children = inline.children or []
+        if children and children[-1].type == "text":
+            match = HEADING_ID.search(children[-1].content)
+            if match:
+                token.attrSet("id", match.group(1))
+                children[-1].content = children[-1].content[: match.start()]
+                inline.content = HEADING_ID.sub("", inline.content)
+
+
+def syntax_plugin(md: MarkdownIt) -> None:
+    md.inline.ruler.at("text", _text)
+    md.inline.ruler.before("link", "cite", _cite)
+    md.inline.ruler.before("link", "directive", _directive)
+    md.core.ruler.push("heading_ids", _heading_ids)
+    md.core.ruler.push("locate_inline", _locate_inline)
+    md.core.ruler.push("block_directives", _promote_block_directives)

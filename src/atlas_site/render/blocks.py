@@ -1,0 +1,100 @@
+"""Block directives: figures, the labs tablist, question cards, the node table, open questions."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from .. import figures
+from ..model import Book
+from .i18n import ui
+from .inline import InlineRenderer
+
+
+@dataclass
+class BlockRenderer:
+    book: Book
+    lang: str
+    inline: InlineRenderer
+    env: Environment
+    root: Path
+
+    def render(self, kind: str, arg: str) -> str:
+        method = getattr(self, "_" + kind.replace("-", "_"), None)
+        return method(arg) if method else ""
+
+    def _figure(self, figure_id: str) -> str:
+        spec = self.book.figures.get(figure_id)
+        if spec is None:
+            return ""
+        values = {}
+        for reference in spec.numbers.values():
+            kind, _, key = reference.partition(":")
+            if kind == "ex":
+                values[reference] = self.inline.example_text(key)
+            elif kind == "claim" and key in self.book.claims:
+                values[reference] = self.book.claims[key].text[self.lang]
+        svg = figures.render_figure_svg(spec.model_dump(), self.lang, values, self.root / "templates")
+        kind_label = ui(spec.kind, self.lang)
+        cites = self.inline.cite(list(spec.sources)) if spec.sources else ""
+        return (
+            f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
+            f'<div class="figure-box">{svg}</div>\n'
+            f'<figcaption><span class="fig-number">{escape(ui("figure", self.lang))} {spec.number}</span>'
+            f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[self.lang])} {cites}</figcaption>\n'
+            "</figure>\n"
+        )
+
+    def _labs(self, _arg: str) -> str:
+        strings = self.book.lab_strings
+
+        def t(key: str) -> str:
+            entry = strings.get(key)
+            return entry[self.lang] if entry else key
+
+        labs = {lab_id: lab.model_dump() for lab_id, lab in self.book.labs.items()}
+        return self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs)
+
+    def _question_cards(self, _arg: str) -> str:
+        items = []
+        for question in self.book.questions:
+            items.append(
+                f'<li class="qcard"><a href="#{escape(question.section)}">'
+                f'<span class="qcard-num">{question.id.upper()}</span> '
+                f'<span class="qcard-ledger">{escape(question.ledger[self.lang])}</span>'
+                f'<span class="qcard-question">{escape(question.question[self.lang])}</span>'
+                f'<span class="qcard-wrong"><span class="visually-hidden">{escape(ui("wrong", self.lang))}: </span>'
+                f'{escape(question.wrong[self.lang])}</span></a></li>'
+            )
+        return '<ol class="qcards">\n' + "\n".join(items) + "\n</ol>\n"
+
+    def _node_table(self, _arg: str) -> str:
+        rows = []
+        for number, node in sorted(self.book.registry.nodes.items()):
+            href = self.inline.bibliography_href(node.work)
+            title = escape(node.title)
+            rows.append(
+                f'<tr><td>{node.node:02d}</td><td>{node.year}</td>'
+                f'<td><a href="{href}" data-node="{number}">{title}</a></td>'
+                f'<td>{escape(node.role[self.lang])}</td></tr>'
+            )
+        head = "".join(f"<th scope=\"col\">{escape(ui(k, self.lang))}</th>" for k in ("node", "year", "source", "role"))
+        return (
+            '<div class="table-scroll" tabindex="0"><table class="node-table">'
+            f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n"
+        )
+
+    def _open_questions(self, _arg: str) -> str:
+        items = [
+            f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(ui("open", self.lang))}</span> '
+            f'<strong>{escape(q.topic[self.lang])}</strong>: {escape(q.text[self.lang])}</li>'
+            for q in self.book.open_questions
+        ]
+        return '<ul class="open-questions">\n' + "\n".join(items) + "\n</ul>\n"
+
+
+def safe(html: str) -> Markup:
+    return Markup(html)

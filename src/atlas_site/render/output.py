@@ -1,0 +1,30 @@
+"""The rendered site in memory. Writing one path twice is a bug, so it is refused."""
+from __future__ import annotations
+
+
+class Output:
+    def __init__(self) -> None:
+        self._files: dict[str, bytes] = {}
+
+    def add(self, path: str, content: str | bytes) -> None:
+        if path in self._files:
+            raise ValueError(f"two outputs claim the same path '{path}'")
+        self._files[path] = content.encode("utf-8") if isinstance(content, str) else content
+
+    def __getitem__(self, path: str) -> bytes:
+        return self._files[path]
+
+    def __contains__(self, path: str) -> bool:
+        return path in self._files
+
+    def items(self):
+        return sorted(self._files.items())
+
+    def paths(self) -> list[str]:
+        return sorted(self._files)
+
+    def html_pages(self) -> list[str]:
+        return [p for p in self.paths() if p.endswith(".html")]
+
+    def text(self, path: str) -> str:
+        return self._files[path].decode("utf-8")

@@ -1,0 +1,130 @@
+"""Render every page, the bibliographies, the entry page and the assets into an Output."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from ..model import LANGS, Book, Page
+from ..model.sources import EVIDENCE_CLASSES
+from ..resolve.pages import ParsedPage
+from .blocks import BlockRenderer
+from .i18n import URL_STATUS, UI, ui
+from .inline import CiteIndex, InlineRenderer, cite_label
+from .output import Output
+from .templates import make_environment
+
+CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "templates/labs/labs.css")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+@dataclass
+class RenderedPage:
+    page: Page
+    html: str
+
+
+def _lab_scripts(root: Path) -> list[str]:
+    """Lab scripts in load order: shared helpers, then each lab's model before its ui."""
+    base = root / "labs_js"
+    shared = sorted(p.relative_to(base).as_posix() for p in (base / "shared").glob("*.js"))
+    labs = []
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in ("shared", "tests", "formulas")):
+        for name in ("model.js", "ui.js"):
+            if (folder / name).exists():
+                labs.append(f"{folder.name}/{name}")
+    return shared + labs
+
+
+def _assets(root: Path, output: Output) -> None:
+    css = "\n".join((root / part).read_text(encoding="utf-8") for part in CSS_PARTS if (root / part).exists())
+    output.add("assets/atlas.css", css)
+    for path in sorted((root / "templates" / "static").glob("*.js")):
+        output.add(f"assets/{path.name}", path.read_bytes())
+    for script in _lab_scripts(root):
+        output.add(f"assets/labs/{script}", (root / "labs_js" / script).read_bytes())
+
+
+def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path) -> Output:
+    env = make_environment(root)
+    output = Output()
+    cites = CiteIndex()
+    lab_scripts = _lab_scripts(root)
+    for lang in LANGS:
+        pages = book.pages_in(lang)
+        for position, page in enumerate(pages):
+            parsed_page = parsed[(lang, page.id)]
+            inline = InlineRenderer(book, lang, page.output_path, computed, cites)
+            blocks = BlockRenderer(book, lang, inline, env, root)
+            body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
+            has_labs = bool(parsed_page.uses_of("labs"))
+            html = env.get_template("page.html.j2").render(
+                **_common(lang, page.output_path, book, page_id=page.id),
+                page=page, body=Markup(body),
+                toc=[s for s in parsed_page.sections if s.level == 2],
+                prev=pages[position - 1] if position > 0 else None,
+                next=pages[position + 1] if position + 1 < len(pages) else None,
+                scripts=(["site.js"] + [f"labs/{s}" for s in lab_scripts]) if has_labs else ["site.js"],
+            )
+            output.add(page.output_path, html)
+    for lang in LANGS:
+        output.add(f"{lang}/bibliography.html", _bibliography(book, env, lang, cites))
+    output.add("index.html", env.get_template("index.html.j2").render(
+        **_common("en", "index.html", book, page_id=None), entries=_entry_points(book)))
+    _assets(root, output)
+    return output
+
+
+def _common(lang: str, path: str, book: Book, page_id: str | None) -> dict:
+    depth = path.count("/")
+    other = "en" if lang == "zh" else "zh"
+    twin = f"{page_id}.html" if page_id else None
+    return {
+        "lang": lang,
+        "html_lang": "zh-Hans" if lang == "zh" else "en",
+        "t": lambda key: UI[key][lang],
+        "root": "../" * depth,
+        "csp": CSP,
+        "other_lang": other,
+        "twin_href": f"../{other}/{twin}" if twin else None,
+        "nav": book.pages_in(lang),
+    }
+
+
+def _entry_points(book: Book) -> list[dict]:
+    entries = []
+    for lang in LANGS:
+        entries.append({"lang": lang, "label": UI["lang_name"][lang], "pages": book.pages_in(lang),
+                        "bibliography": ui("bibliography", lang)})
+    return entries
+
+
+def _bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
+    registry = book.registry
+    entries = []
+    for key, work in registry.works.items():
+        numbers = registry.numbers_of(key)
+        ledger = [registry.entry(n) for n in numbers]
+        refs = [e for e in ledger if e is not None and hasattr(e, "ref")]
+        entries.append({
+            "work": work,
+            "numbers": [cite_label(n) for n in numbers],
+            "evidence": sorted({EVIDENCE_CLASSES[e.evidence][lang] for e in ledger if e is not None}),
+            "roles": [registry.nodes[n].role[lang] for n in numbers if n.startswith("n")],
+            "refs": [{
+                "label": cite_label(r.number), "title": r.title, "accessed": r.accessed,
+                "material_date": r.material_date, "scope": r.scope[lang] if r.scope else None,
+                "url_status": URL_STATUS[r.url_status][lang], "url": r.url, "note": r.note,
+            } for r in refs],
+            "cited_from": [
+                {"href": f"../{path}#{anchor}", "label": label}
+                for path, anchor, label in cites.places.get((lang, key), [])
+            ],
+        })
+    gaps = [e for e in entries if e["work"].url is None]
+    return env.get_template("bibliography.html.j2").render(
+        **_common(lang, f"{lang}/bibliography.html", book, page_id="bibliography"),
+        entries=entries, gaps=gaps, title=ui("bibliography", lang))

@@ -1,0 +1,1 @@
+"""Stage 3: parse pages once, compute teaching numbers, and check every cross reference."""

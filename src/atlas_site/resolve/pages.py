@@ -1,0 +1,88 @@
+"""Parse each page's parts into tokens and index what every section uses."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+
+from ..diagnostics import SourceLocation
+from ..model import Book, Page
+
+
+@dataclass(frozen=True)
+class Use:
+    kind: str  # cite | claim | ex | term | figure | labs | misconception | lineage | <block directive>
+    key: str
+    section: str
+    location: SourceLocation
+    in_block: str = ""  # "misconception:m07" when inside a marked block
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    level: int
+    title: str
+    location: SourceLocation
+
+
+@dataclass
+class ParsedPage:
+    page: Page
+    parts: list = field(default_factory=list)  # (PagePart, tokens)
+    sections: list = field(default_factory=list)
+    uses: list = field(default_factory=list)
+    untitled: list = field(default_factory=list)  # headings without {#id}: SourceLocation
+
+    def uses_of(self, kind: str) -> list[Use]:
+        return [u for u in self.uses if u.kind == kind]
+
+
+def _where(part, line0: int, col: int = 1) -> SourceLocation:
+    return SourceLocation(part.path, part.body_line + line0, col)
+
+
+def parse_page(page: Page, md: MarkdownIt) -> ParsedPage:
+    parsed = ParsedPage(page)
+    section = ""
+    block_stack: list[str] = []
+    for part in page.parts:
+        tokens = md.parse(part.body, {})
+        parsed.parts.append((part, tokens))
+        for index, token in enumerate(tokens):
+            if token.type == "heading_open" and token.tag in ("h2", "h3"):
+                location = _where(part, token.map[0])
+                heading_id = token.attrGet("id")
+                title = tokens[index + 1].content
+                if not heading_id:
+                    parsed.untitled.append((location, title))
+                    continue
+                section = str(heading_id)
+                parsed.sections.append(Section(section, int(token.tag[1]), title, location))
+            elif token.type.startswith("container_") and token.type.endswith("_open"):
+                name, _, arg = token.info.strip().partition(" ")
+                block_stack.append(f"{name}:{arg.strip()}")
+                parsed.uses.append(Use(name, arg.strip(), section, _where(part, token.map[0])))
+            elif token.type.startswith("container_") and token.type.endswith("_close"):
+                if block_stack:
+                    block_stack.pop()
+            elif token.type == "directive_block":
+                meta = token.meta
+                parsed.uses.append(Use(meta["kind"], meta["arg"], section, _where(part, meta["line"]), _top(block_stack)))
+            elif token.type == "inline":
+                for child in token.children or []:
+                    if child.type == "cite":
+                        for key in child.meta["keys"]:
+                            parsed.uses.append(Use("cite", key, section, _where(part, child.meta["line"], child.meta["col"]), _top(block_stack)))
+                    elif child.type == "directive":
+                        meta = child.meta
+                        parsed.uses.append(Use(meta["kind"], meta["arg"], section, _where(part, meta["line"], meta["col"]), _top(block_stack)))
+    return parsed
+
+
+def _top(stack: list[str]) -> str:
+    return stack[-1] if stack else ""
+
+
+def parse_pages(book: Book, md: MarkdownIt) -> dict[tuple[str, str], ParsedPage]:
+    return {(page.lang, page.id): parse_page(page, md) for page in book.pages}

@@ -1,0 +1,87 @@
+"""Every reference in prose and ledgers must land on something that exists."""
+from __future__ import annotations
+
+from ..diagnostics import Collector, closest
+from ..markdown.syntax import BLOCK_DIRECTIVES, INLINE_DIRECTIVES
+from ..model import Book
+from .pages import ParsedPage
+
+LINEAGES = {"deepseek", "kimi"}
+
+
+def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: Collector) -> None:
+    registry = book.registry
+    lead_ids = {lead.id: lead for lead in book.leads}
+    for location, title in parsed.untitled:
+        out.error(location, "heading.no-id", f"heading '{title}' has no language-neutral id", "end it with {#some-id}")
+    seen_ids = {}
+    for section in parsed.sections:
+        if section.id in seen_ids:
+            out.error(section.location, "heading.duplicate-id", f"section id '{section.id}' is used twice on this page (first at {seen_ids[section.id]})")
+        seen_ids[section.id] = section.location
+    for use in parsed.uses:
+        if use.kind == "cite":
+            if use.key in lead_ids:
+                out.error(use.location, "lead.cited", f"'{use.key}' is a candidate lead ({lead_ids[use.key].status}); prose may cite only formal sources")
+            elif registry.entry(use.key) is None:
+                out.error(use.location, "cite.unknown", f"no source with ledger number '{use.key}'", closest(use.key, list(registry.nodes) + list(registry.references)))
+        elif use.kind == "claim":
+            if use.key not in book.claims:
+                out.error(use.location, "claim.unknown", f"no claim '{use.key}' in ledger/claims.md", closest(use.key, book.claims))
+        elif use.kind == "ex":
+            _check_example(book, use, computed, out)
+        elif use.kind == "term":
+            if use.key not in book.terms:
+                out.error(use.location, "term.unknown", f"no glossary term '{use.key}'", closest(use.key, book.terms))
+        elif use.kind == "figure":
+            if use.key not in book.figures:
+                out.error(use.location, "figure.unknown", f"no figure '{use.key}' in ledger/figures.md", closest(use.key, book.figures))
+        elif use.kind == "misconception":
+            if use.key not in {m.id for m in book.misconceptions}:
+                out.error(use.location, "block.unknown-misconception", f"no misconception '{use.key}' in ledger/misconceptions.md")
+        elif use.kind == "lineage":
+            if use.key not in LINEAGES:
+                out.error(use.location, "block.unknown-lineage", f"unknown lineage '{use.key}'", closest(use.key, LINEAGES))
+        elif use.kind not in BLOCK_DIRECTIVES | INLINE_DIRECTIVES | {"note"}:
+            out.error(use.location, "directive.unknown", f"unknown directive '{use.kind}'", closest(use.kind, BLOCK_DIRECTIVES | INLINE_DIRECTIVES))
+
+
+def _check_example(book: Book, use, computed: dict, out: Collector) -> None:
+    example_id, _, output = use.key.partition(".")
+    example = book.examples.get(example_id)
+    if example is None:
+        out.error(use.location, "example.unknown", f"no worked example '{example_id}'", closest(example_id, book.examples))
+        return
+    if not output:
+        if len(example.outputs) != 1:
+            out.error(use.location, "example.ambiguous", f"example '{example_id}' has several outputs; name one", f"one of {', '.join(sorted(example.outputs))}")
+        return
+    if output not in example.outputs:
+        out.error(use.location, "example.unknown-output", f"example '{example_id}' declares no output '{output}'", closest(output, example.outputs))
+
+
+def check_ledger_references(book: Book, out: Collector) -> None:
+    registry = book.registry
+    for claim in book.claims.values():
+        for number in claim.source:
+            if registry.entry(number) is None:
+                out.error(book.locate(f"claims:{claim.id}"), "claim.unknown-source", f"claim '{claim.id}' cites '{number}', which is not in the source registry")
+    for figure in book.figures.values():
+        for number in figure.sources:
+            if registry.entry(number) is None:
+                out.error(book.locate(f"figures:{figure.id}"), "figure.unknown-source", f"figure '{figure.id}' cites unknown source '{number}'")
+    for wave in book.waves:
+        for node in wave.nodes:
+            if f"n{node:02d}" not in registry.nodes:
+                out.error(book.locate(f"waves:{wave.id}"), "wave.unknown-node", f"wave '{wave.id}' names node {node}, which does not exist")
+    for lead in book.leads:
+        if lead.node is not None and f"n{lead.node:02d}" not in registry.nodes:
+            out.error(book.locate(f"leads:{lead.id}"), "lead.unknown-node", f"lead '{lead.id}' is promoted to node {lead.node}, which does not exist")
+
+
+def check_references(book: Book, parsed_pages: dict, computed: dict) -> list:
+    out = Collector()
+    check_ledger_references(book, out)
+    for parsed in parsed_pages.values():
+        check_page_references(book, parsed, computed, out)
+    return out.items
