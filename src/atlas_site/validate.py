@@ -115,7 +115,7 @@ def _registry(raw: RawProject, out: Collector, where: dict) -> Registry:
     return Registry(works=works, nodes=nodes, references=references)
 
 
-def _ledgers(raw: RawProject, out: Collector, where: dict) -> dict:
+def _ledgers(raw: RawProject, out: Collector, where: dict, broken: set) -> dict:
     collected: dict[str, list] = defaultdict(list)
     strings: dict = {}
     for doc in raw.ledgers:
@@ -138,6 +138,8 @@ def _ledgers(raw: RawProject, out: Collector, where: dict) -> dict:
                 record = build_item(out, model, item, data, (key, index))
                 if record is not None:
                     collected[key].append((record, data.at((key, index))))
+                elif isinstance(item, dict) and isinstance(item.get("id"), str):
+                    broken.add(f"{key}:{item['id']}")  # already reported; later references stay quiet
     result = {}
     for key, items in collected.items():
         seen: dict[str, SourceLocation] = {}
@@ -206,7 +208,8 @@ def validate(raw: RawProject) -> tuple[Book | None, list]:
     out = Collector(list(raw.problems))
     where: dict[str, SourceLocation] = {}
     registry = _registry(raw, out, where)
-    ledgers = _ledgers(raw, out, where)
+    broken: set[str] = set()
+    ledgers = _ledgers(raw, out, where, broken)
     pages = _pages(raw, out)
     book = Book(
         registry=registry,
@@ -223,5 +226,6 @@ def validate(raw: RawProject) -> tuple[Book | None, list]:
         lab_strings=ledgers["strings"],
         pages=pages,
         where=where,
+        broken=frozenset(broken),
     )
     return book, out.items

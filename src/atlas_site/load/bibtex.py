@@ -1,7 +1,11 @@
 """BibTeX -> one raw record per entry, with its line; every syntax problem reported."""
 from __future__ import annotations
 
+import logging
+
 import bibtexparser
+
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report every failed block ourselves
 
 from ..diagnostics import Diagnostic, SourceLocation
 
@@ -20,6 +24,8 @@ def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]
         if name == "DuplicateBlockKeyBlock":
             problems.append(Diagnostic(location, "bib.duplicate-key", f"duplicate BibTeX key '{block.key}'"))
         else:
-            reason = str(getattr(block, "error", "") or "cannot parse this block").splitlines()[0]
+            error = getattr(block, "error", None)
+            reason = getattr(error, "abort_reason", None) or str(error or "") or "cannot parse this block"
+            reason = reason.strip().splitlines()[0]
             problems.append(Diagnostic(location, "bib.syntax", f"invalid BibTeX: {reason}"))
     return records, problems

@@ -65,7 +65,8 @@ class Book(Frozen):
     labs: dict[str, LabContract]
     lab_strings: dict[str, dict[str, str]]  # key -> {zh, en}
     pages: tuple[Page, ...]
-    where: dict[str, SourceLocation]  # "claim:<id>", "work:<key>", "n04", ... -> origin
+    where: dict[str, SourceLocation]  # "claims:<id>", "work:<key>", "n04", ... -> origin
+    broken: frozenset[str] = frozenset()  # "claims:<id>" items that failed validation (already reported)
 
     def pages_in(self, lang: str) -> tuple[Page, ...]:
         return tuple(sorted((p for p in self.pages if p.lang == lang), key=lambda p: (p.meta.order, p.id)))

@@ -76,9 +76,9 @@ class InlineRenderer:
         shown = format_number(value, fmt.digits) if value is not None else "?"
         unit = f" {fmt.unit[self.lang]}" if fmt.unit else ""
         label = ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", self.lang)
-        note = example.note[self.lang] if example.note else ""
+        title = f' title="{escape(example.note[self.lang])}"' if example.note else ""
         return (
-            f'<span class="ex" data-example="{escape(reference)}" title="{escape(note)}">'
+            f'<span class="ex" data-example="{escape(reference)}"{title}>'
             f'<span class="ex-value">{escape(shown + unit)}</span>'
             f'<span class="badge badge-ex">{escape(label)}</span></span>'
         )

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Shared by build.sh and test.sh: system packages when missing, then the project virtualenv.
+# Usage: source scripts/setup.sh [--test]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WANT_TEST="${1:-}"
+
+apt_install() {
+  # root on Debian: install only what is missing; update the package lists once
+  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; else SUDO=""; fi
+  if [ -z "${ATLAS_APT_UPDATED:-}" ]; then
+    $SUDO apt-get update -qq
+    export ATLAS_APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Node.js computes the teaching numbers with the labs' own formulas (and runs the lab tests).
+command -v node >/dev/null 2>&1 || apt_install nodejs
+if [ "$WANT_TEST" = "--test" ]; then
+  # Debian's Chromium drives the browser gates (Playwright cannot download browsers here).
+  [ -x /usr/bin/chromium ] || apt_install chromium fonts-noto-cjk
+fi
+
+PY="${PYTHON:-python3}"
+if [ ! -x "$ROOT/.venv/bin/python" ]; then
+  "$PY" -m venv "$ROOT/.venv"
+fi
+"$ROOT/.venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+if [ "$WANT_TEST" = "--test" ]; then
+  "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT[test]"
+else
+  "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT"
+fi

@@ -1,0 +1,60 @@
+"""One small broken fixture per error class: each is reported once, at its exact file:line."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import edit, run_cli
+
+CASES = [
+    # (file, old, new, expected diagnostic line)
+    ("ledger/claims.md", "    kind: author-reported", "    kind: [author-reported",
+     "ledger/claims.md:5:11: error[yaml.syntax]: invalid YAML: expected ',' or ']', but got ':'"),
+    ("sources/works.bib", "  howpublished = {arXiv:2401.09670}\n}", "  howpublished = {arXiv:2401.09670\n",
+     "sources/works.bib:8:1: error[bib.syntax]: invalid BibTeX:"),
+    ("content/en/ch14/00-intro.md", "status: draft\nlast_verified: 2026-07-29\n---", "status: draft\nlast_verified: 2026-07-29\n",
+     "content/en/ch14/00-intro.md:1:1: error[frontmatter.unclosed]: front matter opened with '---' is never closed"),
+    ("content/en/ch14/00-intro.md", "{{question-cards}}", "{{question-card}}",
+     "content/en/ch14/00-intro.md:11:1: error[directive.unknown]: unknown directive 'question-card' (hint: did you mean 'question-cards'?)"),
+    ("ledger/claims.md", "    seed: \"000 §2.1\"", "    seed: \"000 §2.1\"\n    seeds: x",
+     "ledger/claims.md:13:5: error[schema.unknown-key]: unknown key 'seeds' in Claim (hint: did you mean 'seed'?)"),
+    ("ledger/glossary.md", "  - id: ttft", "  - id: goodput",
+     "ledger/glossary.md:7:5: error[ledger.duplicate-id]: duplicate terms id 'goodput' (first at ledger/glossary.md:3:5)"),
+    ("content/zh/ch14/00-intro.md", "[@n04]", "[@n05]",
+     "content/zh/ch14/00-intro.md:17:27: error[cite.unknown]: no source with ledger number 'n05' (hint: did you mean 'n04'?)"),
+    ("content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:distserve-goodputs}}",
+     "content/en/ch14/00-intro.md:15:110: error[claim.unknown]: no claim 'distserve-goodputs' in ledger/claims.md (hint: did you mean 'distserve-goodput'?)"),
+    ("ledger/claims.md", "    setting:\n      zh: \"DistServe 论文自身的硬件、模型、trace 与 SLO。\"\n      en: \"DistServe's own hardware, models, traces and SLOs.\"\n", "",
+     "ledger/claims.md:3:5: error[schema.missing-key]: Claim needs 'setting'"),
+    ("sources/works.bib", "url = {https://arxiv.org/abs/2401.09670}", "url = {http://arxiv.org/abs/2401.09670}",
+     "sources/works.bib:8:1: error[bib.invalid]: distserve-2024: url: Value error, URL must start with https:// (got 'http://arxiv.org/abs/2401.09670')"),
+    ("ledger/glossary.md", "  - id: goodput\n    zh: 有效吞吐", "  - id: goodput\n    zh: 有效吞吐\n    zh: again",
+     "ledger/glossary.md:5:5: error[yaml.duplicate-key]: duplicate key 'zh'"),
+    ("content/zh/ch14/00-intro.md", "{{ex:kv-per-token}}", "{{ex:kv-per-token.kib}}",
+     "content/zh/ch14/00-intro.md:17:49: error[example.unknown-output]: example 'kv-per-token' declares no output 'kib'"),
+]
+
+
+@pytest.mark.parametrize("path, old, new, expected", CASES, ids=[c[3].split("error[")[1].split("]")[0] for c in CASES])
+def test_each_error_class_is_one_located_line(mini, path, old, new, expected):
+    edit(mini / path, old, new)
+    result = run_cli("check", cwd=mini)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = [line for line in result.stderr.splitlines() if "error[" in line]
+    assert any(line.startswith(expected) for line in lines), "\n".join(lines)
+
+
+def test_missing_translation_is_reported(mini):
+    (mini / "content/en/ch14/00-intro.md").unlink()
+    (mini / "content/en/ch14").rmdir()
+    result = run_cli("check", cwd=mini)
+    assert result.returncode == 2
+    assert "content/zh/ch14/00-intro.md:1:1: error[page.missing-translation]: page 'ch14' has no en twin (expected content/en/ch14/)" in result.stderr
+
+
+def test_all_problems_are_reported_at_once(mini):
+    edit(mini / "content/zh/ch14/00-intro.md", "[@n04]", "[@n05]")
+    edit(mini / "content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:nope}}")
+    edit(mini / "ledger/glossary.md", "  - id: ttft", "  - id: goodput")
+    result = run_cli("check", cwd=mini)
+    codes = [line.split("error[")[1].split("]")[0] for line in result.stderr.splitlines() if "error[" in line]
+    assert {"cite.unknown", "claim.unknown", "ledger.duplicate-id"} <= set(codes)
