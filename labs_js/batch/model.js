@@ -154,10 +154,10 @@
    * within `room` tokens, except that a lone prompt larger than the room is
    * admitted by itself (it cannot be split without chunking).
    */
-  function admit_whole(r, q, running, room, cap, t) {
+  function admit_whole(r, q, busy, room, cap, t) {
     let p_tokens = 0;
     const admitted = [];
-    while (q.head < q.items.length && running.length + admitted.length < cap) {
+    while (q.head < q.items.length && busy + admitted.length < cap) {
       const i = q.items[q.head];
       const fits = p_tokens + r.prompt[i] <= room;
       if (!fits && (admitted.length > 0 || room <= 0)) break;
@@ -170,26 +170,40 @@
     return { admitted: admitted, p_tokens: p_tokens };
   }
 
-  /** static / continuous / chunked on one instance. */
+  /** Emit one token for every decoding request; keep the unfinished ones in place. */
+  function decode_step(r, decoding, t) {
+    let kept = 0;
+    for (let k = 0; k < decoding.length; k++) {
+      const i = decoding[k];
+      if (!emit(r, i, t)) decoding[kept++] = i;
+    }
+    const finished = decoding.length - kept;
+    decoding.length = kept;
+    return finished;
+  }
+
+  /**
+   * static / continuous / chunked on one instance. `decoding` holds requests
+   * past their first token; `prefilling` (chunked only) those mid-prompt.
+   */
   function run_colocated(r, cfg) {
     const q = { items: [], head: 0 };
-    let running = [];
+    const decoding = [];
+    let prefilling = [];
     let next = 0;
     let finished = 0;
     let t = 0;
     while (finished < r.n) {
       while (next < r.n && r.arrive[next] <= t) q.items.push(next++);
-      if (running.length === 0 && q.head === q.items.length) {
+      const busy = decoding.length + prefilling.length;
+      if (busy === 0 && q.head === q.items.length) {
         if (next >= r.n) throw new Error('batch: colocated loop stalled');
         t = r.arrive[next];
         continue;
       }
-      const decoding = [];
-      const prefilling = [];
-      for (const i of running) (r.prefilled[i] >= r.prompt[i] ? decoding : prefilling).push(i);
       const d_tokens = decoding.length;
       let p_tokens = 0;
-      const completes = [];
+      let completes = [];
       if (cfg.strategy === 'chunked') {
         let room = cfg.budget - d_tokens;
         const take = function (i) {
@@ -197,26 +211,29 @@
           r.prefilled[i] += chunk;
           room -= chunk;
           p_tokens += chunk;
-          if (r.prefilled[i] >= r.prompt[i]) completes.push(i);
         };
         for (const i of prefilling) if (room > 0) take(i);
-        while (room > 0 && q.head < q.items.length && running.length < cfg.budget) {
+        while (room > 0 && q.head < q.items.length && decoding.length + prefilling.length < cfg.budget) {
           const i = q.items[q.head++];
           r.start[i] = t;
-          running.push(i);
+          prefilling.push(i);
           take(i);
         }
-      } else if (cfg.strategy === 'continuous' || running.length === 0) {
-        // static admits only into an empty instance, the whole queue (up to the slot cap).
+        completes = prefilling.filter(function (i) { return r.prefilled[i] >= r.prompt[i]; });
+        if (completes.length) prefilling = prefilling.filter(function (i) { return r.prefilled[i] < r.prompt[i]; });
+      } else if (cfg.strategy === 'continuous' || busy === 0) {
+        // static admits only into an empty instance: the whole queue, up to the slot cap.
         const room = cfg.strategy === 'static' ? Infinity : cfg.budget - d_tokens;
-        const got = admit_whole(r, q, running, room, cfg.budget, t);
+        const got = admit_whole(r, q, busy, room, cfg.budget, t);
         p_tokens = got.p_tokens;
-        for (const i of got.admitted) { running.push(i); completes.push(i); }
+        completes = got.admitted;
       }
       t += iteration_time(p_tokens, d_tokens, cfg);
-      for (const i of decoding) if (emit(r, i, t)) finished += 1;
-      for (const i of completes) if (first_token(r, i, t)) finished += 1;
-      running = running.filter(function (i) { return r.produced[i] < r.out[i]; });
+      finished += decode_step(r, decoding, t);
+      for (const i of completes) {
+        if (first_token(r, i, t)) finished += 1;
+        else decoding.push(i);
+      }
     }
   }
 
@@ -231,7 +248,7 @@
     while (q.head < r.n) {
       while (next < r.n && r.arrive[next] <= t) q.items.push(next++);
       if (q.head === q.items.length) { t = r.arrive[next]; continue; }
-      const got = admit_whole(r, q, [], cfg.budget, Infinity, t);
+      const got = admit_whole(r, q, 0, cfg.budget, Infinity, t);
       t += iteration_time(got.p_tokens, 0, cfg);
       for (const i of got.admitted) {
         if (first_token(r, i, t)) { finished += 1; continue; }
@@ -243,19 +260,18 @@
       }
     }
     // Decode instance: requests join at iteration boundaries once their KV has landed.
-    let running = [];
+    const decoding = [];
     let h = 0;
     t = 0;
     while (finished < r.n) {
-      while (h < handoff.length && r.ready[handoff[h]] <= t && running.length < cfg.budget) running.push(handoff[h++]);
-      if (running.length === 0) {
+      while (h < handoff.length && r.ready[handoff[h]] <= t && decoding.length < cfg.budget) decoding.push(handoff[h++]);
+      if (decoding.length === 0) {
         if (h >= handoff.length) throw new Error('batch: decode loop stalled');
         t = r.ready[handoff[h]];
         continue;
       }
-      t += iteration_time(0, running.length, cfg);
-      for (const i of running) if (emit(r, i, t)) finished += 1;
-      running = running.filter(function (i) { return r.produced[i] < r.out[i]; });
+      t += iteration_time(0, decoding.length, cfg);
+      finished += decode_step(r, decoding, t);
     }
   }
 

@@ -1,0 +1,103 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fleet = require('../fleet/model.js');
+
+const SEED_TREE = {
+  len: 1000,
+  children: [
+    { len: 4000, children: [{ len: 20 }, { len: 20 }] },
+    { len: 3000, children: [{ len: 20 }] },
+  ],
+};
+const LAB = {
+  prefix_len: 20000, increment_len: 500, hit_rate: 0.8, clusters: 4, routing: 'cache_affinity',
+  hot_share: 0.3, secondary_failure: false, short_budget: 200000, long_budget: 1000000,
+  long_burst: 5, short_requests: 100, short_len: 2000,
+};
+
+test('seed 000 §16.4: 6144-token page, 512-token hash blocks, 2800 shared -> boundary 2560', () => {
+  const out = fleet.hit_boundary({ physical_page: 6144, hash_block: 512, shared_tokens: 2800 });
+  assert.equal(out.hit_boundary, 2560);
+  assert.equal(out.hit_blocks, 5);
+  assert.equal(out.hash_blocks_per_page, 12);
+  assert.equal(out.recompute_tokens, 240);
+});
+
+test('hit boundary needs a KDA checkpoint and stays inside the cached span', () => {
+  const base = { physical_page: 6144, hash_block: 512, shared_tokens: 2800 };
+  assert.equal(fleet.hit_boundary({ ...base, checkpoint_every: 2 }).hit_boundary, 2048);
+  assert.equal(fleet.hit_boundary({ ...base, checkpoints: [1024, 2048, 3072] }).hit_boundary, 2048);
+  assert.equal(fleet.hit_boundary({ ...base, checkpoints: [1000, 1536] }).hit_boundary, 1536);
+  assert.equal(fleet.hit_boundary({ ...base, shared_tokens: 9000 }).hit_boundary, 6144);
+  assert.equal(fleet.hit_boundary({ ...base, shared_tokens: 500 }).hit_boundary, 0);
+});
+
+test('seed 004: radix tree stores 8,060 prefix tokens instead of 14,060', () => {
+  const out = fleet.radix_prefix_state({ tree: SEED_TREE });
+  assert.equal(out.requests, 3);
+  assert.equal(out.unshared_tokens, 14060);
+  assert.equal(out.tree_tokens, 8060);
+  assert.equal(out.saved_tokens, 6000);
+  assert.equal(Math.round(out.saved_pct * 10) / 10, 42.7);
+  const built = fleet.radix_example_tree({ system_len: 1000, doc_a_len: 4000, doc_b_len: 3000, question_len: 20 });
+  assert.deepEqual(built, SEED_TREE);
+});
+
+test('seed 000 §16.9: K3 report example, 400K prefix + 4K increment on the owner cluster', () => {
+  const out = fleet.prefix_reuse({ prefix_len: 400000, increment_len: 4000, hit_rate: 1 });
+  assert.equal(out.avoided_prefill_tokens, 400000);
+  assert.equal(out.prefill_tokens, 4000);
+});
+
+test('routing: round robin hits the owner 1/clusters of the time and is even; affinity concentrates the hot prefix', () => {
+  const rr = fleet.evaluate({ ...LAB, routing: 'round_robin' });
+  assert.equal(rr.effective_hit_rate, 0.8 / 4);
+  assert.equal(rr.hot_cluster_skew, 1);
+  const aff = fleet.evaluate(LAB);
+  assert.equal(aff.effective_hit_rate, 0.8);
+  assert.ok(Math.abs(aff.hot_cluster_skew - (1 + 0.3 * 3)) < 1e-12);
+  assert.ok(aff.avoided_prefill_tokens > rr.avoided_prefill_tokens);
+  assert.equal(aff.recommendation, 'replicate_hot_prefix');
+  assert.equal(rr.recommendation, 'use_affinity');
+});
+
+test('failover: the busiest primary moves to spread secondaries that re-prefill what was a hit', () => {
+  const off = fleet.evaluate(LAB);
+  assert.equal(off.failover_share, 0);
+  assert.equal(off.failover_recompute_tokens, 0);
+  const on = fleet.evaluate({ ...LAB, secondary_failure: true });
+  assert.ok(Math.abs(on.failover_share - (0.3 + 0.7 / 4)) < 1e-12);
+  assert.equal(on.failover_recompute_tokens, 16000);
+  assert.ok(Math.abs(on.failover_spread_share - on.failover_share / 3) < 1e-12);
+  assert.equal(fleet.evaluate({ ...LAB, clusters: 1, secondary_failure: 'on' }).failover_share, 0);
+});
+
+test('admission: class budgets keep short requests whole while a long burst is rejected early', () => {
+  const burst = { ...LAB, prefix_len: 400000, increment_len: 4000, long_burst: 20 };
+  const out = fleet.evaluate(burst);
+  assert.equal(out.short_slo_met, 1);
+  assert.equal(out.long_rejected, 20 - 2); // floor(1,000,000 / 404,000) = 2 admitted
+  assert.equal(out.admitted, 102);
+  assert.equal(out.rejected, 18);
+  // 100K-token long requests: one shared pool lets the burst take what the short class kept.
+  const pool = fleet.admission({ ...LAB, prefix_len: 96000, increment_len: 4000, long_burst: 20 });
+  assert.equal(pool.long_admitted, 10);
+  assert.equal(pool.short_slo_met, 1);
+  assert.equal(pool.shared_pool_short_slo_met, 0);
+  assert.equal(fleet.evaluate({ ...LAB, short_budget: 100000 }).recommendation, 'replicate_hot_prefix');
+  assert.equal(fleet.evaluate({ ...LAB, hot_share: 0, short_budget: 100000 }).recommendation, 'raise_short_budget');
+  assert.equal(fleet.evaluate({ ...burst, hot_share: 0 }).recommendation, 'long_burst_rejected_early');
+  assert.equal(fleet.evaluate({ ...LAB, hot_share: 0 }).recommendation, 'balanced');
+});
+
+test('lab() merges the policy model with the boundary and radix tools', () => {
+  const out = fleet.lab({
+    ...LAB, physical_page: 6144, hash_block: 512, shared_tokens: 2800, checkpoint_every: 1,
+    system_len: 1000, doc_a_len: 4000, doc_b_len: 3000, question_len: 20,
+  });
+  assert.equal(out.hit_boundary, 2560);
+  assert.equal(out.radix_unshared_tokens, 14060);
+  assert.equal(out.radix_tree_tokens, 8060);
+  assert.equal(out.avoided_prefill_tokens, 16000);
+});

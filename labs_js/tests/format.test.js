@@ -1,0 +1,32 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const F = require('../shared/format.js');
+
+test('round half away from zero, as the registry specifies', () => {
+  assert.equal(F.round_half_away(2.5, 0), 3);
+  assert.equal(F.round_half_away(-2.5, 0), -3);
+  assert.equal(F.round_half_away(1.005, 2), 1.01);
+  assert.equal(F.round_half_away(42.674253, 1), 42.7);
+  assert.equal(F.round_half_away(53.687, 0), 54);
+  assert.equal(F.round_half_away(536.87, 0), 537);
+  assert.equal(F.round_half_away(0.049999, 1), 0);
+});
+
+test('format_number groups thousands and keeps fixed decimals', () => {
+  assert.equal(F.format_number(14060, 0), '14,060');
+  assert.equal(F.format_number(1234567.891, 2), '1,234,567.89');
+  assert.equal(F.format_number(14.9011, 2), '14.90');
+  assert.equal(F.format_number(-1500, 0), '−1,500');
+  assert.equal(F.format_number(-0.001, 1), '0.0');
+  assert.equal(F.format_number(Infinity, 0), '∞');
+  assert.equal(F.format_number(NaN, 0), '—');
+});
+
+test('format_output: percent shares, enum labels, booleans', () => {
+  assert.equal(F.format_output(0.25, { percent: true, digits: 1 }), '25.0%');
+  assert.equal(F.format_output('FIT', { labels: { FIT: 'fits' } }), 'fits');
+  assert.equal(F.format_output(true, { labels: { true: 'NO GAIN' } }), 'NO GAIN');
+  assert.equal(F.format_output('OOM', { labels: { FIT: 'fits' } }), 'OOM');
+  assert.equal(F.format_output(2.7731, { digits: 2 }), '2.77');
+});
