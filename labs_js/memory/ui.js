@@ -16,7 +16,7 @@
     const total = Math.max(out.needed_gib, p.hbm_gib);
     const width = 300;
     const scale = function (gib) { return gib / total * width; };
-    const svg = A.svg('svg', { viewBox: '0 0 ' + width + ' 28', class: 'lab-chart-svg', 'aria-hidden': 'true', focusable: 'false' }, box);
+    const svg = A.svg('svg', { viewBox: '-2 0 ' + (width + 4) + ' 28', class: 'lab-chart-svg', 'aria-hidden': 'true', focusable: 'false' }, box);
     const weights = Math.min(out.weight_gib, total);
     A.svg('rect', { x: 0, y: 4, width: scale(weights), height: 16, class: 'lab-seg-resource' }, svg);
     A.svg('rect', { x: scale(weights), y: 4, width: Math.max(0, scale(out.needed_gib - weights)), height: 16, class: 'lab-seg-state' }, svg);

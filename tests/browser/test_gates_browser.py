@@ -1,0 +1,54 @@
+"""Each browser gate fails on a small break of the fixture site, named by page and selector."""
+from __future__ import annotations
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.gates.browser import run_browser_gates
+
+
+@pytest.fixture
+def site(mini):
+    result = assemble(mini)
+    assert result.output is not None and not result.errors
+    return result.output
+
+
+def tamper(output, path: str, old: str, new: str) -> None:
+    text = output.text(path)
+    assert old in text, f"{old!r} not in {path}"
+    output._files[path] = text.replace(old, new, 1).encode("utf-8")
+
+
+def reports(output) -> dict:
+    return {r.name: r for r in run_browser_gates(output)}
+
+
+STATIC_TABLIST = ('<div role="tablist" aria-label="labs">'
+                  + "".join(f'<button role="tab" id="t{i}" aria-controls="p{i}" aria-selected="{str(i == 0).lower()}">{i}</button>' for i in range(4))
+                  + "</div>" + "".join(f'<div role="tabpanel" id="p{i}"{"" if i == 0 else " hidden"}><button>in {i}</button></div>' for i in range(4)))
+
+
+def test_browser_gates_catch_breaks(site):
+    tamper(site, "assets/atlas.css", "/* atlas-site", ".prose { min-width: 700px; }\n/* atlas-site")
+    tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
+    tamper(site, "en/ch14.html", '<article class="prose">', '<article class="prose">' + STATIC_TABLIST)
+    tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
+    tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
+    found = reports(site)
+
+    overflow = [str(p) for p in found["390 px"].problems]
+    assert "_site/en/ch14.html: error[gate.390.overflow]: en/ch14.html at 390 px: document scrolls sideways" in "\n".join(overflow)
+    first = [str(p) for p in found["first screen"].problems]
+    assert any(line.startswith("_site/en/ch14.html .qcard: error[gate.first-screen]: en/ch14.html at 1280 px: 1 cards") for line in first), first
+    tabs = [str(p) for p in found["lab tabs"].problems]
+    assert any(line.startswith("_site/en/ch14.html [role=tablist]: error[gate.tabs]: en/ch14.html: after ArrowRight") for line in tabs), tabs
+    offline = "\n".join(str(p) for p in found["offline"].problems)
+    assert "en/ch14.html" in offline and ("example.com" in offline)
+    switch = [str(p) for p in found["language switch"].problems]
+    assert any(line.startswith("_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1") for line in switch), switch
+
+
+def test_browser_gates_pass_on_the_fixture(site):
+    found = reports(site)
+    assert [r.line() for r in found.values() if r.status == "FAIL"] == []

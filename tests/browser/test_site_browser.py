@@ -1,0 +1,21 @@
+"""The real site in Chromium: every browser gate passes on every page of both languages."""
+from __future__ import annotations
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.gates.browser import run_browser_gates
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def browser_reports():
+    result = assemble(ROOT)
+    assert result.output is not None, "\n".join(map(str, result.errors))
+    return {r.name: r for r in run_browser_gates(result.output)}
+
+
+@pytest.mark.parametrize("gate", ["390 px", "first screen", "lab tabs", "offline", "language switch", "figure layout"])
+def test_browser_gate_passes(browser_reports, gate):
+    report = browser_reports[gate]
+    assert report.status == "pass", report.line() + "\n" + "\n".join(map(str, report.problems))
