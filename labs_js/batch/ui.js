@@ -23,7 +23,7 @@
     const rows = out.timeline;
     const t_max = Math.max.apply(null, rows.map(function (r) { return r.done_ms; })) || 1;
     const height = rows.length * ROW + 18;
-    const svg = A.svg('svg', { viewBox: '0 0 ' + WIDTH + ' ' + height, class: 'lab-chart-svg', 'aria-hidden': 'true', focusable: 'false' }, box);
+    const svg = A.svg('svg', { viewBox: '0 0 ' + WIDTH + ' ' + height, class: 'lab-chart-svg lab-chart-wide', 'aria-hidden': 'true', focusable: 'false' }, box);
     const x = function (ms) { return LABEL + ms / t_max * (WIDTH - LABEL - 4); };
     rows.forEach(function (r, k) {
       const y = k * ROW;

@@ -11,6 +11,7 @@ from .markdown import make_parser
 from .model import Book
 from .render.markdown_rules import install_rules
 from .render.output import Output
+from .render.dashboard import render_dashboard
 from .render.site import render_site
 from .resolve.examples import compute_examples
 from .resolve.pages import parse_pages
@@ -80,6 +81,7 @@ def assemble(root: Path, progress=None, release: bool = False) -> BuildResult:
         result.gate_reports = reports
         for report in reports:
             result.problems += report.problems
+        result.output.add("dashboard.html", render_dashboard(book, result.parsed, reports, root))
     return result
 
 
