@@ -17,6 +17,7 @@ from .resolve.examples import compute_examples
 from .resolve.pages import parse_pages
 from .resolve.references import check_references
 from .validate import validate
+from .search_index import index_search
 from .write import write_site
 
 
@@ -85,10 +86,16 @@ def assemble(root: Path, progress=None, release: bool = False) -> BuildResult:
     return result
 
 
-def build(root: Path, destination: Path, progress=None) -> BuildResult:
+def build(root: Path, destination: Path, progress=None, search: bool = True) -> BuildResult:
     result = assemble(root, progress)
     if result.errors:
         raise AtlasError(result.errors)
-    with _Clock(result.timings, progress).stage("write"):
-        write_site(result.output, destination)
+    clock = _Clock(result.timings, progress)
+    finish = None
+    if search:
+        def finish(staging: Path) -> None:
+            with clock.stage("search index"):
+                index_search(staging)
+    with clock.stage("write"):
+        write_site(result.output, destination, finish=finish)
     return result

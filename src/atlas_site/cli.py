@@ -35,7 +35,7 @@ def cmd_build(args) -> int:
     out = Path(args.out).resolve() if args.out else root / "_site"
     start = time.perf_counter()
     try:
-        result = build(root, out, progress=_progress if args.progress else None)
+        result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search)
     except AtlasError as error:
         _print_problems(error.diagnostics)
         print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
@@ -94,6 +94,7 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd = commands.add_parser("build", help="build the site into _site/ (atomically)")
     build_cmd.add_argument("--out", help="output folder (default: <root>/_site)")
     build_cmd.add_argument("--progress", action="store_true", help="print each stage as it starts")
+    build_cmd.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     build_cmd.set_defaults(run=cmd_build)
     check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")

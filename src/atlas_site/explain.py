@@ -46,6 +46,7 @@ RULES: dict[str, tuple[str, str]] = {
     "example.failed": ("labs_js/compute.js must run every example.", "Run `node labs_js/compute.js` with the example's request to see the error."),
     "term.unknown": ("{{term:id}} names a term of ledger/glossary.md.", "Use the id as hinted, or add the term in both languages."),
     "figure.unknown": ("{{figure:id}} names a figure of ledger/figures.md.", "Use one of the figure ids."),
+    "figure.unknown-number": ("A figure's numbers come from the ledger: 'ex:<example>.<output>' (a declared output) or 'claim:<id>'.", "Fix the reference, or declare the output in the example's 'outputs'."),
     "figure.unknown-source": ("A figure's sources are ledger numbers.", "Fix the number."),
     "directive.unknown": ("Directives: claim, ex, term inline; figure, labs, question-cards, node-table, open-questions, reference-list, dev-map as their own paragraph.", "Use the name as hinted."),
     "block.unknown-misconception": ("'::: misconception mNN' names a misconception of the ledger.", "Use m01..m20."),
@@ -83,6 +84,7 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.tabs": ("The labs sit in one WAI-ARIA tablist operable with Left/Right/Home/End and Tab.", "Check labs_js/shared/tabs.js and the tablist markup."),
     "gate.offline.request": ("Pages request nothing outside the site.", "Ship the asset in the repo."),
     "gate.offline.console": ("Pages log no console error.", "Open the page and fix the error shown."),
+    "search.index": ("The search index is built by Pagefind over the written pages.", "Reinstall the project (pip install -e .) so pagefind[extended] is present, then rebuild."),
     "gate.figures.layout": ("Figure labels fit their boxes and do not overlap.", "Shorten the label or widen the box in the figure's data."),
 }
 

@@ -9,7 +9,9 @@ from pathlib import Path
 from .render.output import Output
 
 
-def write_site(output: Output, destination: Path) -> None:
+def write_site(output: Output, destination: Path, finish=None) -> None:
+    """Write into a sibling staging folder, let `finish(staging)` add to it (the search index),
+    then swap it in. Any failure leaves `destination` as it was."""
     destination = destination.resolve()
     destination.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.new-", dir=destination.parent))
@@ -18,6 +20,8 @@ def write_site(output: Output, destination: Path) -> None:
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
+        if finish is not None:
+            finish(staging)
         old = None
         if destination.exists():
             old = destination.parent / f".{destination.name}.old-{os.getpid()}"

@@ -9,7 +9,7 @@ from .context import GateContext
 from .report import GateReport
 
 REQUIRED_DIRECTIVES = ("default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'")
-FORBIDDEN_SOURCES = re.compile(r"unsafe-inline|unsafe-eval|https?:|\*|data:(?![^;]*img-src)")
+FORBIDDEN_SOURCES = re.compile(r"unsafe-inline|(?<!wasm-)unsafe-eval|https?:|\*|data:")
 
 
 def csp_problems(csp: str | None) -> list[str]:

@@ -49,6 +49,10 @@ UI = {
     },
     "choose": {"zh": "选择语言", "en": "Choose a language"},
     "open": {"zh": "开放问题", "en": "Open question"},
+    "search": {"zh": "搜索本书", "en": "Search the book"},
+    "search_none": {"zh": "没有找到结果", "en": "No results"},
+    "search_count": {"zh": "{n} 个页面", "en": "{n} pages"},
+    "search_offline": {"zh": "搜索需要通过本地服务器打开本站（file:// 下无法读取索引）：python -m http.server -d _site", "en": "Search needs the site served over HTTP (file:// cannot load the index): python -m http.server -d _site"},
 }
 URL_STATUS = {
     "seed": {"zh": "种子账本给出", "en": "given by the seed ledger"},

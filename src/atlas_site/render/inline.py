@@ -84,10 +84,14 @@ class InlineRenderer:
         )
 
     def example_text(self, reference: str) -> str:
-        """The formatted number with its unit, no markup (figures use it)."""
+        """The formatted number with its unit, no markup (figures use it). A figure may also show
+        one of the example's inputs (e.g. the L = 32 of the KV formula): it is ledger data too."""
         example_id, _, output = reference.partition(".")
         example = self.book.examples[example_id]
         output = output or next(iter(example.outputs))
+        if output not in example.outputs:
+            value = example.args[output]
+            return format_number(value, 0) if isinstance(value, int) else str(value)
         fmt = example.outputs[output]
         value = self.computed.get(example_id, {}).get(output)
         shown = format_number(value, fmt.digits) if value is not None else "?"

@@ -17,7 +17,8 @@ from .output import Output
 from .templates import make_environment
 
 CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "templates/labs/labs.css")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+# 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
 
 
@@ -61,17 +62,19 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
             blocks = BlockRenderer(book, lang, inline, env, root)
             body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
             has_labs = bool(parsed_page.uses_of("labs"))
+            page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
             html = env.get_template("page.html.j2").render(
                 **_common(lang, page.output_path, book, page_id=page.id),
                 page=page, body=Markup(body),
                 toc=[s for s in parsed_page.sections if s.level == 2],
                 prev=pages[position - 1] if position > 0 else None,
                 next=pages[position + 1] if position + 1 < len(pages) else None,
-                scripts=(["site.js"] + [f"labs/{s}" for s in lab_scripts]) if has_labs else ["site.js"],
+                scripts=page_scripts + ([f"labs/{s}" for s in lab_scripts] if has_labs else []),
             )
             output.add(page.output_path, html)
     for lang in LANGS:
         output.add(f"{lang}/bibliography.html", _bibliography(book, env, lang, cites))
+        output.add(f"assets/sources-{lang}.js", _source_cards(book, lang))
     output.add("index.html", env.get_template("index.html.j2").render(
         **_common("en", "index.html", book, page_id=None), entries=_entry_points(book)))
     _assets(root, output)
@@ -92,6 +95,24 @@ def _common(lang: str, path: str, book: Book, page_id: str | None) -> dict:
         "twin_href": f"../{other}/{twin}" if twin else None,
         "nav": book.pages_in(lang),
     }
+
+
+def _source_cards(book: Book, lang: str) -> str:
+    """The data citation cards show, as a classic script so it also loads from file://."""
+    import json
+
+    registry = book.registry
+    cards = {}
+    for number in sorted(list(registry.nodes) + list(registry.references)):
+        entry = registry.entry(number)
+        work = registry.works[entry.work]
+        cards[number] = {
+            "title": work.title, "year": work.year, "evidence": EVIDENCE_CLASSES[entry.evidence][lang],
+            "numbers": [cite_label(n) for n in registry.numbers_of(work.key)],
+            "open": "打开参考文献条目 →" if lang == "zh" else "Open the bibliography entry →",
+        }
+    payload = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return f"window.AtlasSources={payload};\n"
 
 
 def _entry_points(book: Book) -> list[dict]:

@@ -67,6 +67,16 @@ def check_ledger_references(book: Book, out: Collector) -> None:
             if registry.entry(number) is None:
                 out.error(book.locate(f"claims:{claim.id}"), "claim.unknown-source", f"claim '{claim.id}' cites '{number}', which is not in the source registry")
     for figure in book.figures.values():
+        for key, reference in figure.numbers.items():
+            kind, _, target = reference.partition(":")
+            example_id, _, output = target.partition(".")
+            if kind == "claim" and target not in book.claims:
+                out.error(book.locate(f"figures:{figure.id}"), "figure.unknown-number", f"figure '{figure.id}' number '{key}' names unknown claim '{target}'", closest(target, book.claims))
+            elif kind == "ex" and (example_id not in book.examples or (output not in book.examples[example_id].outputs and output not in book.examples[example_id].args)):
+                known = book.examples[example_id].outputs if example_id in book.examples else book.examples
+                out.error(book.locate(f"figures:{figure.id}"), "figure.unknown-number", f"figure '{figure.id}' number '{key}' names '{reference}', which is neither a declared output nor an input of that example", closest(output or example_id, known))
+            elif kind not in ("claim", "ex"):
+                out.error(book.locate(f"figures:{figure.id}"), "figure.unknown-number", f"figure '{figure.id}' number '{key}' must be 'ex:<id>.<output>' or 'claim:<id>' (got '{reference}')")
         for number in figure.sources:
             if registry.entry(number) is None:
                 out.error(book.locate(f"figures:{figure.id}"), "figure.unknown-source", f"figure '{figure.id}' cites unknown source '{number}'")
