@@ -87,6 +87,14 @@ def _reproducible(root: Path, first):
     return GateReport("reproducible", figures, problems)
 
 
+def cmd_serve(args) -> int:
+    from .serve import serve
+
+    root = Path(args.root).resolve()
+    serve(root, root / "_site", port=args.port, search=args.search)
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atlas-site", description="Build and check the LLM Atlas site.")
     parser.add_argument("--root", default=".", help="project folder (default: current folder)")
@@ -101,6 +109,10 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--release", action="store_true", help="fail while any page is a draft")
     check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
     check_cmd.set_defaults(run=cmd_check)
+    serve_cmd = commands.add_parser("serve", help="build, serve on localhost, rebuild and reload on every edit")
+    serve_cmd.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0 picks a free one)")
+    serve_cmd.add_argument("--search", action="store_true", help="rebuild the search index on every edit too (slower)")
+    serve_cmd.set_defaults(run=cmd_serve)
     return parser
 
 

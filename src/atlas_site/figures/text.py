@@ -11,23 +11,30 @@ from __future__ import annotations
 
 import unicodedata
 
-# Advance widths (em) of printable ASCII: max(DejaVu Sans, Liberation Sans).
-_ASCII_EM = dict(zip(
-    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
-    "abcdefghijklmnopqrstuvwxyz{|}~",
-    (0.318, 0.401, 0.46, 0.838, 0.636, 0.95, 0.78, 0.275, 0.39, 0.39, 0.5, 0.838,
-     0.318, 0.361, 0.318, 0.337, *([0.636] * 10), 0.337, 0.337, 0.838, 0.838,
-     0.838, 0.556, 1.015, 0.684, 0.686, 0.722, 0.77, 0.667, 0.611, 0.778, 0.752,
-     0.295, 0.5, 0.667, 0.557, 0.863, 0.748, 0.787, 0.667, 0.787, 0.722, 0.667,
-     0.611, 0.732, 0.684, 0.989, 0.685, 0.667, 0.685, 0.39, 0.337, 0.39, 0.838,
-     0.556, 0.5, 0.613, 0.635, 0.55, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278,
-     0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392,
-     0.634, 0.592, 0.818, 0.592, 0.592, 0.525, 0.636, 0.337, 0.636, 0.838),
-    strict=True,
-))
+# Advance widths (em) of printable ASCII (space .. '~'): the larger of DejaVu Sans and
+# Liberation Sans, regular and bold.
+_ASCII = "".join(chr(c) for c in range(32, 127))
+_REGULAR = (
+    0.318, 0.401, 0.46, 0.838, 0.636, 0.95, 0.78, 0.275, 0.39, 0.39, 0.5, 0.838, 0.318,
+    0.361, 0.318, 0.337, *([0.636] * 10), 0.337, 0.337, 0.838, 0.838, 0.838, 0.556, 1.015,
+    0.684, 0.686, 0.722, 0.77, 0.667, 0.611, 0.778, 0.752, 0.295, 0.5, 0.667, 0.557, 0.863,
+    0.748, 0.787, 0.667, 0.787, 0.722, 0.667, 0.611, 0.732, 0.684, 0.989, 0.685, 0.667,
+    0.685, 0.39, 0.337, 0.39, 0.838, 0.556, 0.5, 0.613, 0.635, 0.55, 0.635, 0.615, 0.352,
+    0.635, 0.634, 0.278, 0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411,
+    0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525, 0.636, 0.337, 0.636, 0.838)
+_BOLD = (
+    0.348, 0.456, 0.521, 0.838, 0.696, 1.002, 0.872, 0.306, 0.457, 0.457, 0.523, 0.838, 0.38,
+    0.415, 0.38, 0.365, *([0.696] * 10), 0.4, 0.4, 0.838, 0.838, 0.838, 0.611, 1.0, 0.774,
+    0.762, 0.734, 0.83, 0.683, 0.683, 0.821, 0.837, 0.372, 0.556, 0.775, 0.637, 0.995, 0.837,
+    0.85, 0.733, 0.85, 0.77, 0.72, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725, 0.457,
+    0.365, 0.457, 0.838, 0.556, 0.5, 0.675, 0.716, 0.593, 0.716, 0.678, 0.435, 0.716, 0.712,
+    0.343, 0.343, 0.665, 0.343, 1.042, 0.712, 0.687, 0.716, 0.716, 0.493, 0.595, 0.478,
+    0.712, 0.652, 0.924, 0.645, 0.652, 0.582, 0.712, 0.365, 0.712, 0.838)
+_ASCII_EM = dict(zip(_ASCII, _REGULAR, strict=True))
+_ASCII_BOLD_EM = dict(zip(_ASCII, _BOLD, strict=True))
 _NARROW_EXTRA = {"·": 0.561, "–": 0.5, "—": 1.0, "’": 0.32, "‘": 0.32, "“": 0.52,
                  "”": 0.52, "ᵢ": 0.3, "₋": 0.53, "₁": 0.44, "ₖ": 0.44}
-BOLD_FACTOR = 1.07          # bold Latin runs this much wider
+BOLD_FACTOR = 1.15          # bold non-ASCII narrow characters run about this much wider
 ASCENT_EM = 1.16            # Noto Sans CJK hhea ascent: the tallest line box in use
 DESCENT_EM = 0.288
 LINE_BOX_EM = ASCENT_EM + DESCENT_EM
@@ -38,10 +45,10 @@ _NO_LINE_START = set("，。、；：！？）》」』】〉,.;:!?)]}%·")
 _NO_LINE_END = set("（《「『【〈([{")
 
 
-def char_em(ch: str) -> float:
+def char_em(ch: str, bold: bool = False) -> float:
     """Advance width of one character in em (an upper estimate)."""
     if ch in _ASCII_EM:
-        return _ASCII_EM[ch]
+        return (_ASCII_BOLD_EM if bold else _ASCII_EM)[ch]
     if ch in _NARROW_EXTRA:
         return _NARROW_EXTRA[ch]
     if unicodedata.combining(ch):
@@ -53,8 +60,8 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     """Estimated advance width of ``text`` at font size ``size`` (user units)."""
     width = 0.0
     for ch in text:
-        em = char_em(ch)
-        width += em * (BOLD_FACTOR if bold and em < 1.0 else 1.0)
+        em = char_em(ch, bold)
+        width += em * (BOLD_FACTOR if bold and em < 1.0 and ch not in _ASCII_EM else 1.0)
     return width * size
 
 
