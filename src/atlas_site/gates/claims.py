@@ -19,7 +19,10 @@ WINDOW = 16  # characters around a percentage in which a gain word makes it a cl
 
 
 def _format_value(value) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """The value as the ledger wrote it (every digit kept: 83.43465835281891 stays whole)."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
 
 
 def bare_numbers(page) -> list[Diagnostic]:
