@@ -9,7 +9,7 @@ from .diagnostics import Collector, SourceLocation, closest
 from .load.project import RawProject
 from .load.yaml_source import LocatedData
 from .model import (
-    LANGS, Book, Claim, Example, FigureSpec, LabContract, Lead, Misconception, NodeEntry, OpenQuestion,
+    LANGS, Book, Claim, Example, FigureSpec, LabContract, Lead, MapNode, MapRoute, Misconception, NodeEntry, OpenQuestion,
     Page, PageMeta, PagePart, Question, ReferenceEntry, Registry, Term, Wave, Work,
 )
 
@@ -25,6 +25,8 @@ LEDGER_COLLECTIONS: dict[str, type[BaseModel]] = {
     "leads": Lead,
     "figures": FigureSpec,
     "labs": LabContract,
+    "routes": MapRoute,
+    "map_nodes": MapNode,
 }
 LEDGER_MAPPINGS = {"strings"}  # key -> {zh, en} tables (lab UI strings)
 BIB_FIELDS = {"key", "entry_type", "title", "year", "url", "howpublished"}
@@ -224,6 +226,8 @@ def validate(raw: RawProject) -> tuple[Book | None, list]:
         figures={f.id: f for f in ledgers.get("figures", [])},
         labs={lab.id: lab for lab in ledgers.get("labs", [])},
         lab_strings=ledgers["strings"],
+        map_routes=tuple(ledgers.get("routes", [])),
+        map_nodes=tuple(sorted(ledgers.get("map_nodes", []), key=lambda n: (n.year, n.id))),
         pages=pages,
         where=where,
         broken=frozenset(broken),

@@ -90,9 +90,8 @@ def _environment(template_dir: str) -> jinja2.Environment:
     return env
 
 
-def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
-                      template_dir: Path) -> str:
-    """Render one figure spec (a raw item of ``figures:``) as inline ``<svg>`` markup."""
+def _render(spec: Mapping, lang: str, values: Mapping[str, str],
+            template_dir: Path) -> tuple[str, Canvas]:
     if lang not in LANGS:
         raise ValueError(f"figure '{spec.get('id', '?')}': unknown language {lang!r}")
     fig_id = spec["id"]
@@ -103,25 +102,29 @@ def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
             raise FigureError(f"figure '{fig_id}': no {field} in '{lang}'")
     texts = Texts(spec, lang, values)
     env = _environment(_figure_dir(template_dir))
-    template = env.get_template(f"{fig_id}.svg.j2")
     canvas = Canvas(WIDTH)
-    svg = template.render(
+    svg = env.get_template(f"{fig_id}.svg.j2").render(
         fig=spec, lang=lang, t=texts.t, n=texts.n, has=texts.has, cv=canvas,
         W=WIDTH, kind_label=KINDS[spec["kind"]][lang],
     )
+    return svg, canvas
+
+
+def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
+                      template_dir: Path) -> str:
+    """Render one figure spec (a raw item of ``figures:``) as inline ``<svg>`` markup.
+
+    ``values`` maps each reference in ``spec["numbers"]`` to its display text.
+    Raises FigureError (a KeyError) naming the figure and the missing label or number.
+    """
+    svg, _ = _render(spec, lang, values, template_dir)
     return "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
 
 
 def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str],
                              template_dir: Path) -> list[str]:
-    """Render and return the boxes whose text, by estimate, does not fit."""
-    texts = Texts(spec, lang, values)
-    env = _environment(_figure_dir(template_dir))
-    canvas = Canvas(WIDTH)
-    env.get_template(f"{spec['id']}.svg.j2").render(
-        fig=spec, lang=lang, t=texts.t, n=texts.n, has=texts.has, cv=canvas,
-        W=WIDTH, kind_label=KINDS[spec["kind"]][lang],
-    )
+    """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
+    _, canvas = _render(spec, lang, values, template_dir)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]
 
 

@@ -9,7 +9,7 @@ from pydantic import Field
 from ..diagnostics import SourceLocation
 from .base import Frozen
 from .ledger import (
-    Claim, Example, FigureSpec, LabContract, Lead, Misconception, OpenQuestion, Question, Term, Wave,
+    Claim, Example, FigureSpec, LabContract, Lead, MapNode, MapRoute, Misconception, OpenQuestion, Question, Term, Wave,
 )
 from .sources import Registry
 
@@ -64,6 +64,8 @@ class Book(Frozen):
     figures: dict[str, FigureSpec]
     labs: dict[str, LabContract]
     lab_strings: dict[str, dict[str, str]]  # key -> {zh, en}
+    map_routes: tuple[MapRoute, ...] = ()
+    map_nodes: tuple[MapNode, ...] = ()
     pages: tuple[Page, ...]
     where: dict[str, SourceLocation]  # "claims:<id>", "work:<key>", "n04", ... -> origin
     broken: frozenset[str] = frozenset()  # "claims:<id>" items that failed validation (already reported)

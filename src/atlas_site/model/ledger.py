@@ -179,3 +179,24 @@ class LabContract(Frozen):
     id: Literal["memory", "batch", "speculative", "fleet"]
     title: Bilingual
     boundary: Bilingual
+
+
+class MapRoute(Frozen):
+    """One of the development map's routes (a lane of the map)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: Bilingual
+    summary: Bilingual
+
+
+class MapNode(Frozen):
+    """A node of the development map: what it solved, what it left, and what it grew from."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    route: str
+    year: int = Field(ge=2015, le=2030)
+    title: Bilingual
+    solved: Bilingual
+    left: Bilingual
+    cites: tuple[str, ...] = Field(min_length=1)
+    after: tuple[str, ...] = ()  # arrows: problem-driven evolution or composition

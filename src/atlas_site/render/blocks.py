@@ -87,6 +87,20 @@ class BlockRenderer:
             f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n"
         )
 
+    def _dev_map(self, _arg: str) -> str:
+        """The development map: routes as lanes over time; each node a button whose details (what it
+        solved, what it left, year, citation) are in the page, so it also reads as a list without script."""
+        routes = [{"id": r.id, "title": r.title[self.lang], "summary": r.summary[self.lang]} for r in self.book.map_routes]
+        titles = {n.id: n.title[self.lang] for n in self.book.map_nodes}
+        nodes = [{
+            "id": n.id, "route": n.route, "year": n.year, "title": n.title[self.lang],
+            "solved": n.solved[self.lang], "left": n.left[self.lang],
+            "cites": Markup(self.inline.cite(list(n.cites))),
+            "after": [{"id": a, "title": titles.get(a, a)} for a in n.after],
+        } for n in self.book.map_nodes]
+        years = sorted({n.year for n in self.book.map_nodes})
+        return self.env.get_template("devmap.html.j2").render(lang=self.lang, routes=routes, nodes=nodes, years=years)
+
     def _open_questions(self, _arg: str) -> str:
         items = [
             f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(ui("open", self.lang))}</span> '

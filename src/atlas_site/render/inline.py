@@ -73,8 +73,8 @@ class InlineRenderer:
         output = output or next(iter(example.outputs))
         fmt = example.outputs[output]
         value = self.computed.get(example_id, {}).get(output)
-        shown = format_number(value, fmt.digits) if value is not None else "?"
-        unit = f" {fmt.unit[self.lang]}" if fmt.unit else ""
+        shown = self._shown(value, fmt.digits)
+        unit = f" {fmt.unit[self.lang]}" if fmt.unit and not isinstance(value, bool) else ""
         label = ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", self.lang)
         title = f' title="{escape(example.note[self.lang])}"' if example.note else ""
         return (
@@ -94,8 +94,13 @@ class InlineRenderer:
             return format_number(value, 0) if isinstance(value, int) else str(value)
         fmt = example.outputs[output]
         value = self.computed.get(example_id, {}).get(output)
-        shown = format_number(value, fmt.digits) if value is not None else "?"
-        return shown + (f" {fmt.unit[self.lang]}" if fmt.unit else "")
+        shown = self._shown(value, fmt.digits)
+        return shown + (f" {fmt.unit[self.lang]}" if fmt.unit and not isinstance(value, bool) else "")
+
+    def _shown(self, value, digits: int) -> str:
+        if isinstance(value, bool):  # a verdict of the formula, in words
+            return ui("yes" if value else "no", self.lang)
+        return format_number(value, digits) if value is not None else "?"
 
     def term(self, term_id: str, text: str | None) -> str:
         term = self.book.terms[term_id]

@@ -16,7 +16,7 @@ from .inline import CiteIndex, InlineRenderer, cite_label
 from .output import Output
 from .templates import make_environment
 
-CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "templates/labs/labs.css")
+CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "templates/labs/labs.css", "templates/static/devmap.css")
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
@@ -63,6 +63,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
             body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
             has_labs = bool(parsed_page.uses_of("labs"))
             page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
+            if parsed_page.uses_of("dev-map"):
+                page_scripts.append("devmap.js")
             html = env.get_template("page.html.j2").render(
                 **_common(lang, page.output_path, book, page_id=page.id),
                 page=page, body=Markup(body),

@@ -84,6 +84,18 @@ def check_ledger_references(book: Book, out: Collector) -> None:
         for node in wave.nodes:
             if f"n{node:02d}" not in registry.nodes:
                 out.error(book.locate(f"waves:{wave.id}"), "wave.unknown-node", f"wave '{wave.id}' names node {node}, which does not exist")
+    routes = {route.id for route in book.map_routes}
+    node_ids = {node.id for node in book.map_nodes}
+    for node in book.map_nodes:
+        where = book.locate(f"map_nodes:{node.id}")
+        if node.route not in routes:
+            out.error(where, "map.unknown-route", f"map node '{node.id}' is on unknown route '{node.route}'", closest(node.route, routes))
+        for number in node.cites:
+            if registry.entry(number) is None:
+                out.error(where, "map.unknown-source", f"map node '{node.id}' cites unknown source '{number}'")
+        for earlier in node.after:
+            if earlier not in node_ids:
+                out.error(where, "map.unknown-node", f"map node '{node.id}' follows unknown node '{earlier}'", closest(earlier, node_ids))
     for lead in book.leads:
         if lead.node is not None and f"n{lead.node:02d}" not in registry.nodes:
             out.error(book.locate(f"leads:{lead.id}"), "lead.unknown-node", f"lead '{lead.id}' is promoted to node {lead.node}, which does not exist")
