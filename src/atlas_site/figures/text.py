@@ -104,9 +104,10 @@ def _tokens(text: str) -> list[str]:
             tokens.append(word)
             word = ""
         else:
-            if word == "" and tokens and (ch in _NO_LINE_START
-                                          or tokens[-1][-1:] in _NO_LINE_END):
-                tokens[-1] += ch
+            if word == "" and tokens and tokens[-1][-1:] in _NO_LINE_END:
+                word = tokens.pop()         # an opening bracket stays with what follows
+            elif word == "" and tokens and ch in _NO_LINE_START:
+                tokens[-1] += ch            # closing punctuation stays with what precedes
                 continue
             word += ch
             if ch in "/-" and len(word) > 1:
