@@ -76,8 +76,9 @@
    * each node once.
    */
   function radix_prefix_state(args) {
-    const tree = args.tree;
-    if (!tree || typeof tree !== 'object') throw new TypeError('fleet: radix_prefix_state needs {tree}');
+    // either an explicit {tree} or the seed's example shape given by its four lengths
+    const tree = args.tree || (args.system_len !== undefined ? radix_example_tree(args) : null);
+    if (!tree || typeof tree !== 'object') throw new TypeError('fleet: radix_prefix_state needs {tree} or {system_len, doc_a_len, doc_b_len, question_len}');
     let unshared = 0;
     let stored = 0;
     let requests = 0;

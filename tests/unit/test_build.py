@@ -18,7 +18,7 @@ def tree_digest(folder: Path) -> dict[str, str]:
 
 
 def article(html: str) -> str:
-    match = re.search(r'<article class="prose">.*?</article>', html, re.S)
+    match = re.search(r'<article class="prose"[^>]*>.*?</article>', html, re.S)
     assert match, "page has no article"
     return match.group(0) + "\n"
 

@@ -101,8 +101,6 @@ def test_referenced_examples_and_claims_exist():
     assert missing == []
 
 
-@pytest.mark.xfail(reason="radix-prefix-state keeps its segment lengths inside a nested tree argument",
-                   strict=False)
 def test_referenced_example_outputs_or_inputs_exist():
     examples, _ = _registered()
     missing = [f"{fig_id}: {ref}" for fig_id, ref in _references()

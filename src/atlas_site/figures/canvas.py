@@ -50,9 +50,6 @@ class Canvas:
         widest = max(text_width(line, size, bold) for line in lines)
         return Fit(lines, round(widest, 2), block_height(len(lines), size), size, bold)
 
-    def tw(self, text: str, size: float = DEFAULT_SIZE, bold: bool = False) -> float:
-        return round(text_width(text, size, bold), 2)
-
     def gap(self, size: float = DEFAULT_SIZE) -> float:
         return line_gap(size)
 
@@ -121,11 +118,6 @@ class Canvas:
 
     def flow_bottom(self, placed: list[dict]) -> float:
         return max((p["y"] + p["h"] for p in placed), default=0.0)
-
-    def spread(self, n: int, x: float, width: float, gap: float) -> list[tuple[float, float]]:
-        """Split ``width`` starting at ``x`` into ``n`` equal columns: [(x, w), ...]."""
-        w = (width - gap * (n - 1)) / n
-        return [(round(x + i * (w + gap), 2), round(w, 2)) for i in range(n)]
 
     @staticmethod
     def head(x1: float, y1: float, x2: float, y2: float, size: float = 9) -> str:

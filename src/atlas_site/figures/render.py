@@ -59,9 +59,6 @@ class Texts:
             raise FigureError(f"figure '{self.fig}': no label '{key}' in '{self.lang}'")
         return PLACEHOLDER.sub(lambda m: self.n(m.group(1)), str(entry[self.lang]))
 
-    def has(self, key: str) -> bool:
-        return key in self.labels
-
 
 def _num(value: float) -> str:
     """Format a coordinate compactly: 12.0 -> '12', 12.345 -> '12.3'."""
@@ -104,7 +101,7 @@ def _render(spec: Mapping, lang: str, values: Mapping[str, str],
     env = _environment(_figure_dir(template_dir))
     canvas = Canvas(WIDTH)
     svg = env.get_template(f"{fig_id}.svg.j2").render(
-        fig=spec, lang=lang, t=texts.t, n=texts.n, has=texts.has, cv=canvas,
+        fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas,
         W=WIDTH, kind_label=KINDS[spec["kind"]][lang],
     )
     return svg, canvas

@@ -61,6 +61,7 @@ class Claim(Frozen):
 class OutputFormat(Frozen):
     digits: int = Field(ge=0, le=6)
     unit: Bilingual | None = None
+    unit_one: Bilingual | None = None  # the unit when the value shown is exactly 1 ("1 slot")
 
 
 class Example(Frozen):

@@ -74,7 +74,7 @@ class InlineRenderer:
         fmt = example.outputs[output]
         value = self.computed.get(example_id, {}).get(output)
         shown = self._shown(value, fmt.digits)
-        unit = f" {fmt.unit[self.lang]}" if fmt.unit and not isinstance(value, bool) else ""
+        unit = self._unit(fmt, shown, value)
         label = ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", self.lang)
         title = f' title="{escape(example.note[self.lang])}"' if example.note else ""
         return (
@@ -95,7 +95,13 @@ class InlineRenderer:
         fmt = example.outputs[output]
         value = self.computed.get(example_id, {}).get(output)
         shown = self._shown(value, fmt.digits)
-        return shown + (f" {fmt.unit[self.lang]}" if fmt.unit and not isinstance(value, bool) else "")
+        return shown + self._unit(fmt, shown, value)
+
+    def _unit(self, fmt, shown: str, value) -> str:
+        if isinstance(value, bool) or fmt.unit is None:
+            return ""
+        unit = fmt.unit_one if fmt.unit_one is not None and shown == "1" else fmt.unit
+        return f" {unit[self.lang]}"
 
     def _shown(self, value, digits: int) -> str:
         if isinstance(value, bool):  # a verdict of the formula, in words
