@@ -53,9 +53,9 @@ def dashboard_context(book: Book, parsed: dict, gate_reports: list) -> dict:
 
 def render_dashboard(book: Book, parsed: dict, gate_reports: list, root) -> str:
     env = make_environment(root)
-    from .site import CSP
+    from .site import CSP, nav_entries
 
     return env.get_template("dashboard.html.j2").render(
         lang="en", html_lang="en", t=lambda key: {"site": "LLM Atlas", "skip": "Skip to content", "home": "Contents",
                                                   "bibliography": "Bibliography", "theme": "Toggle dark/light"}.get(key, key),
-        root="", csp=CSP, other_lang="zh", twin_href=None, nav=book.pages_in("en"), **dashboard_context(book, parsed, gate_reports))
+        root="", csp=CSP, other_lang="zh", twin_href=None, nav=nav_entries(book, "en"), series=[], **dashboard_context(book, parsed, gate_reports))

@@ -50,6 +50,7 @@ UI = {
     "choose": {"zh": "选择语言", "en": "Choose a language"},
     "open": {"zh": "开放问题", "en": "Open question"},
     "yes": {"zh": "是", "en": "yes"},
+    "token_factory": {"zh": "Token 工厂教程", "en": "Token factory tutorial"},
     "no": {"zh": "否", "en": "no"},
     "search": {"zh": "搜索本书", "en": "Search the book"},
     "search_none": {"zh": "没有找到结果", "en": "No results"},

@@ -95,8 +95,22 @@ def _common(lang: str, path: str, book: Book, page_id: str | None) -> dict:
         "csp": CSP,
         "other_lang": other,
         "twin_href": f"../{other}/{twin}" if twin else None,
-        "nav": book.pages_in(lang),
+        "nav": nav_entries(book, lang),
+        "series": [p for p in book.pages_in(lang) if p.meta.kind in ("tutorial", "map")],
     }
+
+
+def nav_entries(book: Book, lang: str) -> list[dict]:
+    """Top navigation: each chapter, the tutorial as one entry (its pages have their own series nav)."""
+    entries, tutorial_seen = [], False
+    for page in book.pages_in(lang):
+        if page.meta.kind in ("tutorial", "map"):
+            if not tutorial_seen:
+                entries.append({"href": page.output_path, "label": UI["token_factory"][lang]})
+                tutorial_seen = True
+            continue
+        entries.append({"href": page.output_path, "label": page.meta.short_title or page.meta.title})
+    return entries
 
 
 def _source_cards(book: Book, lang: str) -> str:
