@@ -1,7 +1,7 @@
 /*
  * Lab B · Batch & Phase — pure model (no DOM).
- * Classic script: registers globalThis.AtlasLabs.batch and, under Node,
- * module.exports. One object in, one object out.
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.batch
+ * and, under Node, module.exports. One object in, one object out.
  *
  * A deterministic discrete-event teaching simulation (seeded PRNG), not a
  * reproduction of vLLM, Sarathi-Serve or DistServe measurements.
@@ -20,25 +20,13 @@
  *    (10^9 bytes/s). KV capacity, preemption and network queues beyond
  *    that link are not modelled.
  */
-(function (root, factory) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('batch', function (lib) {
   'use strict';
-  const api = factory();
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.batch = api;
-  if (typeof module === 'object' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
-  'use strict';
+  const num = lib.num;
 
   const STRATEGIES = ['static', 'continuous', 'chunked', 'pd'];
   const TIMELINE_N = 8;
-
-  function num(args, key, fallback) {
-    const v = args && args[key] !== undefined ? args[key] : fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('batch: input "' + key + '" must be a finite number');
-    }
-    return v;
-  }
 
   /** mulberry32: tiny seeded PRNG, uniform in [0, 1); same seed, same stream. */
   function mulberry32(seed) {
@@ -58,21 +46,38 @@
     return sorted[rank - 1];
   }
 
-  /** KV hand-off time: bytes / (GB/s × 10^9) — seed 000 §10.2 lower bound. */
+  /**
+   * KV hand-off time: bytes / (GB/s × 10^9), nothing hidden by overlap — the
+   * seed 000 §10.2 lower bound, and the one link-transfer formula of labs_js.
+   * The payload is tokens × kv_kib_per_token × 1024 bytes, or `payload_gb`
+   * (decimal GB) for any other payload moved over the same kind of link.
+   * With `interference_saved_ms` (the phase interference a PD split removes)
+   * it also gives net_gain_ms = saved − transfer and may_gain = net_gain_ms > 0;
+   * layout conversion and queueing would come on top.
+   */
   function kv_transfer(args) {
-    const bytes = num(args, 'tokens') * num(args, 'kv_kib_per_token') * 1024;
+    const bytes = args.payload_gb !== undefined ? num(args, 'payload_gb') * 1e9
+      : num(args, 'tokens') * num(args, 'kv_kib_per_token') * 1024;
     const gbps = num(args, 'kv_link_gbps');
     if (!(gbps > 0)) throw new RangeError('batch: kv_link_gbps must be > 0');
-    return { kv_bytes: bytes, kv_gib: bytes / Math.pow(2, 30), transfer_ms: bytes / (gbps * 1e9) * 1e3 };
+    const out = { kv_bytes: bytes, kv_gib: bytes / Math.pow(2, 30), transfer_ms: bytes / (gbps * 1e9) * 1e3 };
+    if (args.interference_saved_ms !== undefined) {
+      out.net_gain_ms = num(args, 'interference_saved_ms') - out.transfer_ms;
+      out.may_gain = out.net_gain_ms > 0;
+    }
+    return out;
   }
 
   /**
    * Seed 004's seat × round count: a fixed batch occupies every seat until
    * the slowest request is done; only the remaining rounds are useful work.
+   * static_over_useful (static / useful) is what iteration-level batching
+   * could refill at most: a ceiling, not a promised speedup.
    */
   function slot_rounds(args) {
     const rounds = args.remaining_rounds;
     if (!Array.isArray(rounds) || rounds.length === 0) throw new TypeError('batch: remaining_rounds must be a non-empty array');
+    rounds.forEach(function (r) { lib.finite(r, 'remaining_rounds[]'); });
     const longest = Math.max.apply(null, rounds);
     const useful = rounds.reduce(function (s, r) { return s + r; }, 0);
     return {
@@ -81,6 +86,7 @@
       static_slot_rounds: rounds.length * longest,
       useful_slot_rounds: useful,
       idle_slot_rounds: rounds.length * longest - useful,
+      static_over_useful: useful > 0 ? rounds.length * longest / useful : 1,
     };
   }
 

@@ -1,7 +1,7 @@
 /*
  * Lab D · Cache & Fleet — pure model (no DOM).
- * Classic script: registers globalThis.AtlasLabs.fleet and, under Node,
- * module.exports. One object in, one object out.
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.fleet
+ * and, under Node, module.exports. One object in, one object out.
  *
  * A steady-state teaching model of two fleet policies described in seed 000
  * §14.2, §14.4 and §16.9 (cache-aware affinity with consistent-hash
@@ -15,24 +15,12 @@
  *  - budgets and request sizes are in context tokens; a short request that
  *    is admitted inside its class budget is counted as meeting its SLO.
  */
-(function (root, factory) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('fleet', function (lib) {
   'use strict';
-  const api = factory();
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.fleet = api;
-  if (typeof module === 'object' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
-  'use strict';
+  const num = lib.num;
 
   const ROUTING = ['round_robin', 'cache_affinity'];
-
-  function num(args, key, fallback) {
-    const v = args && args[key] !== undefined ? args[key] : fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('fleet: input "' + key + '" must be a finite number');
-    }
-    return v;
-  }
 
   function flag(v) {
     return v === true || v === 'on' || v === 1;

@@ -1,44 +1,17 @@
 /*
  * bottleneck — teaching formulas for "which kind of busy is the step".
- * Classic script, no dependencies. Registers globalThis.AtlasLabs.bottleneck
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.bottleneck
  * and, under Node, module.exports. One object in, one object out.
  *
  * These are lower bounds and shares for building intuition, not latency
  * predictors: real steps add overlap effects, cache hits, batching and
- * implementation details.
+ * implementation details. The time to move a payload over a link
+ * (size / bandwidth) is the lab model's batch.kv_transfer.
  */
-(function (root) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('bottleneck', function (lib) {
   'use strict';
-
-  function finite(v, name) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('bottleneck: input "' + name + '" must be a finite number');
-    }
-    return v;
-  }
-  function need(args, key, fallback) {
-    return finite(args && args[key] !== undefined ? args[key] : fallback, key);
-  }
-
-  // Size given in exactly one unit; GB is decimal (10^9), GiB binary (2^30),
-  // because the tutorial mixes decimal link speeds with binary cache sizes.
-  function to_bytes(args) {
-    const given = ['bytes', 'gb', 'gib'].filter(function (k) { return args[k] !== undefined; });
-    if (given.length !== 1) throw new TypeError('bottleneck: give exactly one of bytes, gb, gib');
-    if (given[0] === 'bytes') return need(args, 'bytes');
-    if (given[0] === 'gb') return need(args, 'gb') * 1e9;
-    return need(args, 'gib') * Math.pow(2, 30);
-  }
-
-  /**
-   * Time to move a payload over a link or memory at an effective (not peak)
-   * bandwidth in decimal GB/s: size / bandwidth, nothing hidden by overlap.
-   */
-  function transfer_time(args) {
-    const bytes = to_bytes(args);
-    const seconds = bytes / (need(args, 'gb_per_s') * 1e9);
-    return { bytes: bytes, seconds: seconds, ms: seconds * 1e3 };
-  }
+  const num = lib.num;
 
   /**
    * Step-time lower bound ≳ max(F / C, M / B, comm / net) + exposed time.
@@ -47,14 +20,14 @@
    */
   function step_time_lower_bound(args) {
     function term(amount_key, rate_key) {
-      const amount = need(args, amount_key, 0);
+      const amount = num(args, amount_key, 0);
       if (amount === 0) return 0;
-      return amount / need(args, rate_key);
+      return amount / num(args, rate_key);
     }
     const compute_s = term('flops', 'flops_per_s');
     const memory_s = term('bytes', 'bytes_per_s');
     const comm_s = term('comm_bytes', 'comm_bytes_per_s');
-    const exposed_s = need(args, 'exposed_s', 0);
+    const exposed_s = num(args, 'exposed_s', 0);
     const slowest = Math.max(compute_s, memory_s, comm_s);
     let bound = 'none';
     if (slowest > 0) bound = slowest === compute_s ? 'compute' : slowest === memory_s ? 'memory' : 'communication';
@@ -74,11 +47,11 @@
    * grows with batch, but every user waits for the longer step.
    */
   function decode_step_bandwidth(args) {
-    const batch = need(args, 'batch');
-    const gb_per_step = need(args, 'weight_gb') + need(args, 'kv_gb_per_request') * batch;
+    const batch = num(args, 'batch');
+    const gb_per_step = num(args, 'weight_gb') + num(args, 'kv_gb_per_request') * batch;
     const step_s = step_time_lower_bound({
       bytes: gb_per_step * 1e9,
-      bytes_per_s: need(args, 'bandwidth_tb_per_s') * 1e12,
+      bytes_per_s: num(args, 'bandwidth_tb_per_s') * 1e12,
     }).lower_bound_s;
     return {
       step_ms: step_s * 1e3,
@@ -92,8 +65,8 @@
    * speeds up by 1 / ((1 − p) + p / s), and never beyond 1 / (1 − p).
    */
   function amdahl(args) {
-    const p = need(args, 'fraction');
-    const s = need(args, 'local_speedup');
+    const p = num(args, 'fraction');
+    const s = num(args, 'local_speedup');
     if (p < 0 || p > 1) throw new RangeError('bottleneck: fraction must lie in [0, 1]');
     if (s <= 0) throw new RangeError('bottleneck: local_speedup must be positive');
     const remaining = (1 - p) + p / s;
@@ -111,9 +84,9 @@
    * A second optimisation of the same part must start from this new step.
    */
   function partial_speedup(args) {
-    const total = need(args, 'total_ms');
-    const part = need(args, 'part_ms');
-    const after = need(args, 'part_ms_after');
+    const total = num(args, 'total_ms');
+    const part = num(args, 'part_ms');
+    const after = num(args, 'part_ms_after');
     const a = amdahl({ fraction: part / total, local_speedup: part / after });
     return { total_ms_after: total * a.remaining_fraction, speedup: a.speedup };
   }
@@ -125,10 +98,10 @@
    * other work (e.g. one large GEMM) — Amdahl again.
    */
   function launch_gap_recovery(args) {
-    const kernels = need(args, 'kernels');
-    const compute_us = need(args, 'compute_us');
-    const gap_us = need(args, 'gap_us');
-    const other_us = need(args, 'other_us', 0);
+    const kernels = num(args, 'kernels');
+    const compute_us = num(args, 'compute_us');
+    const gap_us = num(args, 'gap_us');
+    const other_us = num(args, 'other_us', 0);
     const serial_us = kernels * (compute_us + gap_us);
     const recoverable_us = kernels * gap_us;
     return {
@@ -139,16 +112,11 @@
     };
   }
 
-  const api = {
-    transfer_time: transfer_time,
+  return {
     step_time_lower_bound: step_time_lower_bound,
     decode_step_bandwidth: decode_step_bandwidth,
     amdahl: amdahl,
     partial_speedup: partial_speedup,
     launch_gap_recovery: launch_gap_recovery,
   };
-
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.bottleneck = api;
-  if (typeof module !== 'undefined' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this);
+});

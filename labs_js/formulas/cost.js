@@ -1,26 +1,17 @@
 /*
  * cost — teaching formulas for "what does one qualified output token cost".
- * Classic script, no dependencies. Registers globalThis.AtlasLabs.cost and,
- * under Node, module.exports. Every function takes one object of snake_case
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.cost
+ * and, under Node, module.exports. Every function takes one object of snake_case
  * inputs and returns one object of snake_case outputs.
  *
  * All money here is whatever unit the caller uses (the tutorial uses yuan);
  * the functions never assume a currency or a price.
  */
-(function (root) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('cost', function (lib) {
   'use strict';
-
-  // A missing or non-numeric input is a ledger typo; fail loudly instead of
-  // printing NaN into a page.
-  function finite(v, name) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('cost: input "' + name + '" must be a finite number');
-    }
-    return v;
-  }
-  function need(args, key, fallback) {
-    return finite(args && args[key] !== undefined ? args[key] : fallback, key);
-  }
+  const num = lib.num;
+  const finite = lib.finite;
 
   // A window cost may be given as one number or as its parts (pools, network,
   // cache...), so the ledger can show exactly which bills were added up.
@@ -29,7 +20,7 @@
     if (Array.isArray(v)) {
       return v.reduce(function (s, x) { return s + finite(x, key + '[]'); }, 0);
     }
-    return need(args, key);
+    return num(args, key);
   }
 
   /**
@@ -40,8 +31,8 @@
    */
   function cost_per_million(args) {
     const window_cost = total(args, 'window_cost');
-    const output_tokens = need(args, 'output_tokens');
-    const qualified_share = need(args, 'qualified_share', 1);
+    const output_tokens = num(args, 'output_tokens');
+    const qualified_share = num(args, 'qualified_share', 1);
     const qualified_tokens = output_tokens * qualified_share;
     if (qualified_tokens <= 0) throw new RangeError('cost: no qualified tokens in the window');
     return {
@@ -55,8 +46,8 @@
    * (H) that delivers G qualified tokens per second; one hour is the window.
    */
   function cost_per_million_hourly(args) {
-    const hourly_cost = need(args, 'hourly_cost');
-    const tokens_per_s = need(args, 'qualified_tokens_per_s');
+    const hourly_cost = num(args, 'hourly_cost');
+    const tokens_per_s = num(args, 'qualified_tokens_per_s');
     return {
       per_million: cost_per_million({ window_cost: hourly_cost, output_tokens: 3600 * tokens_per_s }).per_million,
     };
@@ -73,10 +64,10 @@
    * Cost falls exactly when throughput grows faster than spend.
    */
   function cost_ratio(args) {
-    const spend_before = need(args, 'spend_before', 1);
-    const spend_after = need(args, 'spend_after', spend_before);
-    const throughput_before = need(args, 'throughput_before');
-    const throughput_after = need(args, 'throughput_after');
+    const spend_before = num(args, 'spend_before', 1);
+    const spend_after = num(args, 'spend_after', spend_before);
+    const throughput_before = num(args, 'throughput_before');
+    const throughput_after = num(args, 'throughput_after');
     const ratio = (spend_after / spend_before) / (throughput_after / throughput_before);
     return { cost_ratio: ratio, cost_reduction_pct: (1 - ratio) * 100 };
   }
@@ -87,10 +78,10 @@
    * explain why the reduction is not simply the throughput gain.
    */
   function compare_hourly(args) {
-    const h0 = need(args, 'before_hourly_cost');
-    const g0 = need(args, 'before_tokens_per_s');
-    const h1 = need(args, 'after_hourly_cost');
-    const g1 = need(args, 'after_tokens_per_s');
+    const h0 = num(args, 'before_hourly_cost');
+    const g0 = num(args, 'before_tokens_per_s');
+    const h1 = num(args, 'after_hourly_cost');
+    const g1 = num(args, 'after_tokens_per_s');
     const before = cost_per_million_hourly({ hourly_cost: h0, qualified_tokens_per_s: g0 }).per_million;
     const after = cost_per_million_hourly({ hourly_cost: h1, qualified_tokens_per_s: g1 }).per_million;
     return {
@@ -110,13 +101,13 @@
   function compare_window(args) {
     const a = cost_per_million({
       window_cost: args.a_window_cost,
-      output_tokens: need(args, 'a_output_tokens'),
-      qualified_share: need(args, 'a_qualified_share', 1),
+      output_tokens: num(args, 'a_output_tokens'),
+      qualified_share: num(args, 'a_qualified_share', 1),
     });
     const b = cost_per_million({
       window_cost: args.b_window_cost,
-      output_tokens: need(args, 'b_output_tokens'),
-      qualified_share: need(args, 'b_qualified_share', 1),
+      output_tokens: num(args, 'b_output_tokens'),
+      qualified_share: num(args, 'b_qualified_share', 1),
     });
     return {
       a_window_cost: total(args, 'a_window_cost'),
@@ -132,7 +123,7 @@
    * A cheap attempt can still make an expensive task.
    */
   function task_cost(args) {
-    return { task_cost: need(args, 'cost_per_attempt') * need(args, 'attempts_per_task') };
+    return { task_cost: num(args, 'cost_per_attempt') * num(args, 'attempts_per_task') };
   }
 
   /**
@@ -160,13 +151,13 @@
    * part (relative cost 1) and the touched part (relative cost 1 − cut).
    */
   function component_cut(args) {
-    const share = need(args, 'share');
-    const local_cut = need(args, 'local_cut');
+    const share = num(args, 'share');
+    const local_cut = num(args, 'local_cut');
     const mix = mixture_cost({ shares: [1 - share, share], relative_costs: [1, 1 - local_cut] });
     return { total_cut_pct: mix.saving_pct };
   }
 
-  const api = {
+  return {
     cost_per_million: cost_per_million,
     cost_per_million_hourly: cost_per_million_hourly,
     cost_ratio: cost_ratio,
@@ -176,8 +167,5 @@
     mixture_cost: mixture_cost,
     component_cut: component_cut,
   };
+});
 
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.cost = api;
-  if (typeof module !== 'undefined' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this);

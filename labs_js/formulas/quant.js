@@ -1,32 +1,16 @@
 /*
  * quant — teaching formulas for what a number format costs in storage.
- * Classic script, no dependencies. Registers globalThis.AtlasLabs.quant and,
- * under Node, module.exports. One object in, one object out.
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.quant
+ * and, under Node, module.exports. One object in, one object out.
  *
  * Storage only: these say nothing about whether a kernel runs faster or
- * whether quality survives; both need separate measurement.
+ * whether quality survives; both need separate measurement. The bare weight
+ * size (parameters × bits / 8) is the lab model's memory.weight_bytes.
  */
-(function (root) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('quant', function (lib) {
   'use strict';
-
-  function finite(v, name) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('quant: input "' + name + '" must be a finite number');
-    }
-    return v;
-  }
-  function need(args, key, fallback) {
-    return finite(args && args[key] !== undefined ? args[key] : fallback, key);
-  }
-
-  /**
-   * Bare weight bytes ≈ parameters × bits / 8, in decimal GB. A lower bound:
-   * scales, high-precision layers, KV, workspace and buffers are extra.
-   */
-  function weight_gb(args) {
-    // billions of parameters × bits / 8 = decimal GB directly.
-    return { gb: need(args, 'params_billion') * need(args, 'bits') / 8 };
-  }
+  const num = lib.num;
 
   /**
    * Effective bits per stored value for a block-scaled format:
@@ -35,12 +19,12 @@
    * quoted against a reference width such as FP16.
    */
   function effective_bits(args) {
-    const block = need(args, 'block_size', 1);
-    const bits = need(args, 'element_bits') + need(args, 'scale_bits', 0) / block +
-      need(args, 'tensor_scale_bits', 0) / need(args, 'tensor_values', 1);
+    const block = num(args, 'block_size', 1);
+    const bits = num(args, 'element_bits') + num(args, 'scale_bits', 0) / block +
+      num(args, 'tensor_scale_bits', 0) / num(args, 'tensor_values', 1);
     return {
       bits_per_value: bits,
-      compression_vs_reference: need(args, 'reference_bits', 16) / bits,
+      compression_vs_reference: num(args, 'reference_bits', 16) / bits,
     };
   }
 
@@ -51,18 +35,13 @@
    */
   function resident_gb(args) {
     return {
-      total_gb: need(args, 'weight_gb') * need(args, 'weight_scale', 1) +
-        need(args, 'kv_gb') * need(args, 'kv_scale', 1),
+      total_gb: num(args, 'weight_gb') * num(args, 'weight_scale', 1) +
+        num(args, 'kv_gb') * num(args, 'kv_scale', 1),
     };
   }
 
-  const api = {
-    weight_gb: weight_gb,
+  return {
     effective_bits: effective_bits,
     resident_gb: resident_gb,
   };
-
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.quant = api;
-  if (typeof module !== 'undefined' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this);
+});

@@ -1,33 +1,21 @@
 /*
  * Lab A · Memory & KV — pure model (no DOM).
- * Classic script: registers globalThis.AtlasLabs.memory and, under Node,
- * module.exports. Every function takes one object and returns one object.
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.memory
+ * and, under Node, module.exports. Every function takes one object and returns one object.
  *
  * Units: GiB = 2^30 bytes, KiB = 2^10 bytes, GB = 10^9 bytes (the seeds print
  * "70B × 2 bytes = 140 GB" in decimal and "128 KiB", "16 GiB" in binary).
  * Architecture arithmetic only: no scales/zero points, workspace, graphs,
  * communication buffers or runtime metadata (seed 000 §3.1 lists them).
  */
-(function (root, factory) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('memory', function (lib) {
   'use strict';
-  const api = factory();
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.memory = api;
-  if (typeof module === 'object' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
-  'use strict';
+  const num = lib.num;
 
   const KIB = 1024;
   const GIB = 1024 * 1024 * 1024;
   const ATTENTION = ['mha', 'gqa', 'mla', 'kda_hybrid'];
-
-  function num(args, key, fallback) {
-    const v = args && args[key] !== undefined ? args[key] : fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('memory: input "' + key + '" must be a finite number');
-    }
-    return v;
-  }
 
   /** P × b_w / 8 — the bare weight lower bound (seed 000 §3.1). */
   function weight_bytes(args) {

@@ -1,16 +1,11 @@
 /*
  * Number formatting shared by the four lab UIs and by the static outputs in
  * ledger/labs.md (the no-JS page must show the same text the UI writes).
- * Classic script: registers globalThis.AtlasLabs.format and, under Node,
- * module.exports.
+ * Classic script through shared/define.js (loaded before it): registers
+ * globalThis.AtlasLabs.format and, under Node, module.exports.
  */
-(function (root, factory) {
-  'use strict';
-  const api = factory();
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.format = api;
-  if (typeof module === 'object' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('format', function () {
   'use strict';
 
   /**

@@ -1,7 +1,7 @@
 /*
  * Lab C · Speculative — pure model (no DOM).
- * Classic script: registers globalThis.AtlasLabs.speculative and, under Node,
- * module.exports. One object in, one object out.
+ * Classic script through shared/define.js: registers globalThis.AtlasLabs.speculative
+ * and, under Node, module.exports. One object in, one object out.
  *
  * Toy model of seed 000 §11.2: each of the k draft tokens is accepted
  * independently with probability a (a teaching assumption: real acceptance
@@ -10,24 +10,12 @@
  * sampling keeps the target distribution (under its numerical assumptions);
  * only the speed depends on acceptance.
  */
-(function (root, factory) {
+(typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
+  ? require('../shared/define.js') : globalThis.AtlasLabs.define)('speculative', function (lib) {
   'use strict';
-  const api = factory();
-  root.AtlasLabs = root.AtlasLabs || {};
-  root.AtlasLabs.speculative = api;
-  if (typeof module === 'object' && module.exports) module.exports = api;
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
-  'use strict';
+  const num = lib.num;
 
   const K_SCAN_MAX = 16;
-
-  function num(args, key, fallback) {
-    const v = args && args[key] !== undefined ? args[key] : fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new TypeError('speculative: input "' + key + '" must be a finite number');
-    }
-    return v;
-  }
 
   function draft_len(args) {
     const k = num(args, 'k');

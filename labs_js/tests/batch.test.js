@@ -20,10 +20,22 @@ function each_case(fn) {
   for (const v of VARIANTS) for (const seed of SEEDS) fn({ ...LAB, ...v, seed });
 }
 
-test('seed 004: three seats needing 2/5/8 rounds give 24 seat-rounds, 15 useful, 9 idle', () => {
+test('seed 004: three seats needing 2/5/8 rounds give 24 seat-rounds, 15 useful, 9 idle (24/15 = 1.6)', () => {
   assert.deepEqual(batch.slot_rounds({ remaining_rounds: [2, 5, 8] }), {
-    seats: 3, rounds: 8, static_slot_rounds: 24, useful_slot_rounds: 15, idle_slot_rounds: 9,
+    seats: 3, rounds: 8, static_slot_rounds: 24, useful_slot_rounds: 15, idle_slot_rounds: 9, static_over_useful: 1.6,
   });
+  assert.throws(() => batch.slot_rounds({ remaining_rounds: [2, 'five'] }), /remaining_rounds\[\]/);
+});
+
+test('slot-rounds: idle = static − useful ≥ 0 and static / useful ≥ 1, = 1 only when every seat needs the same rounds', () => {
+  const rounds_sets = [[1], [3, 3, 3], [1, 2], [2, 5, 8], [10, 1, 1, 1], [4, 4, 5]];
+  for (const rounds of rounds_sets) {
+    const r = batch.slot_rounds({ remaining_rounds: rounds });
+    assert.equal(r.idle_slot_rounds, r.static_slot_rounds - r.useful_slot_rounds);
+    assert.ok(r.idle_slot_rounds >= 0);
+    assert.equal(r.static_over_useful === 1, rounds.every((x) => x === rounds[0]), rounds.join(','));
+    assert.ok(r.static_over_useful >= 1);
+  }
 });
 
 test('seed 004: 1,024 tickets, 64 decodes -> 960 prefill tokens per iteration', () => {
@@ -37,6 +49,36 @@ test('seed 004: 8,192 tokens × 128 KiB = 1 GiB; 54 ms at 20 GB/s, 537 ms at 2 G
   assert.equal(fast.kv_gib, 1);
   assert.equal(Math.round(fast.transfer_ms), 54);
   assert.equal(Math.round(batch.kv_transfer({ tokens: 8192, kv_kib_per_token: 128, kv_link_gbps: 2 }).transfer_ms), 537);
+  assert.equal('may_gain' in fast, false); // only with interference_saved_ms
+});
+
+test('seed 004 l.475: a split that removes 200 ms of interference may gain at 20 GB/s, not at 2 GB/s', () => {
+  const pd = { tokens: 8192, kv_kib_per_token: 128, interference_saved_ms: 200 };
+  const fast = batch.kv_transfer({ ...pd, kv_link_gbps: 20 });
+  assert.equal(fast.may_gain, true);
+  assert.ok(Math.abs(fast.net_gain_ms - (200 - fast.transfer_ms)) < 1e-12);
+  const slow = batch.kv_transfer({ ...pd, kv_link_gbps: 2 });
+  assert.equal(slow.may_gain, false);
+  assert.ok(slow.net_gain_ms < 0);
+});
+
+test('seed 004 l.221: any payload over a link, 1 GB at 25 GB/s ≈ 40 ms (decimal GB)', () => {
+  const r = batch.kv_transfer({ payload_gb: 1, kv_link_gbps: 25 });
+  assert.equal(r.kv_bytes, 1e9);
+  assert.equal(Math.round(r.transfer_ms), 40);
+  // The same formula as the KV form: bytes / (GB/s × 10^9).
+  const kv = batch.kv_transfer({ tokens: 8192, kv_kib_per_token: 128, kv_link_gbps: 20 });
+  assert.equal(batch.kv_transfer({ payload_gb: kv.kv_bytes / 1e9, kv_link_gbps: 20 }).transfer_ms, kv.transfer_ms);
+  assert.throws(() => batch.kv_transfer({ payload_gb: 1, kv_link_gbps: 0 }), /kv_link_gbps/);
+});
+
+test('link transfer time is linear in the payload and inversely proportional to the bandwidth', () => {
+  const base = batch.kv_transfer({ tokens: 8192, kv_kib_per_token: 128, kv_link_gbps: 20 }).transfer_ms;
+  assert.equal(batch.kv_transfer({ tokens: 4 * 8192, kv_kib_per_token: 128, kv_link_gbps: 20 }).transfer_ms, 4 * base);
+  for (const gbps of [1, 2, 5, 10, 40]) {
+    const t = batch.kv_transfer({ tokens: 8192, kv_kib_per_token: 128, kv_link_gbps: gbps }).transfer_ms;
+    assert.ok(Math.abs(t * gbps - base * 20) < 1e-9, String(gbps));
+  }
 });
 
 test('mulberry32 is deterministic per seed', () => {

@@ -44,6 +44,32 @@ test('seed 004: radix tree stores 8,060 prefix tokens instead of 14,060', () => 
   assert.deepEqual(built, SEED_TREE);
 });
 
+test('hit boundary: a whole number of hash blocks, never past the shared tokens or the page; the rest is recomputed', () => {
+  for (let shared = 0; shared <= 7000; shared += 137) {
+    const r = fleet.hit_boundary({ physical_page: 6144, hash_block: 512, shared_tokens: shared });
+    assert.equal(r.hit_boundary % 512, 0);
+    assert.ok(r.hit_boundary <= Math.min(shared, 6144));
+    assert.ok(Math.min(shared, 6144) - r.hit_boundary < 512);
+    assert.equal(r.recompute_tokens, shared - r.hit_boundary);
+    assert.equal(r.hit_blocks * 512, r.hit_boundary);
+  }
+});
+
+test('radix state: never more than independent copies; only a shared path from the root is shared', () => {
+  const same = fleet.radix_prefix_state({ tree: { len: 10, children: [{ len: 5, children: [{ len: 0 }, { len: 0 }] }] } });
+  assert.equal(same.tree_tokens, 15);
+  assert.equal(same.unshared_tokens, 30);
+  // The same document under two different system prompts (a forest under an empty root) shares nothing.
+  const diff = fleet.radix_prefix_state({
+    tree: { len: 0, children: [{ len: 10, children: [{ len: 50 }] }, { len: 10, children: [{ len: 50 }] }] },
+  });
+  assert.equal(diff.saved_tokens, 0);
+  for (const q of [0, 20, 500]) {
+    const r = fleet.radix_prefix_state({ system_len: 1000, doc_a_len: 4000, doc_b_len: 3000, question_len: q });
+    assert.ok(r.tree_tokens <= r.unshared_tokens && r.saved_tokens >= 0);
+  }
+});
+
 test('seed 000 §16.9: K3 report example, 400K prefix + 4K increment on the owner cluster', () => {
   const out = fleet.prefix_reuse({ prefix_len: 400000, increment_len: 4000, hit_rate: 1 });
   assert.equal(out.avoided_prefill_tokens, 400000);

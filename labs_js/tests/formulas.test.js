@@ -1,7 +1,9 @@
 'use strict';
 // Tests for labs_js/formulas/*.js: every tutorial example reproduces the number
 // the seed prints (at the seed's rounding), plus properties the formulas must
-// keep whatever the inputs. Run: node --test labs_js/tests/formulas.test.js
+// keep whatever the inputs. Formulas that a lab model owns (KV size, paging,
+// radix sharing, hit boundary, weights, slot-rounds, chunk budget, link
+// transfer) are tested with their lab. Run: node --test labs_js/tests/formulas.test.js
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -13,6 +15,7 @@ const bottleneck = require(path.join(dir, 'bottleneck.js'));
 const kv = require(path.join(dir, 'kv.js'));
 const quant = require(path.join(dir, 'quant.js'));
 const cluster = require(path.join(dir, 'cluster.js'));
+const { load_modules } = require('../compute.js');
 
 // Half away from zero, as the build rounds.
 function round(x, digits) {
@@ -39,19 +42,30 @@ test('modules register on globalThis.AtlasLabs and export the same object', () =
   }
 });
 
-test('every fn named in ledger/examples-tutorial.md exists', () => {
+test('every fn named in ledger/examples-tutorial.md exists (formula or lab model)', () => {
   const ledger = path.join(__dirname, '..', '..', 'ledger', 'examples-tutorial.md');
   const names = [...fs.readFileSync(ledger, 'utf8').matchAll(/^\s*fn:\s*([a-z_]+)\.([a-z0-9_]+)\s*$/gm)];
   assert.ok(names.length > 0);
-  const reg = { cost, bottleneck, kv, quant, cluster };
+  const reg = load_modules();
   for (const [, ns, fn] of names) assert.equal(typeof (reg[ns] || {})[fn], 'function', ns + '.' + fn);
+});
+
+test('no formula module re-implements a lab model function', () => {
+  const lab = load_modules();
+  const owned = ['kv_bytes', 'kv_bytes_per_token', 'paged_slots', 'paged_waste', 'radix_prefix_sharing', 'radix_prefix_state',
+    'hash_hit_boundary', 'hit_boundary', 'weight_gb', 'weight_bytes', 'static_batch_slots', 'slot_rounds',
+    'chunk_budget', 'chunk_plan', 'transfer_time', 'kv_transfer', 'kv_handoff'];
+  for (const [ns, mod] of Object.entries({ cost, bottleneck, kv, quant, cluster })) {
+    for (const name of owned) assert.equal(mod[name], undefined, ns + '.' + name + ' belongs to a lab model');
+  }
+  assert.equal(typeof lab.memory.kv_bytes, 'function');
 });
 
 test('bad inputs fail loudly instead of returning NaN', () => {
   assert.throws(() => cost.cost_per_million({ window_cost: 1 }), TypeError);
   assert.throws(() => bottleneck.amdahl({ fraction: 1.2, local_speedup: 2 }), RangeError);
   assert.throws(() => cost.mixture_cost({ shares: [0.5, 0.4], relative_costs: [1, 1] }), RangeError);
-  assert.throws(() => bottleneck.transfer_time({ gb: 1, gib: 1, gb_per_s: 1 }), TypeError);
+  assert.throws(() => kv.kv_bytes_ratio({ kv_heads: 'eight' }), /kv: input "kv_heads"/);
 });
 
 // ------------------------------------------------------------------ seed 004 examples
@@ -122,15 +136,6 @@ test('004 l.155: 30 micro-kernels, 150 µs serial, ≤ 90 µs recoverable (60%),
   near(r.step_share_pct, 3, 0, 'step share');
 });
 
-test('004 l.221: 1 GB over 25 GB/s ≈ 40 ms', () => {
-  near(bottleneck.transfer_time({ gb: 1, gb_per_s: 25 }).ms, 40, 0, 'ms');
-});
-
-test('004 l.167: max 100, used 11, pages of 4 → 100 vs 12 slots, 1 wasted', () => {
-  const r = kv.paged_slots({ max_tokens: 100, actual_tokens: 11, block_tokens: 4 });
-  assert.deepEqual([r.reserved_slots, r.paged_slots, r.paged_waste], [100, 12, 1]);
-});
-
 test('004 l.309: KV heads 32 → 8 leaves 1/4 of the KV body', () => {
   assert.equal(kv.kv_bytes_ratio({ kv_heads: 32, kv_heads_after: 8 }).ratio, 0.25);
 });
@@ -140,18 +145,7 @@ test('004 l.528: keep KV that costs 150 ms to recompute and 20 ms to fetch; not 
   assert.equal(kv.cache_value({ hit_probability: 1, recompute_ms: 10, fetch_ms: 40 }).worth_keeping, false);
 });
 
-test('004 l.677: radix tree 14,060 → 8,060 prefix tokens, 6,000 fewer (42.7%)', () => {
-  const r = kv.radix_prefix_sharing({
-    segment_tokens: { system: 1000, doc_a: 4000, question_1: 20, question_2: 20, doc_b: 3000, question_3: 20 },
-    requests: [['system', 'doc_a', 'question_1'], ['system', 'doc_a', 'question_2'], ['system', 'doc_b', 'question_3']],
-  });
-  assert.deepEqual([r.independent_tokens, r.tree_tokens, r.saved_tokens], [14060, 8060, 6000]);
-  near(r.saved_pct, 42.7, 1, 'saved pct');
-});
-
-test('004 l.263 / l.291 / l.183 / l.301: storage arithmetic of number formats', () => {
-  assert.equal(quant.weight_gb({ params_billion: 70, bits: 16 }).gb, 140);
-  assert.equal(quant.weight_gb({ params_billion: 70, bits: 4 }).gb, 35);
+test('004 l.291 / l.183 / l.301: storage arithmetic of number formats', () => {
   const nv = quant.effective_bits({ element_bits: 4, scale_bits: 8, block_size: 16 });
   near(nv.bits_per_value, 4.5, 1, 'NVFP4 bits');
   near(nv.compression_vs_reference, 3.56, 2, 'NVFP4 vs FP16');
@@ -160,26 +154,10 @@ test('004 l.263 / l.291 / l.183 / l.301: storage arithmetic of number formats', 
   assert.equal(quant.resident_gb({ weight_gb: 40, kv_gb: 40, weight_scale: 0.5, kv_scale: 0.5 }).total_gb, 40);
 });
 
-test('004 l.433: static batch of 2/5/8 rounds offers 24 slot-rounds, uses 15, idles 9', () => {
-  const r = cluster.static_batch_slots({ remaining_rounds: [2, 5, 8] });
-  assert.deepEqual([r.offered_slot_rounds, r.useful_slot_rounds, r.idle_slot_rounds], [24, 15, 9]);
-  near(r.offered_over_useful, 1.6, 1, '24/15');
-});
-
-test('004 l.445: 1,024-token budget minus 64 decodes leaves 960 for prefill', () => {
-  assert.equal(cluster.chunk_budget({ token_budget: 1024, decode_requests: 64 }).prefill_tokens_per_round, 960);
-});
-
-test('004 l.475: example A, 1 GiB of KV at 20 vs 2 GB/s ≈ 54 vs 537 ms; 4× context → 4× bytes', () => {
-  const shape = { layers: 32, tokens: 8192, kv_heads: 8, head_dim: 128, bytes_per_element: 2, interference_saved_ms: 200 };
-  const fast = cluster.kv_handoff(Object.assign({ gb_per_s: 20 }, shape));
-  assert.equal(fast.kv_bytes, Math.pow(2, 30));
-  near(fast.transfer_visible_ms, 54, 0, 'fast');
-  assert.equal(fast.may_gain, true);
-  const slow = cluster.kv_handoff(Object.assign({ gb_per_s: 2 }, shape));
-  near(slow.transfer_visible_ms, 537, 0, 'slow');
-  assert.equal(slow.may_gain, false);
+test('004 l.475: 4× context → 4× KV bytes (the hand-off itself: batch.test.js)', () => {
   assert.equal(kv.kv_bytes_ratio({ tokens: 8192, tokens_after: 32768 }).ratio, 4);
+  // memory.kv_bytes names: batch is `concurrency`, the element width is `kv_bits`.
+  assert.equal(kv.kv_bytes_ratio({ concurrency: 2, concurrency_after: 6, kv_bits: 16, kv_bits_after: 4 }).ratio, 0.75);
 });
 
 test('004 l.477: example B, 1000 → 786 per million (−21.4%) at peak; 2750 vs 1500 at low traffic', () => {
@@ -211,13 +189,6 @@ test('004 l.602: two cards 5 ms + 4 ms sync = 9 ms, 10/9 ≈ 1.11×; 6 ms sync i
 
 test('004 l.658: AFD 60 layers × 100 steps × 20 µs = 120 ms', () => {
   assert.equal(cluster.afd_exposed_latency({ steps: 100, split_layers: 60, roundtrip_us: 20 }).exposed_ms, 120);
-});
-
-// ------------------------------------------------------------------ seed 000 example
-
-test('000 l.652: 2,800 matching tokens with 512-token hash blocks hit at 2,560 = 5 × 512', () => {
-  const r = kv.hash_hit_boundary({ matching_tokens: 2800, hash_block_tokens: 512, physical_page_tokens: 6144 });
-  assert.deepEqual([r.hash_blocks_per_page, r.hit_blocks, r.hit_tokens], [12, 5, 2560]);
 });
 
 // ------------------------------------------------------------------ properties
@@ -291,53 +262,12 @@ test('property: bigger batches raise total throughput but never per-user speed (
   }
 });
 
-test('property: S_KV is linear in every dimension and 1 GiB for the example-A shape', () => {
-  const base = { layers: 32, tokens: 8192, kv_heads: 8, head_dim: 128, bytes_per_element: 2 };
-  assert.equal(kv.kv_bytes(base).gib, 1);
-  for (const k of Object.keys(base)) {
-    const doubled = Object.assign({}, base, { [k]: base[k] * 2 });
-    assert.equal(kv.kv_bytes(doubled).bytes, 2 * kv.kv_bytes(base).bytes, k);
-  }
-  assert.equal(kv.kv_bytes(base).kib_per_token, 128);
-});
-
-test('property: paged waste stays within 0 … block−1 and never exceeds reserved waste', () => {
-  for (let block = 1; block <= 32; block *= 2) {
-    for (let t = 1; t <= 100; t += 1) {
-      const r = kv.paged_slots({ max_tokens: 100, actual_tokens: t, block_tokens: block });
-      assert.ok(r.paged_waste >= 0 && r.paged_waste <= block - 1);
-      assert.ok(r.paged_slots >= t);
-    }
-  }
-});
-
-test('property: a radix tree never stores more than independent copies; distinct roots share nothing', () => {
-  const shared = kv.radix_prefix_sharing({ segment_tokens: { s: 10, a: 5 }, requests: [['s', 'a'], ['s', 'a']] });
-  assert.equal(shared.tree_tokens, 15);
-  assert.equal(shared.independent_tokens, 30);
-  // Same document text under a different system prompt is not a shared prefix.
-  const diff = kv.radix_prefix_sharing({ segment_tokens: { s1: 10, s2: 10, doc: 50 }, requests: [['s1', 'doc'], ['s2', 'doc']] });
-  assert.equal(diff.saved_tokens, 0);
-});
-
-test('property: hit boundary is a whole number of hash blocks and never past the match', () => {
-  for (let m = 0; m <= 7000; m += 137) {
-    const r = kv.hash_hit_boundary({ matching_tokens: m, hash_block_tokens: 512, physical_page_tokens: 6144 });
-    assert.ok(r.hit_tokens <= m && m - r.hit_tokens < 512);
-    assert.equal(r.hit_tokens % 512, 0);
-  }
-});
-
 test('property: visible transfer is never negative and T_split adds its parts', () => {
   assert.equal(cluster.visible_transfer({ raw_ms: 30, overlap_ms: 50 }).visible_ms, 0);
   assert.equal(cluster.visible_transfer({ raw_ms: 80, overlap_ms: 50 }).visible_ms, 30);
   const t = cluster.split_time({ queue_p_ms: 5, prefill_ms: 100, transfer_raw_ms: 80, overlap_ms: 50, queue_d_ms: 7, decode_ms: 400 });
   assert.equal(t.transfer_visible_ms, 30);
   assert.equal(t.total_ms, 5 + 100 + 30 + 7 + 400);
-  // Longer links only make the hand-off slower.
-  const a = cluster.kv_handoff({ layers: 32, tokens: 8192, kv_heads: 8, head_dim: 128, bytes_per_element: 2, gb_per_s: 20, overlap_ms: 10 });
-  const b = cluster.kv_handoff({ layers: 32, tokens: 8192, kv_heads: 8, head_dim: 128, bytes_per_element: 2, gb_per_s: 10, overlap_ms: 10 });
-  assert.ok(b.transfer_visible_ms > a.transfer_visible_ms);
 });
 
 test('property: splitting over n cards is slower than one exactly when sync exceeds the compute saved', () => {

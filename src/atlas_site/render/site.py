@@ -29,9 +29,11 @@ class RenderedPage:
 
 
 def _lab_scripts(root: Path) -> list[str]:
-    """Lab scripts in load order: shared helpers, then each lab's model before its ui."""
+    """Lab scripts in load order: shared/define.js (every model and shared/format.js
+    call it as they load), the other shared helpers, then each lab's model before its ui."""
     base = root / "labs_js"
     shared = sorted(p.relative_to(base).as_posix() for p in (base / "shared").glob("*.js"))
+    shared.sort(key=lambda name: name != "shared/define.js")
     labs = []
     for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in ("shared", "tests", "formulas")):
         for name in ("model.js", "ui.js"):

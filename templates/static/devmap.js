@@ -1,0 +1,520 @@
+/* The development map: turns the per-route lists rendered by devmap.html.j2 into lanes (routes)
+   across a time axis (years), with nodes as buttons, the "after" links drawn as SVG arrows, and a
+   details panel (aria-live) for the selected node. Mouse, touch and keyboard all select: Enter or
+   Space on a focused node; Left/Right move within a lane, Up/Down to the neighbouring lane,
+   Home/End to a lane's ends, Escape clears. Without script the list stays as it is.
+   Classic script, DOM APIs and textContent only (no HTML strings), no inline styles in markup. */
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var GAP_REM = 0.3;
+  var PAD_REM = 0.7;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, attrs[key]); });
+    return node;
+  }
+
+  function perRow(count) {
+    if (count <= 1) return 1;
+    if (count <= 4) return 2;
+    return 3;
+  }
+
+  function DevMap(root, index) {
+    this.root = root;
+    this.prefix = "devmap" + (index ? "-" + index : "");
+    this.list = root.querySelector("[data-devmap-list]");
+    this.nodes = {};
+    this.order = [];
+    this.routes = [];
+    this.chips = {};
+    this.edges = [];
+    this.selected = null;
+    this.read();
+    this.build();
+    this.bind();
+  }
+
+  DevMap.prototype.t = function (key) {
+    return this.root.getAttribute("data-t-" + key) || "";
+  };
+
+  /* Read the list: routes in order, nodes in (year, id) order, arrows from data-after. */
+  DevMap.prototype.read = function () {
+    var self = this;
+    Array.prototype.forEach.call(this.list.querySelectorAll(".devmap-route"), function (section) {
+      var summary = section.querySelector(".devmap-route-summary");
+      self.routes.push({
+        id: section.getAttribute("data-route"),
+        title: section.getAttribute("data-route-title"),
+        summary: summary ? summary.textContent : "",
+        nodes: []
+      });
+    });
+    var byRoute = {};
+    this.routes.forEach(function (route) { byRoute[route.id] = route; });
+    Array.prototype.forEach.call(this.list.querySelectorAll("li[data-node]"), function (li) {
+      var id = li.getAttribute("data-node");
+      var after = (li.getAttribute("data-after") || "").split(" ").filter(Boolean);
+      var title = li.querySelector("[data-field=title]");
+      var node = {
+        id: id, li: li, route: li.getAttribute("data-route"), year: li.getAttribute("data-year"),
+        title: title ? title.textContent : id, after: after, later: []
+      };
+      self.nodes[id] = node;
+      self.order.push(node);
+      if (byRoute[node.route]) byRoute[node.route].nodes.push(node);
+    });
+    this.order.forEach(function (node) {
+      node.after.forEach(function (earlier) {
+        if (self.nodes[earlier]) {
+          self.nodes[earlier].later.push(node.id);
+          self.edges.push({ from: earlier, to: node.id, path: null });
+        }
+      });
+    });
+    var years = {};
+    this.order.forEach(function (node) { years[node.year] = true; });
+    this.years = Object.keys(years).sort();
+  };
+
+  /* Within one lane and year, a node comes after the nodes it grew from (then by id), so arrows
+     inside a cell run forward: to the right, or down to the next row. */
+  DevMap.prototype.cellOrder = function (members) {
+    var left = members.slice();
+    var placed = {};
+    var out = [];
+    var inCell = {};
+    members.forEach(function (n) { inCell[n.id] = true; });
+    while (left.length) {
+      var pick = 0;
+      for (var i = 0; i < left.length; i++) {
+        var ready = left[i].after.every(function (x) { return !inCell[x] || placed[x]; });
+        if (ready) { pick = i; break; }
+      }
+      var node = left.splice(pick, 1)[0];
+      placed[node.id] = true;
+      out.push(node);
+    }
+    return out;
+  };
+
+  DevMap.prototype.field = function (node, name) {
+    return node.li.querySelector("[data-field=" + name + "]");
+  };
+
+  DevMap.prototype.build = function () {
+    var self = this;
+    var root = this.root;
+
+    /* toolbar: view switch, key to the highlight colours, keyboard hint */
+    var stage = el("div", "devmap-stage");
+    var toolbar = el("div", "devmap-toolbar");
+    var views = el("div", "devmap-views");
+    views.setAttribute("role", "group");
+    views.setAttribute("aria-label", this.t("views"));
+    this.mapButton = el("button", "devmap-view", this.t("map-view"));
+    this.listButton = el("button", "devmap-view", this.t("list-view"));
+    [this.mapButton, this.listButton].forEach(function (button) {
+      button.type = "button";
+      views.appendChild(button);
+    });
+    toolbar.appendChild(views);
+    var key = el("ul", "devmap-key");
+    [["is-in", this.t("arrows-in")], ["is-out", this.t("arrows-out")]].forEach(function (pair) {
+      var item = el("li", "devmap-key-item " + pair[0]);
+      var swatch = el("span", "devmap-key-swatch");
+      swatch.setAttribute("aria-hidden", "true");
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(pair[1]));
+      key.appendChild(item);
+    });
+    toolbar.appendChild(key);
+    var hintId = this.prefix + "-hint";
+    var hint = el("p", "devmap-hint", this.t("hint"));
+    hint.id = hintId;
+    toolbar.appendChild(hint);
+    stage.appendChild(toolbar);
+
+    /* the map: a scroll box holding the axis row, one lane per route, and the arrow layer */
+    var mapBox = el("div", "devmap-mapbox");
+    var scroll = el("div", "devmap-scroll");
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", this.t("aria"));
+    var canvas = el("div", "devmap-canvas");
+    var columns = ["var(--devmap-lane-w)"];
+    this.years.forEach(function (year) {
+      var most = 0;
+      self.routes.forEach(function (route) {
+        var count = route.nodes.filter(function (n) { return n.year === year; }).length;
+        if (count > most) most = count;
+      });
+      var n = perRow(most);
+      /* chip width is a CSS variable, so narrow screens can use smaller chips */
+      columns.push("calc(" + n + " * var(--devmap-chip) + " + ((n - 1) * GAP_REM + PAD_REM).toFixed(2) + "rem)");
+    });
+    canvas.style.setProperty("--devmap-cols", columns.join(" "));
+
+    var axis = el("div", "devmap-row devmap-axis");
+    axis.setAttribute("aria-hidden", "true");
+    axis.appendChild(el("div", "devmap-corner", this.t("route") + " / " + this.t("year")));
+    this.years.forEach(function (year) {
+      var head = el("div", "devmap-year-head");
+      head.appendChild(el("span", "devmap-year-label", year)); /* sticks beside the lane titles */
+      axis.appendChild(head);
+    });
+    canvas.appendChild(axis);
+
+    this.lanes = [];
+    this.routes.forEach(function (route, laneIndex) {
+      var lane = el("div", "devmap-row devmap-lane" + (laneIndex % 2 ? " is-odd" : ""));
+      lane.setAttribute("role", "group");
+      var headId = self.prefix + "-lane-" + route.id;
+      lane.setAttribute("aria-labelledby", headId);
+      var head = el("div", "devmap-lane-head");
+      head.id = headId;
+      head.title = route.summary;
+      head.appendChild(el("span", "devmap-lane-title", route.title));
+      head.appendChild(el("span", "devmap-lane-count", String(route.nodes.length)));
+      lane.appendChild(head);
+      var laneChips = [];
+      self.years.forEach(function (year) {
+        var cell = el("div", "devmap-cell");
+        self.cellOrder(route.nodes.filter(function (n) { return n.year === year; })).forEach(function (node) {
+          var chip = el("button", "devmap-chip");
+          chip.type = "button";
+          chip.id = self.prefix + "-node-" + node.id;
+          chip.setAttribute("data-node", node.id);
+          chip.setAttribute("aria-pressed", "false");
+          chip.setAttribute("aria-controls", self.prefix + "-panel");
+          chip.setAttribute("aria-describedby", hintId);
+          chip.tabIndex = -1;
+          var when = el("span", "visually-hidden", node.year + " · ");
+          chip.appendChild(when);
+          chip.appendChild(el("span", "devmap-chip-title", node.title));
+          cell.appendChild(chip);
+          self.chips[node.id] = chip;
+          node.lane = laneIndex;
+          laneChips.push(chip);
+        });
+        lane.appendChild(cell);
+      });
+      self.lanes.push(laneChips);
+      canvas.appendChild(lane);
+    });
+
+    /* arrow layer: behind the nodes, above the lane backgrounds */
+    var layer = svg("svg", { "class": "devmap-arrows", "aria-hidden": "true", focusable: "false" });
+    var defs = svg("defs");
+    ["base", "in", "out"].forEach(function (kind) {
+      var marker = svg("marker", {
+        id: self.prefix + "-head-" + kind, viewBox: "0 0 8 8", refX: "7", refY: "4",
+        markerWidth: "6", markerHeight: "6", orient: "auto", markerUnits: "strokeWidth"
+      });
+      marker.appendChild(svg("path", { d: "M0,0 L8,4 L0,8 z", "class": "devmap-head devmap-head-" + kind }));
+      defs.appendChild(marker);
+    });
+    layer.appendChild(defs);
+    this.edgeGroup = svg("g", { "class": "devmap-edges" });
+    layer.appendChild(this.edgeGroup);
+    this.edges.forEach(function (edge) {
+      edge.path = svg("path", { "class": "devmap-edge", "marker-end": "url(#" + self.prefix + "-head-base)" });
+      self.edgeGroup.appendChild(edge.path);
+    });
+    canvas.appendChild(layer);
+    this.layer = layer;
+
+    scroll.appendChild(canvas);
+    mapBox.appendChild(scroll);
+    stage.appendChild(mapBox);
+
+    /* the details panel */
+    var panel = el("div", "devmap-panel");
+    panel.id = this.prefix + "-panel";
+    panel.setAttribute("aria-live", "polite");
+    panel.setAttribute("data-devmap-panel", "");
+    panel.appendChild(el("p", "devmap-panel-empty", this.t("empty")));
+    stage.appendChild(panel);
+
+    this.stage = stage;
+    this.mapBox = mapBox;
+    this.scroll = scroll;
+    this.canvas = canvas;
+    this.panel = panel;
+    root.insertBefore(stage, this.list);
+    root.classList.add("is-enhanced");
+    var first = this.order.length ? this.chips[this.order[0].id] : null;
+    if (first) first.tabIndex = 0;
+    this.showMap(true);
+  };
+
+  /* ---------- arrows ---------- */
+
+  DevMap.prototype.draw = function () {
+    if (this.mapBox.hidden) return;
+    var base = this.canvas.getBoundingClientRect();
+    var width = this.canvas.scrollWidth;
+    var height = this.canvas.scrollHeight;
+    this.layer.setAttribute("width", String(width));
+    this.layer.setAttribute("height", String(height));
+    this.layer.setAttribute("viewBox", "0 0 " + width + " " + height);
+    var self = this;
+    this.edges.forEach(function (edge) {
+      edge.path.setAttribute("d", self.route(self.chips[edge.from].getBoundingClientRect(),
+        self.chips[edge.to].getBoundingClientRect(), base));
+    });
+  };
+
+  /* A curve from node a to node b (rects relative to the canvas): forward in time it leaves a's
+     right edge for b's left edge; within one column it runs down (or up) between the two. */
+  DevMap.prototype.route = function (ra, rb, base) {
+    var a = { l: ra.left - base.left, r: ra.right - base.left, t: ra.top - base.top, b: ra.bottom - base.top };
+    var b = { l: rb.left - base.left, r: rb.right - base.left, t: rb.top - base.top, b: rb.bottom - base.top };
+    var ay = (a.t + a.b) / 2, by = (b.t + b.b) / 2;
+    var ax = (a.l + a.r) / 2, bx = (b.l + b.r) / 2;
+    function curve(x1, y1, c1x, c1y, c2x, c2y, x2, y2) {
+      return "M" + x1.toFixed(1) + "," + y1.toFixed(1) + " C" + c1x.toFixed(1) + "," + c1y.toFixed(1) + " " +
+        c2x.toFixed(1) + "," + c2y.toFixed(1) + " " + x2.toFixed(1) + "," + y2.toFixed(1);
+    }
+    if (b.l >= a.r - 1) {
+      var dx = Math.max(14, (b.l - a.r) / 2);
+      return curve(a.r, ay, a.r + dx, ay, b.l - dx, by, b.l, by);
+    }
+    if (b.t >= a.b - 1) {
+      var dy = Math.max(10, (b.t - a.b) / 2);
+      return curve(ax, a.b, ax, a.b + dy, bx, b.t - dy, bx, b.t);
+    }
+    if (b.b <= a.t + 1) {
+      var up = Math.max(10, (a.t - b.b) / 2);
+      return curve(ax, a.t, ax, a.t - up, bx, b.b + up, bx, b.b);
+    }
+    var out = 18;
+    return curve(a.r, ay, Math.max(a.r, b.r) + out, ay, Math.max(a.r, b.r) + out, by, b.r, by);
+  };
+
+  DevMap.prototype.schedule = function () {
+    var self = this;
+    if (this.pending) return;
+    this.pending = true;
+    window.requestAnimationFrame(function () {
+      self.pending = false;
+      self.draw();
+    });
+  };
+
+  /* ---------- selection and the panel ---------- */
+
+  DevMap.prototype.select = function (id, options) {
+    var node = this.nodes[id];
+    if (!node) return;
+    options = options || {};
+    var self = this;
+    this.selected = id;
+    var before = {}, after = {};
+    node.after.forEach(function (x) { before[x] = true; });
+    node.later.forEach(function (x) { after[x] = true; });
+    Object.keys(this.chips).forEach(function (key) {
+      var chip = self.chips[key];
+      var on = key === id;
+      chip.setAttribute("aria-pressed", on ? "true" : "false");
+      chip.classList.toggle("is-selected", on);
+      chip.classList.toggle("is-before", !!before[key]);
+      chip.classList.toggle("is-after", !!after[key]);
+      chip.tabIndex = on ? 0 : -1;
+    });
+    this.root.classList.add("has-selection");
+    var raised = [];
+    this.edges.forEach(function (edge) {
+      var kind = edge.to === id ? "in" : edge.from === id ? "out" : "base";
+      edge.path.setAttribute("class", "devmap-edge" + (kind === "base" ? "" : " is-" + kind));
+      edge.path.setAttribute("marker-end", "url(#" + self.prefix + "-head-" + kind + ")");
+      if (kind !== "base") raised.push(edge.path);
+    });
+    raised.forEach(function (path) { self.edgeGroup.appendChild(path); }); /* drawn last = on top */
+    this.fill(node);
+    if (options.focus) this.chips[id].focus();
+    if (options.remember && window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", "#map-" + id);
+    }
+  };
+
+  DevMap.prototype.clear = function () {
+    var self = this;
+    this.selected = null;
+    Object.keys(this.chips).forEach(function (key) {
+      var chip = self.chips[key];
+      chip.setAttribute("aria-pressed", "false");
+      chip.classList.remove("is-selected", "is-before", "is-after");
+    });
+    this.edges.forEach(function (edge) {
+      edge.path.setAttribute("class", "devmap-edge");
+      edge.path.setAttribute("marker-end", "url(#" + self.prefix + "-head-base)");
+    });
+    this.root.classList.remove("has-selection");
+    while (this.panel.firstChild) this.panel.removeChild(this.panel.firstChild);
+    this.panel.appendChild(el("p", "devmap-panel-empty", this.t("empty")));
+  };
+
+  DevMap.prototype.jumpList = function (ids) {
+    var self = this;
+    var list = el("ul", "devmap-jumps");
+    ids.forEach(function (other) {
+      var target = self.nodes[other];
+      if (!target) return;
+      var item = el("li");
+      var button = el("button", "devmap-jump", target.title);
+      button.type = "button";
+      button.setAttribute("data-node", other);
+      var when = el("span", "devmap-jump-year", " " + target.year);
+      button.appendChild(when);
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    return list;
+  };
+
+  DevMap.prototype.fill = function (node) {
+    var panel = this.panel;
+    while (panel.firstChild) panel.removeChild(panel.firstChild);
+    var route = null;
+    this.routes.forEach(function (r) { if (r.id === node.route) route = r; });
+    panel.appendChild(el("p", "devmap-panel-kicker", node.year + " · " + (route ? route.title : node.route)));
+    var title = el("p", "devmap-panel-title", node.title);
+    title.setAttribute("data-field", "title");
+    panel.appendChild(title);
+    var facts = el("dl", "devmap-panel-facts");
+    function row(label, name, content) {
+      var dt = el("dt", null, label);
+      var dd = el("dd");
+      dd.setAttribute("data-field", name);
+      if (typeof content === "string") dd.textContent = content;
+      else dd.appendChild(content);
+      facts.appendChild(dt);
+      facts.appendChild(dd);
+    }
+    row(this.t("year"), "year", node.year);
+    row(this.t("solved"), "solved", this.field(node, "solved").textContent);
+    row(this.t("left"), "left", this.field(node, "left").textContent);
+    row(this.t("after"), "after", node.after.length ? this.jumpList(node.after) : this.t("none"));
+    if (node.later.length) row(this.t("later"), "later", this.jumpList(node.later));
+    var cites = this.field(node, "cites").cloneNode(true);
+    Array.prototype.forEach.call(cites.querySelectorAll("[id]"), function (x) { x.removeAttribute("id"); });
+    var holder = document.createDocumentFragment();
+    while (cites.firstChild) holder.appendChild(cites.firstChild);
+    row(this.t("cites"), "cites", holder);
+    panel.appendChild(facts);
+  };
+
+  /* ---------- views ---------- */
+
+  DevMap.prototype.showMap = function (on) {
+    this.mapBox.hidden = !on;
+    this.panel.hidden = !on;
+    this.list.hidden = on;
+    this.root.classList.toggle("is-list-view", !on);
+    this.mapButton.setAttribute("aria-pressed", on ? "true" : "false");
+    this.listButton.setAttribute("aria-pressed", on ? "false" : "true");
+    if (on) this.schedule();
+  };
+
+  /* ---------- keyboard: roving focus between nodes ---------- */
+
+  DevMap.prototype.neighbour = function (chip, key) {
+    var node = this.nodes[chip.getAttribute("data-node")];
+    var lane = this.lanes[node.lane];
+    var at = lane.indexOf(chip);
+    if (key === "ArrowRight") return lane[Math.min(lane.length - 1, at + 1)];
+    if (key === "ArrowLeft") return lane[Math.max(0, at - 1)];
+    if (key === "Home") return lane[0];
+    if (key === "End") return lane[lane.length - 1];
+    var step = key === "ArrowDown" ? 1 : -1;
+    var from = chip.getBoundingClientRect();
+    var cx = (from.left + from.right) / 2, cy = (from.top + from.bottom) / 2;
+    for (var l = node.lane + step; l >= 0 && l < this.lanes.length; l += step) {
+      var best = null, score = Infinity;
+      this.lanes[l].forEach(function (other) {
+        var r = other.getBoundingClientRect();
+        var s = Math.abs((r.left + r.right) / 2 - cx) * 4 + Math.abs((r.top + r.bottom) / 2 - cy);
+        if (s < score) { score = s; best = other; }
+      });
+      if (best) return best;
+    }
+    return chip;
+  };
+
+  DevMap.prototype.bind = function () {
+    var self = this;
+    this.mapButton.addEventListener("click", function () { self.showMap(true); });
+    this.listButton.addEventListener("click", function () { self.showMap(false); });
+    this.canvas.addEventListener("click", function (event) {
+      var chip = event.target.closest && event.target.closest(".devmap-chip");
+      if (chip) self.select(chip.getAttribute("data-node"), { remember: true });
+    });
+    this.canvas.addEventListener("keydown", function (event) {
+      var chip = event.target.closest && event.target.closest(".devmap-chip");
+      if (!chip) return;
+      var keys = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End"];
+      if (event.key === "Escape") {
+        self.clear();
+        return;
+      }
+      if (keys.indexOf(event.key) < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      var next = self.neighbour(chip, event.key);
+      if (next && next !== chip) {
+        chip.tabIndex = -1;
+        next.tabIndex = 0;
+        next.focus();
+      }
+    });
+    this.panel.addEventListener("click", function (event) {
+      var jump = event.target.closest && event.target.closest(".devmap-jump");
+      if (jump) self.select(jump.getAttribute("data-node"), { focus: true, remember: true });
+    });
+    /* links to #map-<id> anywhere on the page select that node while the map is shown */
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[href^='#map-']");
+      if (!link || self.mapBox.hidden) return;
+      var id = link.getAttribute("href").slice(5);
+      if (!self.nodes[id]) return;
+      event.preventDefault();
+      self.select(id, { focus: true, remember: true });
+    });
+    window.addEventListener("hashchange", function () { self.fromHash(true); });
+    window.addEventListener("resize", function () { self.schedule(); });
+    if ("ResizeObserver" in window) {
+      new window.ResizeObserver(function () { self.schedule(); }).observe(this.canvas);
+    }
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(function () { self.schedule(); });
+    this.fromHash(false);
+  };
+
+  DevMap.prototype.fromHash = function (focus) {
+    var hash = window.location.hash;
+    if (hash.indexOf("#map-") !== 0) return;
+    var id = decodeURIComponent(hash.slice(5));
+    if (!this.nodes[id]) return;
+    if (this.mapBox.hidden) {
+      var details = this.nodes[id].li.querySelector("details");
+      if (details) details.open = true;
+      return;
+    }
+    this.select(id, { focus: focus });
+    if (!focus) this.chips[id].scrollIntoView({ block: "center", inline: "center" });
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-devmap]"), function (root, index) {
+      if (root.querySelector("[data-devmap-list] li[data-node]")) new DevMap(root, index);
+    });
+  });
+})();
