@@ -198,22 +198,12 @@
     });
     const fail = failover(args, route, reuse);
     const admit = admission(args);
-    return {
-      effective_hit_rate: route.effective_hit_rate,
-      avoided_prefill_tokens: reuse.avoided_prefill_tokens,
-      prefill_tokens: reuse.prefill_tokens,
-      avoided_share: reuse.avoided_share,
-      hot_cluster_skew: route.hot_cluster_skew,
-      failover_share: fail.failover_share,
-      failover_recompute_tokens: fail.failover_recompute_tokens,
-      failover_spread_share: fail.failover_spread_share,
-      short_slo_met: admit.short_slo_met,
-      shared_pool_short_slo_met: admit.shared_pool_short_slo_met,
-      admitted: admit.admitted,
-      rejected: admit.rejected,
-      long_rejected: admit.long_rejected,
-      recommendation: recommend(args, route, admit),
-    };
+    return Object.assign(
+      lib.pick(route, ['effective_hit_rate', 'hot_cluster_skew']),
+      lib.pick(reuse, ['avoided_prefill_tokens', 'prefill_tokens', 'avoided_share']),
+      fail,
+      lib.pick(admit, ['short_slo_met', 'shared_pool_short_slo_met', 'admitted', 'rejected', 'long_rejected']),
+      { recommendation: recommend(args, route, admit) });
   }
 
   /** Everything Lab D's panel shows: the policy model plus the two state tools. */

@@ -21,7 +21,9 @@
  *   lib.finite(value, name)        value if it is a finite number, else a TypeError;
  *   lib.num(args, key, fallback)   the finite number args[key] (fallback when absent);
  *   lib.model(name)                another lab's model api: AtlasLabs[name] when it is
- *                                  registered, else labs_js/<name>/model.js through require.
+ *                                  registered, else labs_js/<name>/model.js through require;
+ *   lib.pick(source, names)        {name: source[name]} for each name: the outputs a result
+ *                                  passes on from a part it computed.
  */
 (function (root) {
   'use strict';
@@ -32,6 +34,12 @@
     if (AtlasLabs[name]) return AtlasLabs[name];
     if (typeof require === 'function') return require('../' + name + '/model.js');
     throw new Error('labs_js: ' + name + '/model.js must be loaded first');
+  }
+
+  function pick(source, names) {
+    const out = {};
+    for (const name of names) out[name] = source[name];
+    return out;
   }
 
   function helpers(namespace) {
@@ -46,7 +54,7 @@
     function num(args, key, fallback) {
       return finite(args && args[key] !== undefined ? args[key] : fallback, key);
     }
-    return { finite: finite, num: num, model: model };
+    return { finite: finite, num: num, model: model, pick: pick };
   }
 
   function define(namespace, factory) {

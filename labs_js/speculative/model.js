@@ -92,16 +92,9 @@
   function evaluate(args) {
     const here = toy_speedup(args);
     const scan = best_k(args);
-    return {
-      expected_tokens: here.expected_tokens,
-      expected_accepted: here.expected_accepted,
-      speedup: here.speedup,
-      wasted_draft: here.wasted_draft,
-      best_k: scan.best_k,
-      best_speedup: scan.best_speedup,
-      no_gain: here.no_gain,
-      speedups: scan.speedups,
-    };
+    return Object.assign(
+      lib.pick(here, ['expected_tokens', 'expected_accepted', 'speedup', 'wasted_draft', 'no_gain']),
+      lib.pick(scan, ['best_k', 'best_speedup', 'speedups']));
   }
 
   return {

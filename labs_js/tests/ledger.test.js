@@ -1,7 +1,7 @@
 'use strict';
 /*
  * The ledgers this lab code owns agree with it: every worked example's
- * `expect` (ledger/examples.md) after rounding, every lab's static_outputs
+ * `expect` (ledger/examples.md and ledger/examples-tutorial.md) after rounding, every lab's static_outputs
  * and worked-example refs (ledger/labs.md), and every UI string key the
  * templates ask for.
  */
@@ -17,10 +17,13 @@ const examples_fm = read_front_matter('ledger/examples.md');
 const labs_fm = read_front_matter('ledger/labs.md');
 const modules = load_modules();
 
-test('ledger/examples.md: every expect matches the lab function after rounding', (t) => {
-  if (examples_fm.skip) return t.skip(examples_fm.skip);
-  const examples = examples_fm.data.examples;
-  assert.ok(examples.length >= 15);
+const tutorial_fm = fs.existsSync(path.join(ROOT, 'ledger/examples-tutorial.md'))
+  ? read_front_matter('ledger/examples-tutorial.md') : { data: { examples: [] } };
+
+test('ledger/examples*.md: every expect matches its function after rounding', (t) => {
+  if (examples_fm.skip || tutorial_fm.skip) return t.skip(examples_fm.skip || tutorial_fm.skip);
+  const examples = examples_fm.data.examples.concat(tutorial_fm.data.examples || []);
+  assert.ok(examples_fm.data.examples.length >= 15);
   const ids = new Set();
   for (const ex of examples) {
     assert.ok(!ids.has(ex.id), 'duplicate id ' + ex.id);
@@ -41,11 +44,22 @@ test('ledger/examples.md: every expect matches the lab function after rounding',
 });
 
 test('ledger/examples.md ids do not collide with ledger/examples-tutorial.md', (t) => {
-  if (examples_fm.skip) return t.skip(examples_fm.skip);
-  if (!fs.existsSync(path.join(ROOT, 'ledger/examples-tutorial.md'))) return t.skip('no tutorial examples yet');
-  const other = read_front_matter('ledger/examples-tutorial.md').data.examples || [];
+  if (examples_fm.skip || tutorial_fm.skip) return t.skip(examples_fm.skip || tutorial_fm.skip);
   const mine = new Set(examples_fm.data.examples.map((e) => e.id));
-  for (const ex of other) assert.ok(!mine.has(ex.id), 'id used in both files: ' + ex.id);
+  for (const ex of tutorial_fm.data.examples || []) assert.ok(!mine.has(ex.id), 'id used in both files: ' + ex.id);
+});
+
+test('every worked example is registered once: no two entries run the same function on the same inputs', (t) => {
+  if (examples_fm.skip || tutorial_fm.skip) return t.skip(examples_fm.skip || tutorial_fm.skip);
+  const seen = new Map();
+  const canonical = (v) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical(v[k])).join(',') + '}'
+    : Array.isArray(v) ? '[' + v.map(canonical).join(',') + ']' : JSON.stringify(v));
+  for (const ex of examples_fm.data.examples.concat(tutorial_fm.data.examples || [])) {
+    const key = ex.fn + ' ' + canonical(ex.args);
+    assert.ok(!seen.has(key), ex.id + ' repeats ' + seen.get(key));
+    seen.set(key, ex.id);
+  }
 });
 
 test('ledger/labs.md: static_outputs equal the formatted result for the defaults', (t) => {

@@ -160,7 +160,7 @@
       });
       var n = perRow(most);
       /* chip width is a CSS variable, so narrow screens can use smaller chips */
-      columns.push("calc(" + n + " * var(--devmap-chip) + " + ((n - 1) * GAP_REM + PAD_REM).toFixed(2) + "rem)");
+      columns.push("calc(" + n + " * var(--devmap-chip) + " + ((n - 1) * GAP_REM + PAD_REM).toFixed(2) + "rem + 2px)");
     });
     canvas.style.setProperty("--devmap-cols", columns.join(" "));
 

@@ -41,7 +41,7 @@ def node_model(lab: str, inputs: dict) -> dict:
 
 
 def set_input(page, panel, name: str, value) -> None:
-    field = panel.locator(f"[data-param='{name}']")
+    field = panel.locator(f"[data-param='{name}']:not([type=range])")  # a slider mirrors its number box
     tag = field.evaluate("el => el.tagName.toLowerCase() + ':' + (el.type || '')")
     if tag.startswith("select"):
         field.select_option(str(value))
@@ -52,7 +52,7 @@ def set_input(page, panel, name: str, value) -> None:
 
 
 def read_inputs(panel) -> dict:
-    return panel.evaluate("""panel => Object.fromEntries([...panel.querySelectorAll('[data-param]')].map(el => {
+    return panel.evaluate("""panel => Object.fromEntries([...panel.querySelectorAll('[data-param]:not([type=range])')].map(el => {
         if (el.type === 'checkbox') return [el.dataset.param, el.checked];
         const v = el.value; return [el.dataset.param, (v !== '' && !isNaN(Number(v))) ? Number(v) : v]; }))""")
 

@@ -59,3 +59,17 @@ def test_build_summary_counts_stages(mini):
     assert re.search(r"\d+ pages, 3 sources \(2 nodes, 2 references\), 1 claims, 1 examples", result.stdout)
     for stage in ("load", "validate", "resolve", "render", "gates", "write"):
         assert f"{stage} " in result.stdout
+
+
+def test_lab_scripts_load_define_first_then_each_model_before_its_ui():
+    """Every labs_js model and shared/format.js call AtlasLabs.define as they load (classic scripts)."""
+    from atlas_site.render.site import _lab_scripts
+    from conftest import ROOT
+
+    scripts = _lab_scripts(ROOT)
+    assert scripts[0] == "shared/define.js"
+    shared = [s for s in scripts if s.startswith("shared/")]
+    assert scripts[:len(shared)] == shared and "shared/format.js" in shared
+    for lab in ("memory", "batch", "speculative", "fleet"):
+        assert scripts.index(f"{lab}/model.js") < scripts.index(f"{lab}/ui.js")
+    assert not any(s.startswith(("formulas/", "tests/")) for s in scripts)

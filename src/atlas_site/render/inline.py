@@ -34,6 +34,7 @@ class InlineRenderer:
     section: str = ""
     _count: int = 0
     _defined: set = field(default_factory=set)
+    _noted: set = field(default_factory=set)
 
     def bibliography_href(self, work: str) -> str:
         return f"bibliography.html#src-{work}"
@@ -76,7 +77,9 @@ class InlineRenderer:
         shown = self._shown(value, fmt.digits)
         unit = self._unit(fmt, shown, value)
         label = ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", self.lang)
-        title = f' title="{escape(example.note[self.lang])}"' if example.note else ""
+        # the assumption is spelled out once per page (first use); later uses keep the label only
+        title = f' title="{escape(example.note[self.lang])}"' if example.note and example_id not in self._noted else ""
+        self._noted.add(example_id)
         return (
             f'<span class="ex" data-example="{escape(reference)}"{title}>'
             f'<span class="ex-value">{escape(shown + unit)}</span>'

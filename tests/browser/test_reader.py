@@ -1,0 +1,153 @@
+"""Reader experience in Chromium: search in both languages, citation cards, dark mode, print,
+no-script fallbacks, table-of-contents highlight, and axe-core on every page."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from atlas_site.build import build
+from atlas_site.gates.browser import launched_browser, serve_folder
+from conftest import ROOT
+
+SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reader") / "_site"
+    build(ROOT, folder)  # with the search index
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched_browser() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def base(site):
+    with serve_folder(site) as url:
+        yield url
+
+
+@pytest.mark.parametrize("lang, query", SEARCHES)
+def test_search_finds_sections_in_its_language(browser, base, lang, query):
+    page = browser.new_page()
+    page.goto(base + f"{lang}/ch14.html")
+    page.fill("#search-input", query)
+    page.wait_for_selector(".search-result", timeout=10000)
+    links = page.eval_on_selector_all(".search-link", "els => els.map(a => [a.getAttribute('href'), a.textContent])")
+    assert links, "no results"
+    assert all(f"/{lang}/" in href for href, _ in links), f"results from the other language: {links}"
+    assert any("#" in href for href, _ in links), f"results do not point at sections: {links}"
+    excerpts = page.inner_text(".search-results")
+    assert query.lower().split()[0] in excerpts.lower()
+    page.close()
+
+
+def test_search_from_file_url_says_it_needs_a_server(browser, site):
+    page = browser.new_page()
+    page.goto((site / "en" / "ch14.html").as_uri())
+    assert page.is_disabled("#search-input")
+    assert "HTTP" in page.inner_text("[data-search-status]")
+    page.close()
+
+
+def test_citation_card_by_keyboard_and_escape(browser, base):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "en/ch14.html")
+    cite = page.locator(".claim a.cite").first
+    cite.focus()
+    card = page.locator("#cite-card")
+    assert card.is_visible()
+    text = card.inner_text()
+    assert "paper" in text or "documentation" in text or "benchmark" in text
+    assert "setting" in text.lower(), "a claim's citation card shows the claim's setting"
+    assert card.locator("a.cite-card-link").get_attribute("href").startswith("bibliography.html#src-")
+    page.keyboard.press("Escape")
+    assert card.is_hidden()
+    page.close()
+
+
+def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, base):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(base + "zh/ch14.html")
+    cite = page.locator("a.cite").nth(3)
+    cite.scroll_into_view_if_needed()
+    cite.tap()
+    card = page.locator("#cite-card")
+    assert card.is_visible()
+    assert page.url.endswith("zh/ch14.html"), "the first tap opens the card instead of leaving the page"
+    link_box, card_box = cite.bounding_box(), card.bounding_box()
+    assert card_box["y"] >= link_box["y"] + link_box["height"] or card_box["y"] + card_box["height"] <= link_box["y"]
+    context.close()
+
+
+def test_without_script_a_citation_is_a_plain_link(browser, base):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    href = page.locator("a.cite").first.get_attribute("href")
+    assert re.match(r"bibliography\.html#src-[a-z0-9-]+$", href)
+    assert page.locator(".lab-static").first.is_visible(), "labs show their worked example without script"
+    assert page.locator("[data-search]").is_hidden(), "the search box needs script and stays hidden"
+    context.close()
+
+
+def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, base):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    background = lambda: page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark = background()
+    page.click("[data-theme-toggle]")
+    light = background()
+    assert dark != light
+    page.reload()
+    assert background() == light, "the choice survives a reload"
+    figure_ink = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--c-state').trim()")
+    assert figure_ink, "figures read their colours from the theme's custom properties"
+    context.close()
+
+
+def test_print_to_pdf_gives_clean_pages(browser, base):
+    page = browser.new_page()
+    page.goto(base + "en/ch14.html")
+    page.emulate_media(media="print")
+    assert page.locator(".site-header").is_hidden()
+    assert page.locator(".lab-static").first.is_visible()
+    assert page.locator("figure.figure svg").first.is_visible()
+    after = page.evaluate("getComputedStyle(document.querySelector('a.external') || document.body, '::after').content")
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) > 10
+    assert after is not None
+    page.close()
+
+
+def test_table_of_contents_highlights_the_current_section(browser, base):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "en/ch14.html#q7")
+    page.wait_for_timeout(300)
+    current = page.locator(".toc a[aria-current='true']")
+    assert current.count() == 1
+    assert current.get_attribute("href") in ("#q7", "#q6", "#q8")
+    page.close()
+
+
+def test_axe_finds_no_violations_on_any_page(browser, base, site):
+    axe = Axe()
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if "pagefind" not in p.parts)
+    violations = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+        page = context.new_page()
+        for path in pages:
+            page.goto(base + path)
+            for v in axe.run(page).response["violations"]:
+                violations.append(f"{scheme} {path}: {v['id']} ×{len(v['nodes'])} e.g. {v['nodes'][0]['target']}")
+        context.close()
+    assert violations == []
