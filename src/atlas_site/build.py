@@ -5,6 +5,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import BuildCache, NoCache, tree_digest
 from .diagnostics import AtlasError, Diagnostic
 from .load.project import load_project
 from .markdown import make_parser
@@ -55,30 +56,33 @@ class _Clock:
         return _Stage()
 
 
-def assemble(root: Path, progress=None, release: bool = False) -> BuildResult:
-    """Load, validate, resolve, render and gate, all in memory. Never writes."""
+def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None) -> BuildResult:
+    """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
+    what an edit affects is parsed, computed and rendered again (content hashes decide)."""
     from .gates import run_static_gates
 
+    cache = cache or NoCache()
     result = BuildResult()
     clock = _Clock(result.timings, progress)
     with clock.stage("load"):
-        raw = load_project(root)
+        code_version = tree_digest(root)
+        raw = load_project(root, cache)
     with clock.stage("validate"):
         book, problems = validate(raw)
         result.book, result.problems = book, list(problems)
     md = make_parser()
     install_rules(md)
     with clock.stage("resolve"):
-        result.parsed = parse_pages(book, md)
-        result.computed, example_problems = compute_examples(book, root)
+        result.parsed = parse_pages(book, md, cache, code_version)
+        result.computed, example_problems = compute_examples(book, root, cache, code_version)
         result.problems += example_problems + check_references(book, result.parsed, result.computed)
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
-        result.output = render_site(book, result.parsed, result.computed, md, root)
+        result.output = render_site(book, result.parsed, result.computed, md, root, cache, code_version)
     with clock.stage("gates"):
         reports = run_static_gates(book, result.parsed, result.output, root, release=release,
-                                   reference_problems=result.problems)
+                                   reference_problems=result.problems, cache=cache, code_version=code_version)
         result.gate_reports = reports
         for report in reports:
             result.problems += report.problems
@@ -86,8 +90,8 @@ def assemble(root: Path, progress=None, release: bool = False) -> BuildResult:
     return result
 
 
-def build(root: Path, destination: Path, progress=None, search: bool = True) -> BuildResult:
-    result = assemble(root, progress)
+def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None) -> BuildResult:
+    result = assemble(root, progress, cache=cache)
     if result.errors:
         raise AtlasError(result.errors)
     clock = _Clock(result.timings, progress)

@@ -6,8 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from .build import assemble, build
-from .diagnostics import AtlasError
+from .uptodate import is_up_to_date, record
 
 EXIT_PROBLEMS = 2
 
@@ -34,18 +33,32 @@ def cmd_build(args) -> int:
     root = Path(args.root).resolve()
     out = Path(args.out).resolve() if args.out else root / "_site"
     start = time.perf_counter()
+    options = {"search": not args.no_search}
+    if not args.no_cache and is_up_to_date(root, out, options):
+        print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
+        return 0
+    from .build import build
+    from .cache import BuildCache, NoCache
+    from .diagnostics import AtlasError
+
+    cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
     try:
-        result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search)
+        result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache)
     except AtlasError as error:
         _print_problems(error.diagnostics)
         print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
         return EXIT_PROBLEMS
+    if not args.no_cache:
+        cache.forget_unused()
+        record(root, out, options)
     print(f"built {out}: " + _summary(result, time.perf_counter() - start))
     print(f"open {out / 'index.html'} in a browser, or serve it: python -m http.server -d {out}")
     return 0
 
 
 def cmd_check(args) -> int:
+    from .build import assemble
+
     if args.explain:
         from .explain import explain
 
@@ -76,6 +89,7 @@ def cmd_check(args) -> int:
 
 
 def _reproducible(root: Path, first):
+    from .build import assemble
     from .gates.report import GateReport
 
     second = assemble(root)
@@ -103,6 +117,7 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--out", help="output folder (default: <root>/_site)")
     build_cmd.add_argument("--progress", action="store_true", help="print each stage as it starts")
     build_cmd.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
+    build_cmd.add_argument("--no-cache", action="store_true", help="a cold build: ignore and do not update .atlas-cache/")
     build_cmd.set_defaults(run=cmd_build)
     check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")

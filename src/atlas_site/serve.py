@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from .build import build
+from .cache import BuildCache
 from .diagnostics import AtlasError
 
 WATCHED = ("content", "ledger", "sources", "templates", "labs_js")
@@ -73,16 +74,17 @@ def make_handler(site: Path, state: LiveState, live_js: bytes):
     return Handler
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool) -> bool:
+def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache) -> bool:
     start = time.perf_counter()
     try:
-        build(root, site, search=search)
+        build(root, site, search=search, cache=cache)
     except AtlasError as error:
         lines = [str(d) for d in error.diagnostics]
         state.broken(lines)
         print("\n".join(lines), file=sys.stderr)
         print(f"build failed: {len(lines)} problem(s); still serving the last good site", file=sys.stderr, flush=True)
         return False
+    cache.forget_unused()
     state.good()
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
     return True
@@ -92,7 +94,8 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     from watchfiles import watch
 
     state = LiveState()
-    rebuild(root, site, state, search=True)  # the first build includes the search index
+    cache = BuildCache(root / ".atlas-cache" / "artefacts")  # only what an edit affects is redone
+    rebuild(root, site, state, search=True, cache=cache)  # the first build includes the search index
     live_js = (Path(__file__).parent / "live.js").read_bytes()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(site, state, live_js))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -103,7 +106,7 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
     try:
         for _changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            rebuild(root, site, state, search=search)
+            rebuild(root, site, state, search=search, cache=cache)
     except KeyboardInterrupt:
         pass
     finally:

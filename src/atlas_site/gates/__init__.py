@@ -31,8 +31,9 @@ def check_release(ctx: GateContext, release: bool) -> GateReport:
     return GateReport("release", figures + (f" (drafts: {', '.join(drafts)})" if drafts else ""), problems, pending=bool(drafts) and not release)
 
 
-def run_static_gates(book, parsed, output, root: Path, release: bool = False, reference_problems=()) -> list[GateReport]:
-    ctx = GateContext(book, parsed, output, list(reference_problems))
+def run_static_gates(book, parsed, output, root: Path, release: bool = False, reference_problems=(), cache=None,
+                     code_version: str = "") -> list[GateReport]:
+    ctx = GateContext(book, parsed, output, list(reference_problems), cache=cache, code_version=code_version)
     reports = [gate(ctx) for gate in STATIC_GATES]
     reports.append(check_release(ctx, release))
     return reports

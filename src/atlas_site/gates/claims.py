@@ -64,7 +64,7 @@ def check_claims(ctx: GateContext) -> GateReport:
             problems.append(Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {len(spans)} claims but {len(labels)} labels and {len(settings)} settings"))
     bare = []
     for parsed in ctx.parsed.values():
-        bare += bare_numbers(parsed.page)
+        bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
     figures = (f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
 from ..model import Book
 from ..render.output import Output
@@ -19,11 +20,20 @@ class GateContext:
     output: Output
     reference_problems: list = field(default_factory=list)
     tutorial_page_count: int = TUTORIAL_PAGES
+    cache: BuildCache | None = None
+    code_version: str = ""
     _html: dict = field(default_factory=dict)
+
+    def per_page(self, kind: str, parsed, compute, *inputs):
+        """A page-level scan, recomputed only when the page's text, the inputs or the code change."""
+        cache = self.cache or NoCache()
+        return cache.get(kind, digest(parsed.page.model_dump(mode="json"), self.code_version, *inputs), compute)
 
     def html(self, path: str) -> HtmlIndex:
         if path not in self._html:
-            self._html[path] = index_html(self.output.text(path))
+            text = self.output.text(path)
+            cache = self.cache or NoCache()
+            self._html[path] = cache.get("html-index", digest(text), lambda: index_html(text))
         return self._html[path]
 
     def where(self, path: str) -> SourceLocation:

@@ -21,27 +21,38 @@ def _screens(book) -> dict[str, tuple[re.Pattern, list]]:
     return screens
 
 
+def _scan(page, screen) -> tuple[list[Diagnostic], int, int]:
+    """One page: statements outside a correcting block, statements quoted inside one, lines read."""
+    combined, patterns = screen
+    problems, quoted, lines = [], 0, 0
+    for line in prose_lines(page):
+        lines += 1
+        if combined is None or not combined.search(line.text):
+            continue
+        for misconception, pattern in patterns:
+            match = pattern.search(line.text)
+            if not match:
+                continue
+            if line.block.startswith("misconception:"):
+                quoted += 1
+                continue
+            problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, match.start() + 1),
+                                       "gate.forbidden.statement",
+                                       f"'{match.group(0)}' states misconception {misconception} outside a misconception block",
+                                       "state the mechanism positively, or quote it inside ::: misconception " + misconception))
+    return problems, quoted, lines
+
+
 def check_forbidden(ctx: GateContext) -> GateReport:
     screens = _screens(ctx.book)
     total = sum(len(patterns) for _, patterns in screens.values())
     problems, corrected, scanned = [], 0, 0
+    patterns_version = [[m.id, m.forbidden.model_dump()] for m in ctx.book.misconceptions]
     for parsed in ctx.parsed.values():
-        combined, patterns = screens[parsed.page.lang]
-        for line in prose_lines(parsed.page):
-            scanned += 1
-            if combined is None or not combined.search(line.text):
-                continue
-            for misconception, pattern in patterns:
-                match = pattern.search(line.text)
-                if not match:
-                    continue
-                if line.block.startswith("misconception:"):
-                    corrected += 1
-                    continue
-                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, match.start() + 1),
-                                           "gate.forbidden.statement",
-                                           f"'{match.group(0)}' states misconception {misconception} outside a misconception block",
-                                           "state the mechanism positively, or quote it inside ::: misconception " + misconception))
+        found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang]), patterns_version)
+        problems += found
+        corrected += quoted
+        scanned += lines
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}
     figures = (f"{total} patterns from {len(ctx.book.misconceptions)} misconceptions over {scanned} prose lines; "
                f"{len(problems)} outside a block, {corrected} quoted inside one; {len(blocks)}/{len(ctx.book.misconceptions)} misconceptions have a block")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import Diagnostic, SourceLocation, relpath
 from .bibtex import parse_bibtex
 from .front_matter import MarkdownFile, split_front_matter
@@ -28,20 +29,24 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
         return None
 
 
-def load_project(root: Path) -> RawProject:
+def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
+    """Parse every input file; a file whose bytes did not change is not parsed again."""
+    cache = cache or NoCache()
     raw = RawProject(root)
     sources = root / "sources"
     for path in sorted(sources.glob("*.bib")):
         text = read_text(path, root, raw.problems)
         if text is not None:
-            records, problems = parse_bibtex(relpath(path, root), text)
+            name = relpath(path, root)
+            records, problems = cache.get("bib", digest(name, text), lambda: parse_bibtex(name, text))
             raw.bib_records += records
             raw.problems += problems
     for path in sorted(sources.glob("*.yaml")):
         text = read_text(path, root, raw.problems)
         if text is None:
             continue
-        data, problems = parse_yaml(text, SourceLocation(relpath(path, root), 1, 1))
+        name = relpath(path, root)
+        data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1)))
         raw.problems += problems
         if data is not None:
             raw.source_tables[path.stem] = data
@@ -49,7 +54,8 @@ def load_project(root: Path) -> RawProject:
         text = read_text(path, root, raw.problems)
         if text is None:
             continue
-        doc, problems = split_front_matter(relpath(path, root), text)
+        name = relpath(path, root)
+        doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
         raw.problems += problems
         if doc.meta is not None:
             raw.ledgers.append(doc)
@@ -62,7 +68,8 @@ def load_project(root: Path) -> RawProject:
             text = read_text(path, root, raw.problems)
             if text is None:
                 continue
-            doc, problems = split_front_matter(relpath(path, root), text)
+            name = relpath(path, root)
+            doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
             raw.problems += problems
             raw.content.append((lang_dir.name, path.parent.name, doc))
     return raw

@@ -9,6 +9,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from .. import figures
+from ..cache import BuildCache, NoCache, digest
 from ..model import Book
 from .i18n import ui
 from .inline import InlineRenderer
@@ -21,6 +22,11 @@ class BlockRenderer:
     inline: InlineRenderer
     env: Environment
     root: Path
+    cache: BuildCache = None
+    code_version: str = ""
+
+    def __post_init__(self):
+        self.cache = self.cache or NoCache()
 
     def render(self, kind: str, arg: str) -> str:
         method = getattr(self, "_" + kind.replace("-", "_"), None)
@@ -37,7 +43,9 @@ class BlockRenderer:
                 values[reference] = self.inline.example_text(key)
             elif kind == "claim" and key in self.book.claims:
                 values[reference] = self.book.claims[key].text[self.lang]
-        svg = figures.render_figure_svg(spec.model_dump(), self.lang, values, self.root / "templates")
+        raw = spec.model_dump()
+        svg = self.cache.get("figure-svg", digest(raw, self.lang, values, self.code_version),
+                             lambda: figures.render_figure_svg(raw, self.lang, values, self.root / "templates"))
         kind_label = ui(spec.kind, self.lang)
         cites = self.inline.cite(list(spec.sources)) if spec.sources else ""
         return (

@@ -23,6 +23,10 @@ class CiteIndex:
     def add(self, lang: str, work: str, page_path: str, anchor: str, label: str) -> None:
         self.places.setdefault((lang, work), []).append((page_path, anchor, label))
 
+    def merge(self, places: dict) -> None:
+        for key, entries in places.items():
+            self.places.setdefault(key, []).extend(entries)
+
 
 @dataclass
 class InlineRenderer:

@@ -1,16 +1,17 @@
 """Render every page, the bibliographies, the entry page and the assets into an Output."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from ..model import LANGS, Book, Page
+from ..cache import BuildCache, NoCache, digest
+from ..model import LANGS, Book
 from ..model.sources import EVIDENCE_CLASSES
 from ..resolve.pages import ParsedPage
 from .blocks import BlockRenderer
+from .dependencies import page_dependencies
 from .i18n import URL_STATUS, UI, ui
 from .inline import CiteIndex, InlineRenderer, cite_label
 from .output import Output
@@ -20,12 +21,6 @@ CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "temp
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
-
-
-@dataclass
-class RenderedPage:
-    page: Page
-    html: str
 
 
 def _lab_scripts(root: Path) -> list[str]:
@@ -51,7 +46,9 @@ def _assets(root: Path, output: Output) -> None:
         output.add(f"assets/labs/{script}", (root / "labs_js" / script).read_bytes())
 
 
-def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path) -> Output:
+def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
+                cache: BuildCache | None = None, code_version: str = "") -> Output:
+    cache = cache or NoCache()
     env = make_environment(root)
     output = Output()
     cites = CiteIndex()
@@ -60,27 +57,38 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
         pages = book.pages_in(lang)
         for position, page in enumerate(pages):
             parsed_page = parsed[(lang, page.id)]
-            inline = InlineRenderer(book, lang, page.output_path, computed, cites)
-            blocks = BlockRenderer(book, lang, inline, env, root)
-            body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
-            has_labs = bool(parsed_page.uses_of("labs"))
-            page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
-            if parsed_page.uses_of("dev-map"):
-                page_scripts.append("devmap.js")
-            html = env.get_template("page.html.j2").render(
-                **_common(lang, page.output_path, book, page_id=page.id),
-                page=page, body=Markup(body),
-                toc=[s for s in parsed_page.sections if s.level == 2],
-                prev=pages[position - 1] if position > 0 else None,
-                next=pages[position + 1] if position + 1 < len(pages) else None,
-                scripts=page_scripts + ([f"labs/{s}" for s in lab_scripts] if has_labs else []),
-            )
+
+            def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
+                local = CiteIndex()  # this page's citations, kept with its HTML for the bibliography
+                inline = InlineRenderer(book, lang, page.output_path, computed, local)
+                blocks = BlockRenderer(book, lang, inline, env, root, cache, code_version)
+                body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
+                page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
+                if parsed_page.uses_of("dev-map"):
+                    page_scripts.append("devmap.js")
+                html = env.get_template("page.html.j2").render(
+                    **_common(lang, page.output_path, book, page_id=page.id),
+                    page=page, body=Markup(body),
+                    toc=[s for s in parsed_page.sections if s.level == 2],
+                    prev=pages[position - 1] if position > 0 else None,
+                    next=pages[position + 1] if position + 1 < len(pages) else None,
+                    scripts=page_scripts + ([f"labs/{s}" for s in lab_scripts] if parsed_page.uses_of("labs") else []),
+                )
+                return html, local.places
+
+            key = digest(page.model_dump(mode="json"), page_dependencies(book, parsed_page, computed), code_version)
+            html, places = cache.get("page-html", key, render_page)
+            cites.merge(places)
             output.add(page.output_path, html)
+    registry_version = digest(book.registry.model_dump(mode="json"), code_version)
+    nav_version = digest([[p.lang, p.id, p.meta.title, p.meta.short_title, p.meta.order, p.meta.kind] for p in book.pages])
     for lang in LANGS:
-        output.add(f"{lang}/bibliography.html", _bibliography(book, env, lang, cites))
-        output.add(f"assets/sources-{lang}.js", _source_cards(book, lang))
-    output.add("index.html", env.get_template("index.html.j2").render(
-        **_common("en", "index.html", book, page_id=None), entries=_entry_points(book)))
+        places = sorted((work, entries) for (place_lang, work), entries in cites.places.items() if place_lang == lang)
+        output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(registry_version, nav_version, places, lang),
+                                                          lambda lang=lang: _bibliography(book, env, lang, cites)))
+        output.add(f"assets/sources-{lang}.js", cache.get("source-cards", digest(registry_version, lang), lambda lang=lang: _source_cards(book, lang)))
+    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: env.get_template("index.html.j2").render(
+        **_common("en", "index.html", book, page_id=None), entries=_entry_points(book))))
     _assets(root, output)
     return output
 

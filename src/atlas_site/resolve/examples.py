@@ -7,6 +7,7 @@ import subprocess
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import Diagnostic, SourceLocation
 from ..model import Book
 
@@ -24,8 +25,10 @@ def format_number(value, digits: int) -> str:
     return f"{rounded:,.{digits}f}"
 
 
-def compute_examples(book: Book, root: Path) -> tuple[dict[str, dict], list[Diagnostic]]:
-    """Return {example id: {output name: raw value}} and the problems found."""
+def compute_examples(book: Book, root: Path, cache: BuildCache | None = None, labs_version: str = "") -> tuple[dict[str, dict], list[Diagnostic]]:
+    """Return {example id: {output name: raw value}} and the problems found. Node runs again only
+    when the requests or the lab code change."""
+    cache = cache or NoCache()
     examples = list(book.examples.values())
     if not examples:
         return {}, []
@@ -36,11 +39,15 @@ def compute_examples(book: Book, root: Path) -> tuple[dict[str, dict], list[Diag
         missing = "node (Node.js)" if node is None else "labs_js/compute.js"
         return {}, [Diagnostic(origin, "example.no-runtime", f"cannot compute teaching numbers: {missing} is missing")]
     requests = [{"fn": e.fn, "args": e.args} for e in examples]
-    run = subprocess.run([node, str(script)], input=json.dumps(requests), capture_output=True, text=True, cwd=root)
-    if run.returncode != 0:
-        reason = (run.stderr.strip().splitlines() or ["no message"])[-1]
+    def run_node():
+        run = subprocess.run([node, str(script)], input=json.dumps(requests), capture_output=True, text=True, cwd=root)
+        return run.returncode, run.stdout, run.stderr
+
+    returncode, stdout, stderr = cache.get("examples", digest(requests, labs_version), run_node)
+    if returncode != 0:
+        reason = (stderr.strip().splitlines() or ["no message"])[-1]
         return {}, [Diagnostic(origin, "example.failed", f"labs_js/compute.js failed: {reason}")]
-    results = json.loads(run.stdout)
+    results = json.loads(stdout)
     computed, problems = {}, []
     for example, result in zip(examples, results):
         where = book.locate(f"examples:{example.id}")

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
+from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
 from ..model import Book, Page
 
@@ -84,5 +85,7 @@ def _top(stack: list[str]) -> str:
     return stack[-1] if stack else ""
 
 
-def parse_pages(book: Book, md: MarkdownIt) -> dict[tuple[str, str], ParsedPage]:
-    return {(page.lang, page.id): parse_page(page, md) for page in book.pages}
+def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
+    cache = cache or NoCache()
+    return {(page.lang, page.id): cache.get("page-tokens", digest(page.model_dump(mode="json"), code_version), lambda page=page: parse_page(page, md))
+            for page in book.pages}

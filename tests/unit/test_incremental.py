@@ -1,0 +1,51 @@
+"""Incremental builds: content hashes decide what is redone, and the result is byte-identical to a
+cold build of the same inputs."""
+from __future__ import annotations
+
+from atlas_site.build import assemble
+from atlas_site.cache import BuildCache
+from conftest import edit, run_cli
+
+
+def rendered(cache: BuildCache) -> int:
+    return cache.stats["page-html miss"]
+
+
+def test_paragraph_edit_rerenders_only_that_page_and_matches_a_cold_build(mini):
+    cache = BuildCache()
+    assemble(mini, cache=cache)
+    cache.stats.clear()
+    edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival.")
+    warm = assemble(mini, cache=cache)
+    assert rendered(cache) == 1, cache.summary()
+    assert cache.stats["bibliography hit"] == 2 and cache.stats["bibliography miss"] == 0, cache.summary()
+    cold = assemble(mini)
+    assert warm.output.items() == cold.output.items()
+
+
+def test_source_edit_rerenders_the_pages_that_cite_it(mini):
+    cache = BuildCache()
+    assemble(mini, cache=cache)
+    cache.stats.clear()
+    edit(mini / "sources/works.bib", "title = {FlashAttention: Fast", "title = {FlashAttention — Fast")
+    warm = assemble(mini, cache=cache)
+    assert rendered(cache) == 2, cache.summary()  # the zh and en pages cite n04
+    assert cache.stats["bibliography miss"] == 2
+    assert warm.output.items() == assemble(mini).output.items()
+
+
+def test_no_change_rebuild_is_a_no_op_and_identical(mini, tmp_path):
+    first = run_cli("build", "--no-search", cwd=mini)
+    assert first.returncode == 0, first.stderr
+    before = {p: p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
+    again = run_cli("build", "--no-search", cwd=mini)
+    assert "is up to date" in again.stdout
+    edit(mini / "content/zh/ch14/00-intro.md", "从请求到达算起", "从请求到达的那一刻算起")
+    changed = run_cli("build", "--no-search", cwd=mini)
+    assert "built" in changed.stdout
+    cold = run_cli("build", "--no-search", "--no-cache", "--out", str(tmp_path / "cold"), cwd=mini)
+    assert cold.returncode == 0
+    warm_files = {p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
+    cold_files = {p.relative_to(tmp_path / "cold"): p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file()}
+    assert warm_files == cold_files
+    assert before  # the first build wrote a site
