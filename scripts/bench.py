@@ -32,8 +32,10 @@ def run_build(root: Path, out: Path, *extra: str) -> float:
 
 
 def median_build(root: Path, runs: int, *extra: str) -> float:
+    """Cold builds: a fresh output folder and no cache each run."""
+    extra = extra if "--no-cache" in extra else (*extra, "--no-cache")
     with tempfile.TemporaryDirectory() as tmp:
-        return statistics.median(run_build(root, Path(tmp) / "_site", *extra) for _ in range(runs))
+        return statistics.median(run_build(root, Path(tmp) / f"_site{i}", *extra) for i in range(runs))
 
 
 def copy_project(target: Path) -> Path:
@@ -94,6 +96,69 @@ def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, 
     return rows
 
 
+PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or m.group(1)),
+         (re.compile(r"\{\{[a-z-]+\}\}"), ""), (re.compile(r"\[@([^\]]+)\]"), r"[\1]"), (re.compile(r"^:::.*$", re.M), "")]
+
+
+def plain_corpus(target: Path, scale: int) -> list[Path]:
+    """The book's own prose as plain markdown (directives flattened to text), copied `scale` times:
+    the same words for every generator."""
+    target.mkdir(parents=True)
+    pages = []
+    for page in sorted((ROOT / "content").glob("*/*/")):
+        text = "".join(re.sub(r"^---\n.*?\n---\n", "", p.read_text(encoding="utf-8"), flags=re.S) for p in sorted(page.glob("*.md")))
+        for pattern, repl in PLAIN:
+            text = pattern.sub(repl, text)
+        for copy in range(scale):
+            path = target / f"{page.parent.name}-{page.name}-{copy}.md"
+            path.write_text(f"# {page.name} {copy}\n\n" + text, encoding="utf-8")
+            pages.append(path)
+    return pages
+
+
+def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float]]:
+    """MkDocs and Sphinx+MyST on the same plain markdown, in their own virtualenv, plus the floor:
+    bare markdown-it + one Jinja template."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        venv = Path(tmp) / "venv"
+        subprocess.run([PY, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin/pip"), "install", "-q", "mkdocs", "sphinx", "myst-parser"], check=True, capture_output=True)
+        for scale in scales:
+            corpus = Path(tmp) / f"corpus{scale}"
+            docs = corpus / "docs"
+            pages = plain_corpus(docs, scale)
+            (corpus / "mkdocs.yml").write_text("site_name: bench\ndocs_dir: docs\n", encoding="utf-8")
+            (docs / "conf.py").write_text("extensions = ['myst_parser']\nsource_suffix = {'.md': 'markdown'}\n", encoding="utf-8")
+            (docs / "index.md").write_text("# bench\n\n```{toctree}\n:glob:\n*\n```\n", encoding="utf-8")
+            timed = {
+                "mkdocs": [str(venv / "bin/mkdocs"), "build", "-q", "-f", str(corpus / "mkdocs.yml"), "-d", str(corpus / "out-mkdocs")],
+                "sphinx+myst": [str(venv / "bin/sphinx-build"), "-q", "-b", "html", str(docs), str(corpus / "out-sphinx")],
+                "floor (markdown-it + Jinja)": [PY, "-c", FLOOR, str(docs), str(corpus / "out-floor")],
+            }
+            for name, command in timed.items():
+                times = []
+                for _ in range(runs):
+                    for out in corpus.glob("out-*"):
+                        shutil.rmtree(out)
+                    start = time.perf_counter()
+                    subprocess.run(command, check=True, capture_output=True)
+                    times.append(time.perf_counter() - start)
+                rows.append((name, scale, len(pages), statistics.median(times)))
+    return rows
+
+
+FLOOR = """
+import sys, pathlib
+from markdown_it import MarkdownIt
+from jinja2 import Template
+md = MarkdownIt('commonmark').enable('table'); t = Template('<!DOCTYPE html><html><body>{{ body }}</body></html>')
+src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]); out.mkdir(parents=True, exist_ok=True)
+for p in sorted(src.glob('*.md')):
+    (out / (p.stem + '.html')).write_text(t.render(body=md.render(p.read_text(encoding='utf-8'))), encoding='utf-8')
+"""
+
+
 def page_weights(site: Path) -> list[tuple[str, int]]:
     rows = []
     for page in sorted(site.rglob("*.html")):
@@ -112,6 +177,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scales", default="1,10,50")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
     args = parser.parse_args()
     print(f"| measurement (median of {args.runs}, whole process) | seconds |\n|---|---|")
     print(f"| cold full build, with search index | {median_build(ROOT, args.runs):.2f} |")
@@ -122,6 +188,12 @@ def main() -> int:
         print("\n| scale | pages | build s | ms per page | peak RSS MiB |\n|---|---|---|---|---|")
         for scale, pages, seconds, per_page, peak in scaling([int(s) for s in args.scales.split(",")], args.runs):
             print(f"| {scale}× | {pages} | {seconds:.2f} | {per_page:.1f} | {peak:.0f} |")
+    if args.peers:
+        atlas_cold = median_build(ROOT, args.runs, "--no-search", "--no-cache")
+        print(f"\n| generator (plain prose of the book; atlas builds the real book with its gates) | scale | pages | median s |\n|---|---|---|---|")
+        print(f"| atlas-site (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} |")
+        for name, scale, pages, seconds in peers(args.runs, [1, 10]):
+            print(f"| {name} | {scale}× | {pages} | {seconds:.2f} |")
     with tempfile.TemporaryDirectory() as tmp:
         run_build(ROOT, Path(tmp) / "_site", "--no-search")
         print("\n| page | gzip KB (HTML + its CSS + JS) |\n|---|---|")
