@@ -89,12 +89,20 @@
       link.addEventListener("mouseleave", scheduleHide);
       link.addEventListener("focus", function () { show(link); });
       link.addEventListener("blur", scheduleHide);
+      /* touch: the first tap opens the card (focus and emulated mouse events may already have shown it
+         during that same tap), a second tap on the same citation follows the link */
+      var touched = false;
+      var openBeforeTap = false;
+      link.addEventListener("pointerdown", function (event) {
+        touched = event.pointerType === "touch";
+        openBeforeTap = touched && owner === link && card !== null && !card.hidden;
+      });
       link.addEventListener("click", function (event) {
-        /* on touch screens the first tap opens the card; the card's own link goes to the entry */
-        if (window.matchMedia("(hover: none)").matches && owner !== link) {
+        if (touched && !openBeforeTap) {
           event.preventDefault();
           show(link);
         }
+        touched = openBeforeTap = false;
       });
     });
     document.addEventListener("keydown", function (event) {
