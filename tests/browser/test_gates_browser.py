@@ -29,12 +29,18 @@ STATIC_TABLIST = ('<div role="tablist" aria-label="labs">'
                   + "</div>" + "".join(f'<div role="tabpanel" id="p{i}"{"" if i == 0 else " hidden"}><button>in {i}</button></div>' for i in range(4)))
 
 
+CRAMPED_FIGURE = ('<figure class="figure"><div class="figure-box"><svg data-figure="cramped" viewBox="0 0 200 60" width="200" height="60" role="img">'
+                  '<g data-box="tiny"><rect x="10" y="10" width="40" height="20"></rect><text x="14" y="25">a label far too long for its box</text></g>'
+                  '</svg></div></figure>')
+
+
 def test_browser_gates_catch_breaks(site):
     tamper(site, "assets/atlas.css", "/* atlas-site", ".prose { min-width: 700px; }\n/* atlas-site")
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
-    tamper(site, "en/ch14.html", '<article class="prose">', '<article class="prose">' + STATIC_TABLIST)
+    tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + STATIC_TABLIST)
     tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
     tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
+    tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + CRAMPED_FIGURE)
     found = reports(site)
 
     overflow = [str(p) for p in found["390 px"].problems]
@@ -45,6 +51,8 @@ def test_browser_gates_catch_breaks(site):
     assert any(line.startswith("_site/en/ch14.html [role=tablist]: error[gate.tabs]: en/ch14.html: after ArrowRight") for line in tabs), tabs
     offline = "\n".join(str(p) for p in found["offline"].problems)
     assert "en/ch14.html" in offline and ("example.com" in offline)
+    layout = [str(p) for p in found["figure layout"].problems]
+    assert any('fig-cramped: text "a label far too long for its box" overflows box "tiny"' in line for line in layout), layout
     switch = [str(p) for p in found["language switch"].problems]
     assert any(line.startswith("_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1") for line in switch), switch
 

@@ -85,3 +85,17 @@ def test_published_chapter_enforces_content_gates(mini):
     result = assemble(mini)
     assert gate(result, "structure (§24)").status == "FAIL"
     assert gate(result, "terms").status == "FAIL"  # tpot, e2e-latency, throughput are not in the fixture glossary
+
+
+def test_citation_gate_counts_nodes_cited_in_prose_only(mini):
+    for lang in ("zh", "en"):
+        edit(mini / f"content/{lang}/ch14/00-intro.md", "status: draft", "status: published")
+    edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04].", "FlashAttention reorders IO.")
+    edit(mini / "content/zh/ch14/00-intro.md", "FlashAttention 改写的是 IO 次序 [@n04]。", "FlashAttention 改写的是 IO 次序。")
+    report = gate(assemble(mini), "citations")
+    assert report.status == "FAIL"
+    assert "zh 1/2 formal nodes cited in Chapter 14 prose, en 1/2" in report.figures
+    assert sorted(str(p) for p in report.problems)[:2] == [
+        "content/en/ch14/00-intro.md:1:1: error[gate.citations.node-uncited]: en: formal nodes not cited in the prose: n04",
+        "content/zh/ch14/00-intro.md:1:1: error[gate.citations.node-uncited]: zh: formal nodes not cited in the prose: n04",
+    ]

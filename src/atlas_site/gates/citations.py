@@ -10,6 +10,16 @@ from .report import GateReport
 CHAPTER = "ch14"
 
 
+def cited_numbers(book, parsed) -> list[str]:
+    """Ledger numbers cited in a page's running prose: [@…] citations and the sources of the claims
+    it states (a claim renders its citation inline). Tables and generated lists do not count."""
+    numbers = [u.key for u in parsed.uses_of("cite")]
+    for use in parsed.uses_of("claim"):
+        claim = book.claims.get(use.key)
+        numbers += list(claim.source) if claim else []
+    return numbers
+
+
 def check_citations(ctx: GateContext) -> GateReport:
     registry = ctx.book.registry
     problems: list[Diagnostic] = []
@@ -21,7 +31,7 @@ def check_citations(ctx: GateContext) -> GateReport:
             figures.append(f"{lang}: no Chapter 14 page")
             pending = True
             continue
-        cited_works = {registry.work_of(u.key).key for u in parsed.uses_of("cite") if registry.work_of(u.key)}
+        cited_works = {registry.work_of(n).key for n in cited_numbers(ctx.book, parsed) if registry.work_of(n)}
         # a node counts when its work is cited in running prose (the node table does not count)
         covered = [n for n, entry in registry.nodes.items() if entry.work in cited_works]
         missing = sorted(set(registry.nodes) - set(covered))
@@ -35,7 +45,7 @@ def check_citations(ctx: GateContext) -> GateReport:
     tutorial = [p for (lang, _), p in ctx.parsed.items() if p.page.meta.kind == "tutorial"]
     for lang in LANGS:
         pages = [p for p in tutorial if p.page.lang == lang]
-        cited = {registry.work_of(u.key).key for p in pages for u in p.uses_of("cite") if registry.work_of(u.key)}
+        cited = {registry.work_of(n).key for p in pages for n in cited_numbers(ctx.book, p) if registry.work_of(n)}
         covered = [r for r, entry in registry.references.items() if entry.work in cited]
         figures.append(f"{lang} {len(covered)}/{len(registry.references)} numbered references cited in the Token factory")
         missing = sorted(set(registry.references) - set(covered), key=lambda r: int(r[1:]))
