@@ -46,8 +46,9 @@ class BuildCache:
         self.used: set[tuple[str, str]] = set()
         self.stats: Counter = Counter()
 
-    def get(self, kind: str, key: str, compute):
-        entry = (kind, key)
+    def get(self, kind: str, key, compute):
+        """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
+        entry = (kind, key() if callable(key) else key)
         self.used.add(entry)
         if entry in self.memory:
             self.stats[f"{kind} hit"] += 1
@@ -96,5 +97,5 @@ class BuildCache:
 class NoCache(BuildCache):
     """Compute everything (cold builds, tests of the cold path)."""
 
-    def get(self, kind: str, key: str, compute):
+    def get(self, kind: str, key, compute):
         return compute()

@@ -27,13 +27,13 @@ class GateContext:
     def per_page(self, kind: str, parsed, compute, *inputs):
         """A page-level scan, recomputed only when the page's text, the inputs or the code change."""
         cache = self.cache or NoCache()
-        return cache.get(kind, digest(parsed.page.model_dump(mode="json"), self.code_version, *inputs), compute)
+        return cache.get(kind, lambda: digest(parsed.page.model_dump(mode="json"), self.code_version, *inputs), compute)
 
     def html(self, path: str) -> HtmlIndex:
         if path not in self._html:
             text = self.output.text(path)
             cache = self.cache or NoCache()
-            self._html[path] = cache.get("html-index", digest(text), lambda: index_html(text))
+            self._html[path] = cache.get("html-index", lambda: digest(text), lambda: index_html(text))
         return self._html[path]
 
     def where(self, path: str) -> SourceLocation:

@@ -16,6 +16,10 @@ ANY_TAG = re.compile(r"<[^>]+>")
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 SVG_HANDLER = re.compile(r"<(\w+)[^>]*?\s(on[a-z]+)\s*=", re.I)
 SVG_STYLE = re.compile(r"<[^>]*?\sstyle\s*=", re.I)
+ID = re.compile(r"\sid=\"([^\"]*)\"")
+HANDLER = re.compile(r"\s(on[a-z]+)\s*=", re.I)
+# tags whose attributes a gate reads; every other tag only contributes its id, handlers and style
+INTERESTING = re.compile(r"^(?:a|meta|html|dfn|script)$|class=\"[^\"]*\b(?:claim|badge-claim|claim-setting)\b|data-lab=|data-statement=")
 
 
 @dataclass
@@ -60,12 +64,16 @@ def index_html(html: str) -> HtmlIndex:
         index.style_attrs += len(SVG_STYLE.findall(svg.group(0)))
     outside = SVG.sub(lambda m: "<svg>" + " " * (len(m.group(0)) - 11) + "</svg>", html)  # same offsets
     prose_before, prose_upto = 0, article.start(1) if article else 0  # running prose length, for <dfn>
+    index.ids.update(ID.findall(outside))
     for match in TAG.finditer(outside):
         tag = match.group(1).lower()
-        attrs = _attributes(match.group(2))
+        raw = match.group(2)
+        if not INTERESTING.search(tag) and not INTERESTING.search(raw):
+            index.handler_attrs += [(tag, name.lower()) for name in HANDLER.findall(raw)]
+            index.style_attrs += " style=" in raw or "\tstyle=" in raw
+            continue
+        attrs = _attributes(raw)
         element = Element(tag, attrs, frozenset(attrs.get("class", "").split()))
-        if "id" in attrs:
-            index.ids.add(attrs["id"])
         if tag == "html":
             index.html_lang = attrs.get("lang", "")
         elif tag == "a" and "href" in attrs:

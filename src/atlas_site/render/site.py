@@ -76,7 +76,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                 )
                 return html, local.places
 
-            key = digest(page.model_dump(mode="json"), page_dependencies(book, parsed_page, computed), code_version)
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), page_dependencies(book, parsed_page, computed), code_version)
             html, places = cache.get("page-html", key, render_page)
             cites.merge(places)
             output.add(page.output_path, html)

@@ -87,5 +87,5 @@ def _top(stack: list[str]) -> str:
 
 def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
     cache = cache or NoCache()
-    return {(page.lang, page.id): cache.get("page-tokens", digest(page.model_dump(mode="json"), code_version), lambda page=page: parse_page(page, md))
+    return {(page.lang, page.id): cache.get("page-tokens", lambda page=page: digest(page.model_dump(mode="json"), code_version), lambda page=page: parse_page(page, md))
             for page in book.pages}
