@@ -40,6 +40,15 @@ class GateContext:
         """Output pages are located as `_site/<path>`; their sources are named in the message."""
         return SourceLocation(f"_site/{path}")
 
+    def chapter_pages(self, page_id: str):
+        """(lang, parsed page, is draft) for each language that has the page."""
+        from ..model import LANGS
+
+        for lang in LANGS:
+            parsed = self.parsed.get((lang, page_id))
+            if parsed is not None:
+                yield lang, parsed, parsed.page.meta.status != "published"
+
     @cached_property
     def page_paths(self) -> dict[str, tuple[str, str]]:
         return {p.page.output_path: key for key, p in self.parsed.items()}

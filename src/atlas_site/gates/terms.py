@@ -22,13 +22,9 @@ def _surface_forms(term, lang: str) -> list[str]:
 
 def check_terms(ctx: GateContext) -> GateReport:
     problems, defined = [], 0
-    pending = False
-    for lang in LANGS:
-        parsed = ctx.parsed.get((lang, CHAPTER))
-        if parsed is None:
-            pending = True
-            continue
-        draft = parsed.page.meta.status != "published"
+    pages = list(ctx.chapter_pages(CHAPTER))
+    pending = len(pages) < len(LANGS)
+    for lang, parsed, draft in pages:
         index = ctx.html(parsed.page.output_path)
         text = index.prose_text
         for term_id in REQUIRED:

@@ -51,28 +51,30 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
         if data is not None:
             raw.source_tables[path.stem] = data
     for path in sorted((root / "ledger").glob("*.md")):
-        text = read_text(path, root, raw.problems)
-        if text is None:
-            continue
-        name = relpath(path, root)
-        doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
-        raw.problems += problems
-        if doc.meta is not None:
+        doc, problems = _markdown(path, root, raw, cache)
+        if doc is not None and doc.meta is not None:
             raw.ledgers.append(doc)
-        elif not problems:
+        elif doc is not None and not problems:
             raw.problems.append(Diagnostic(SourceLocation(doc.path, 1, 1), "ledger.no-front-matter", "a ledger file needs YAML front matter between '---' lines"))
     for lang_dir in sorted((root / "content").glob("*")):
         if not lang_dir.is_dir():
             continue
         for path in sorted(lang_dir.glob("*/*.md")):
-            text = read_text(path, root, raw.problems)
-            if text is None:
-                continue
-            name = relpath(path, root)
-            doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
-            raw.problems += problems
-            raw.content.append((lang_dir.name, path.parent.name, doc))
+            doc, _ = _markdown(path, root, raw, cache)
+            if doc is not None:
+                raw.content.append((lang_dir.name, path.parent.name, doc))
     return raw
+
+
+def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> tuple[MarkdownFile | None, list]:
+    """A markdown file split into front matter and body; its problems go to `raw` as well."""
+    text = read_text(path, root, raw.problems)
+    if text is None:
+        return None, []
+    name = relpath(path, root)
+    doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
+    raw.problems += problems
+    return doc, problems
 
 
 __all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile"]
