@@ -67,6 +67,7 @@ def test_lab_outputs_follow_inputs(site, lang, lab, inputs, expected):
         page.goto(base + f"{lang}/ch14.html")
         page.locator(f"[role=tab][aria-controls='lab-{lab}-panel']").click()
         panel = page.locator(f"[data-lab='{lab}']")
+        page.wait_for_selector(f"[data-lab='{lab}'].lab-js", timeout=15000)  # the lab code loads near the labs
         for name, value in inputs.items():
             set_input(page, panel, name, value)
         shown = panel.evaluate("panel => Object.fromEntries([...panel.querySelectorAll('[data-output]')].map(el => [el.dataset.output, el.textContent.trim()]))")

@@ -128,6 +128,7 @@ def _check_tabs(page) -> list[str]:
         selected, focused, visible, how_many = state()
         if (selected, focused) != (expected, expected) or not visible or how_many != 1:
             issues.append(f"after {key}: selected tab {selected}, focused {focused}, panel visible {visible} (expected tab {expected})")
+    issues += _load_labs(page)
     page.keyboard.press("Tab")
     inside = page.evaluate("""() => { const tab = document.querySelector('[role=tab][aria-selected=true]');
       const panel = document.getElementById(tab.getAttribute('aria-controls'));
@@ -135,6 +136,21 @@ def _check_tabs(page) -> list[str]:
     if not inside:
         issues.append("Tab from the selected tab does not enter its panel")
     return issues
+
+
+def _load_labs(page) -> list[str]:
+    """Bring the labs into view so their code loads (labs-loader.js), and wait until all four are
+    live: their console errors then count in the offline gate."""
+    host = page.locator("[data-lab-scripts]")
+    if host.count() != 1:
+        return ["the labs carry no data-lab-scripts list for their code"]
+    host.scroll_into_view_if_needed()
+    try:
+        page.wait_for_function("document.querySelectorAll('[data-lab].lab-js').length === 4", timeout=15000)
+    except Exception:
+        live = page.evaluate("document.querySelectorAll('[data-lab].lab-js').length")
+        return [f"lab code did not load near the labs: {live}/4 labs live"]
+    return []
 
 
 def _check_switch(page, walk: PageWalk, path: str) -> list[str]:

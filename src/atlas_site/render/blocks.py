@@ -63,8 +63,13 @@ class BlockRenderer:
             entry = strings.get(key)
             return entry[self.lang] if entry else key
 
+        from .site import lazy_lab_scripts
+
         labs = {lab_id: lab.model_dump() for lab_id, lab in self.book.labs.items()}
-        return self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs)
+        scripts = " ".join(f"../assets/labs/{name}" for name in lazy_lab_scripts(self.root))
+        tablist = self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs)
+        return f'<div class="labs" data-lab-scripts="{escape(scripts)}">\n{tablist}</div>\n'
+
 
     def _question_cards(self, _arg: str) -> str:
         items = []

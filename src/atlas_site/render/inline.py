@@ -56,7 +56,7 @@ class InlineRenderer:
             self.cites.add(self.lang, work.key, self.page_path, anchor, label)
             links.append(
                 f'<a class="cite" id="{anchor}" href="{self.bibliography_href(work.key)}" '
-                f'data-cite="{escape(number)}" data-section="{escape(self.section)}">{escape(label)}</a>'
+                f'data-cite="{escape(number)}">{escape(label)}</a>'
             )
         return '<span class="cites">[' + ", ".join(links) + "]</span>"
 

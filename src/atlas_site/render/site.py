@@ -1,6 +1,7 @@
 """Render every page, the bibliographies, the entry page and the assets into an Output."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -17,7 +18,11 @@ from .inline import CiteIndex, InlineRenderer, cite_label
 from .output import Output
 from .templates import make_environment
 
-CSS_PARTS = ("templates/static/site.css", "templates/figures/figures.css", "templates/labs/labs.css", "templates/static/devmap.css")
+# stylesheets: one for every page, and one per feature for the pages that have it
+STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css"),
+               "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",)}
+# the tabs work at once (keyboard); the rest of the lab code loads near the labs (labs-loader.js)
+EAGER_LAB_SCRIPTS = ("shared/define.js", "shared/tabs.js")
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
@@ -37,13 +42,32 @@ def _lab_scripts(root: Path) -> list[str]:
     return shared + labs
 
 
+BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
+
+
+def shipped(source: str, line_comments: bool = True) -> str:
+    """What readers download: the repository's commented source without its comments and blank
+    lines (our code has no comment markers inside strings or regexes; the lab tests and browser
+    gates run the shipped files)."""
+    text = BLOCK_COMMENT.sub("", source)
+    if line_comments:
+        text = LINE_COMMENT.sub("", text)
+    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip()) + "\n"
+
+
+def lazy_lab_scripts(root: Path) -> list[str]:
+    return [s for s in _lab_scripts(root) if s not in EAGER_LAB_SCRIPTS]
+
+
 def _assets(root: Path, output: Output) -> None:
-    css = "\n".join((root / part).read_text(encoding="utf-8") for part in CSS_PARTS if (root / part).exists())
-    output.add("assets/atlas.css", css)
+    for name, parts in STYLESHEETS.items():
+        css = "\n".join((root / part).read_text(encoding="utf-8") for part in parts if (root / part).exists())
+        output.add(f"assets/{name}", shipped(css, line_comments=False))
     for path in sorted((root / "templates" / "static").glob("*.js")):
-        output.add(f"assets/{path.name}", path.read_bytes())
+        output.add(f"assets/{path.name}", shipped(path.read_text(encoding="utf-8")))
     for script in _lab_scripts(root):
-        output.add(f"assets/labs/{script}", (root / "labs_js" / script).read_bytes())
+        output.add(f"assets/labs/{script}", shipped((root / "labs_js" / script).read_text(encoding="utf-8")))
 
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
@@ -72,7 +96,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
-                    scripts=page_scripts + ([f"labs/{s}" for s in lab_scripts] if parsed_page.uses_of("labs") else []),
+                    scripts=page_scripts + ([f"labs/{s}" for s in EAGER_LAB_SCRIPTS] + ["labs-loader.js"] if parsed_page.uses_of("labs") else []),
+                    styles=["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else []),
                 )
                 return html, local.places
 

@@ -1,0 +1,41 @@
+/* Loads the lab code when the reader comes near the labs, or touches them: the chapter's first
+   screen does not pay for the labs' models. Classic scripts, inserted one after another in the
+   order the page lists (from file:// too). Until they arrive each lab shows its static worked
+   example, exactly as without script. */
+(function () {
+  "use strict";
+  var started = false;
+
+  function load(host) {
+    if (started) return;
+    started = true;
+    var urls = host.getAttribute("data-lab-scripts").split(" ");
+    (function next(index) {
+      if (index >= urls.length) return;
+      var script = document.createElement("script");
+      script.src = urls[index];
+      script.onload = function () { next(index + 1); };
+      document.head.appendChild(script);
+    })(0);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var host = document.querySelector("[data-lab-scripts]");
+    if (!host) return;
+    var start = function () { load(host); };
+    host.addEventListener("focusin", start);
+    host.addEventListener("pointerdown", start);
+    var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
+    if (!("IntersectionObserver" in window) || (target && (host.contains(target) || target.id === "labs"))) {
+      start();
+      return;
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      if (entries.some(function (entry) { return entry.isIntersecting; })) {
+        observer.disconnect();
+        start();
+      }
+    }, { rootMargin: "1200px 0px" });
+    observer.observe(host);
+  });
+})();
