@@ -40,6 +40,15 @@ class InlineRenderer:
     _defined: set = field(default_factory=set)
     _noted: set = field(default_factory=set)
 
+    def state(self) -> tuple:
+        """What rendering one part leaves for the next: section, citation counter, terms defined and
+        examples explained so far."""
+        return (self.section, self._count, tuple(sorted(self._defined)), tuple(sorted(self._noted)))
+
+    def restore(self, state: tuple) -> None:
+        self.section, self._count = state[0], state[1]
+        self._defined, self._noted = set(state[2]), set(state[3])
+
     def bibliography_href(self, work: str) -> str:
         return f"bibliography.html#src-{work}"
 

@@ -12,7 +12,7 @@ from ..model import LANGS, Book
 from ..model.sources import EVIDENCE_CLASSES
 from ..resolve.pages import ParsedPage
 from .blocks import BlockRenderer
-from .dependencies import page_dependencies
+from .dependencies import Dependencies
 from .i18n import URL_STATUS, UI, ui
 from .inline import CiteIndex, InlineRenderer, cite_label
 from .output import Output
@@ -56,6 +56,29 @@ def shipped(source: str, line_comments: bool = True) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines() if line.strip()) + "\n"
 
 
+def _render_parts(book, lang, page, parsed_page, computed, md, env, root, cache, code_version, places: CiteIndex, dependencies) -> str:
+    """A page's body, part by part: a part is re-rendered only when its text, what it shows, or the
+    state the parts before it leave (section, citation count, terms already defined) changed."""
+    state = ("", 0, (), ())
+    html = []
+    for part, tokens in parsed_page.parts:
+        uses = [u for u in parsed_page.uses if u.location.path == part.path]
+
+        def render_part(part=part, tokens=tokens, state=state):
+            local = CiteIndex()
+            inline = InlineRenderer(book, lang, page.output_path, computed, local)
+            inline.restore(state)
+            blocks = BlockRenderer(book, lang, inline, env, root, cache, code_version)
+            return md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}), inline.state(), local.places
+
+        key = lambda part=part, uses=uses, state=state: digest(part.model_dump(mode="json"), state, lang, page.output_path,
+                                                              dependencies.of_uses(uses), code_version)
+        text, state, part_places = cache.get("part-html", key, render_part)
+        places.merge(part_places)
+        html.append(text)
+    return "".join(html)
+
+
 def lazy_lab_scripts(root: Path) -> list[str]:
     return [s for s in _lab_scripts(root) if s not in EAGER_LAB_SCRIPTS]
 
@@ -77,6 +100,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     output = Output()
     cites = CiteIndex()
     lab_scripts = _lab_scripts(root)
+    dependencies = Dependencies(book, computed)
     for lang in LANGS:
         pages = book.pages_in(lang)
         for position, page in enumerate(pages):
@@ -84,9 +108,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
 
             def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
                 local = CiteIndex()  # this page's citations, kept with its HTML for the bibliography
-                inline = InlineRenderer(book, lang, page.output_path, computed, local)
-                blocks = BlockRenderer(book, lang, inline, env, root, cache, code_version)
-                body = "".join(md.renderer.render(tokens, md.options, {"inline": inline, "blocks": blocks}) for _, tokens in parsed_page.parts)
+                body = _render_parts(book, lang, page, parsed_page, computed, md, env, root, cache, code_version, local, dependencies)
                 page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
                 if parsed_page.uses_of("dev-map"):
                     page_scripts.append("devmap.js")
@@ -101,7 +123,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                 )
                 return html, local.places
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), page_dependencies(book, parsed_page, computed), code_version)
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version)
             html, places = cache.get("page-html", key, render_page)
             cites.merge(places)
             output.add(page.output_path, html)

@@ -1,12 +1,16 @@
 """The Jinja environment shared by pages, labs and figures."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 
+@lru_cache(maxsize=4)
 def make_environment(root: Path) -> Environment:
+    """One environment per project: compiled templates are reused across rebuilds (Jinja checks
+    each template's file and recompiles the ones that changed)."""
     return Environment(
         loader=FileSystemLoader(str(root / "templates")),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "svg"), default_for_string=True),

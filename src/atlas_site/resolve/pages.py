@@ -43,12 +43,15 @@ def _where(part, line0: int, col: int = 1) -> SourceLocation:
     return SourceLocation(part.path, part.body_line + line0, col)
 
 
-def parse_page(page: Page, md: MarkdownIt) -> ParsedPage:
+def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
+    """Tokens of every part (from `tokens_of`, which may cache them per part) and the index of
+    sections and uses, with the section each use sits in."""
+    tokens_of = tokens_of or (lambda part: md.parse(part.body, {}))
     parsed = ParsedPage(page)
     section = ""
     block_stack: list[str] = []
     for part in page.parts:
-        tokens = md.parse(part.body, {})
+        tokens = tokens_of(part)
         parsed.parts.append((part, tokens))
         for index, token in enumerate(tokens):
             if token.type == "heading_open" and token.tag in ("h2", "h3"):
@@ -86,6 +89,10 @@ def _top(stack: list[str]) -> str:
 
 
 def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
+    """Parse every page; a part file whose text did not change is not parsed again."""
     cache = cache or NoCache()
-    return {(page.lang, page.id): cache.get("page-tokens", lambda page=page: digest(page.model_dump(mode="json"), code_version), lambda page=page: parse_page(page, md))
-            for page in book.pages}
+
+    def tokens_of(part):
+        return cache.get("part-tokens", lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
+
+    return {(page.lang, page.id): parse_page(page, md, tokens_of) for page in book.pages}
