@@ -36,7 +36,10 @@
     status.textContent = results.length ? messages.count.replace("{n}", String(results.length)) : messages.none;
     results.forEach(function (page) {
       var item = text("li", "search-result");
-      var subs = (page.sub_results && page.sub_results.length ? page.sub_results : [page]).slice(0, 3);
+      /* the sections with the most matches first (Pagefind lists them in page order) */
+      var hits = function (sub) { return (sub.weighted_locations || sub.locations || []).length; };
+      var subs = (page.sub_results && page.sub_results.length ? page.sub_results.slice() : [page])
+        .sort(function (a, b) { return hits(b) - hits(a); }).slice(0, 3);
       subs.forEach(function (sub) {
         var link = text("a", "search-link", (sub.title || page.meta.title || page.url));
         link.href = sub.url || page.url;

@@ -11,7 +11,7 @@ TAG = re.compile(r"<([a-zA-Z][\w:-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:\"[^\"]*\"|'[^
 ATTR = re.compile(r"([^\s=>/]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+)))?")
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
 ARTICLE = re.compile(r"<article\b[^>]*\bclass=\"prose\"[^>]*>(.*?)</article>", re.S)
-NOT_PROSE = re.compile(r"<ol class=\"qcards\">.*?</ol>|<div class=\"figure-box\">.*?</div>\n|<script\b.*?</script>", re.S)
+NOT_PROSE = re.compile(r"<ol class=\"qcards\"[^>]*>.*?</ol>|<div class=\"figure-box\">.*?</div>\n|<script\b.*?</script>", re.S)
 ANY_TAG = re.compile(r"<[^>]+>")
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 SVG_HANDLER = re.compile(r"<(\w+)[^>]*?\s(on[a-z]+)\s*=", re.I)

@@ -68,7 +68,7 @@ class BlockRenderer:
         labs = {lab_id: lab.model_dump() for lab_id, lab in self.book.labs.items()}
         scripts = " ".join(f"../assets/labs/{name}" for name in lazy_lab_scripts(self.root))
         tablist = self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs)
-        return f'<div class="labs" data-lab-scripts="{escape(scripts)}">\n{tablist}</div>\n'
+        return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{tablist}</div>\n'
 
 
     def _question_cards(self, _arg: str) -> str:
@@ -82,7 +82,8 @@ class BlockRenderer:
                 f'<span class="qcard-wrong"><span class="visually-hidden">{escape(ui("wrong", self.lang))}: </span>'
                 f'{escape(question.wrong[self.lang])}</span></a></li>'
             )
-        return '<ol class="qcards">\n' + "\n".join(items) + "\n</ol>\n"
+        # the cards repeat every question: keep them out of the search index so results point at the sections
+        return '<ol class="qcards" data-pagefind-ignore>\n' + "\n".join(items) + "\n</ol>\n"
 
     def _node_table(self, _arg: str) -> str:
         rows = []
