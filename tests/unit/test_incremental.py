@@ -11,10 +11,16 @@ def rendered(cache: BuildCache) -> int:
     return cache.stats["page-html miss"]
 
 
-def test_paragraph_edit_rerenders_only_that_page_and_matches_a_cold_build(mini):
+def primed(project) -> BuildCache:
+    """A cache after one full build, with its counters reset for the next one."""
     cache = BuildCache()
-    assemble(mini, cache=cache)
+    assemble(project, cache=cache)
     cache.stats.clear()
+    return cache
+
+
+def test_paragraph_edit_rerenders_only_that_page_and_matches_a_cold_build(mini):
+    cache = primed(mini)
     edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival.")
     warm = assemble(mini, cache=cache)
     assert rendered(cache) == 1, cache.summary()
@@ -24,9 +30,7 @@ def test_paragraph_edit_rerenders_only_that_page_and_matches_a_cold_build(mini):
 
 
 def test_source_edit_rerenders_the_pages_that_cite_it(mini):
-    cache = BuildCache()
-    assemble(mini, cache=cache)
-    cache.stats.clear()
+    cache = primed(mini)
     edit(mini / "sources/works.bib", "title = {FlashAttention: Fast", "title = {FlashAttention — Fast")
     warm = assemble(mini, cache=cache)
     assert rendered(cache) == 2, cache.summary()  # the zh and en pages cite n04

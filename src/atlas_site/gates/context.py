@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
@@ -49,6 +48,3 @@ class GateContext:
             if parsed is not None:
                 yield lang, parsed, parsed.page.meta.status != "published"
 
-    @cached_property
-    def page_paths(self) -> dict[str, tuple[str, str]]:
-        return {p.page.output_path: key for key, p in self.parsed.items()}

@@ -122,7 +122,3 @@ class BlockRenderer:
             for q in self.book.open_questions
         ]
         return '<ul class="open-questions">\n' + "\n".join(items) + "\n</ul>\n"
-
-
-def safe(html: str) -> Markup:
-    return Markup(html)
