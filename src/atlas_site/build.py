@@ -6,35 +6,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cache import BuildCache, NoCache, tree_digest
-from .diagnostics import AtlasError, Diagnostic
+from .diagnostics import AtlasError, Diagnostic, causes_first
 from .load.project import load_project
+from .manifest import Manifest
 from .markdown import make_parser
 from .model import Book
-from .render.markdown_rules import install_rules
-from .render.output import Output
+from .output import Output
 from .render.dashboard import render_dashboard
+from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .resolve.examples import compute_examples
 from .resolve.pages import parse_pages
 from .resolve.references import check_references
-from .validate import validate
 from .search_index import index_search
+from .validate import validate
 from .write import write_site
 
 
 @dataclass
 class BuildResult:
     book: Book | None = None
+    rules: list = field(default_factory=list)
     output: Output | None = None
+    manifest: Manifest | None = None
     parsed: dict = field(default_factory=dict)
     computed: dict = field(default_factory=dict)
     problems: list[Diagnostic] = field(default_factory=list)
+    suppressed: int = 0  # follow-on problems left out because their cause is reported
     gate_reports: list = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return sorted(d for d in self.problems if d.severity == "error")
+        return causes_first(d for d in self.problems if d.severity == "error")
 
 
 class _Clock:
@@ -59,7 +63,7 @@ class _Clock:
 def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
     what an edit affects is parsed, computed and rendered again (content hashes decide)."""
-    from .gates import run_static_gates
+    from .gates import GateContext, gate_generated_page, run_static_gates
 
     cache = cache or NoCache()
     result = BuildResult()
@@ -68,32 +72,37 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         code_version = tree_digest(root)
         raw = load_project(root, cache)
     with clock.stage("validate"):
-        book, problems = validate(raw)
-        result.book, result.problems = book, list(problems)
+        book, rules, problems = validate(raw)
+        result.book, result.rules, result.problems = book, rules, list(problems)
+    if book is None:
+        return result  # without a usable profile the book has no languages: the profile's problems come alone
     md = make_parser()
     install_rules(md)
     with clock.stage("resolve"):
         result.parsed = parse_pages(book, md, cache, code_version)
         result.computed, example_problems = compute_examples(book, root, cache, code_version)
-        result.problems += example_problems + check_references(book, result.parsed, result.computed)
+        references, result.suppressed = check_references(book, result.parsed, result.computed)
+        result.problems += example_problems + references
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
-        result.output = render_site(book, result.parsed, result.computed, md, root, cache, code_version)
+        result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version)
     with clock.stage("gates"):
-        reports = run_static_gates(book, result.parsed, result.output, root, release=release,
-                                   reference_problems=result.problems, cache=cache, code_version=code_version)
+        ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
+                          cache=cache, code_version=code_version)
+        reports = run_static_gates(ctx, release=release)
         result.gate_reports = reports
         for report in reports:
             result.problems += report.problems
-        result.output.add("dashboard.html", render_dashboard(book, result.parsed, reports, root))
+        result.output.add("dashboard.html", render_dashboard(book, result.parsed, reports, rules, root))
+        result.problems += gate_generated_page(ctx, "dashboard.html")
     return result
 
 
 def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None) -> BuildResult:
     result = assemble(root, progress, cache=cache)
     if result.errors:
-        raise AtlasError(result.errors)
+        raise AtlasError(result.errors, result.suppressed)
     clock = _Clock(result.timings, progress)
     finish = None
     if search:

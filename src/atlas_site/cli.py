@@ -17,16 +17,22 @@ def _progress(stage: str) -> None:
 
 def _summary(result, elapsed: float) -> str:
     book = result.book
-    pages = sum(1 for p in result.output.paths() if p.endswith(".html")) if result.output else 0
     stages = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in result.timings.items())
+    if book is None:
+        return f"in {elapsed:.2f} s ({stages})"
+    pages = sum(1 for p in result.output.paths() if p.endswith(".html")) if result.output else 0
     return (f"{pages} pages, {len(book.registry.works)} sources ({len(book.registry.nodes)} nodes, "
             f"{len(book.registry.references)} references), {len(book.claims)} claims, {len(book.examples)} examples, "
             f"{len(book.figures)} figures, {len(book.labs)} labs in {elapsed:.2f} s ({stages})")
 
 
-def _print_problems(problems) -> None:
-    for problem in sorted(problems):
+def _print_problems(problems, suppressed: int = 0) -> None:
+    from .diagnostics import causes_first
+
+    for problem in causes_first(problems):
         print(problem, file=sys.stderr)
+    if suppressed:
+        print(f"({suppressed} follow-on problem(s) of the causes above not shown)", file=sys.stderr)
 
 
 def cmd_build(args) -> int:
@@ -45,7 +51,7 @@ def cmd_build(args) -> int:
     try:
         result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache)
     except AtlasError as error:
-        _print_problems(error.diagnostics)
+        _print_problems(error.diagnostics, error.suppressed)
         print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
         return EXIT_PROBLEMS
     if not args.no_cache:
@@ -62,27 +68,38 @@ def cmd_check(args) -> int:
     if args.explain:
         from .explain import explain
 
-        print(explain(args.explain))
-        return 0
+        text, known = explain(args.explain)
+        print(text, file=sys.stdout if known else sys.stderr)
+        return 0 if known else EXIT_PROBLEMS
     root = Path(args.root).resolve()
     start = time.perf_counter()
     result = assemble(root, release=args.release)
     gate_problems = {id(p) for r in result.gate_reports for p in r.problems}
-    _print_problems([p for p in result.problems if id(p) not in gate_problems])
+    _print_problems([p for p in result.problems if id(p) not in gate_problems], result.suppressed)
     if result.output is None:
         print(f"check failed: {len(result.errors)} problem(s) before the gates could run", file=sys.stderr)
         return EXIT_PROBLEMS
     reports = list(result.gate_reports)
-    reports.append(_reproducible(root, result))
+    if args.reproducible:
+        reports.append(_reproducible(root, result))
     if args.browser:
         from .gates.browser import run_browser_gates
 
-        reports += run_browser_gates(result.output)
+        browser_rules = [r for r in result.rules if r.browser]
+        reports += run_browser_gates(result.output, browser_rules, result.book.languages)
     print("gates:")
     for report in reports:
         print("  " + report.line())
         for problem in report.problems:
             print(f"      {problem}")
+    not_run = [r for r in reports if r.status == "skip"]
+    browser_rules = [r.title for r in result.rules if r.browser]
+    if not args.browser and browser_rules:
+        print(f"not run: {len(browser_rules)} browser rule(s) of book.yaml ({'; '.join(browser_rules)}): add --browser")
+    if not args.reproducible:
+        print("not run: the reproducibility double build: add --reproducible")
+    for report in not_run:
+        print(f"not run: {report.name}: {report.skipped}")
     failed = [r for r in reports if r.status == "FAIL"] or result.errors
     print(("check failed" if failed else "check passed") + f" in {time.perf_counter() - start:.2f} s: " + _summary(result, time.perf_counter() - start))
     return EXIT_PROBLEMS if failed else 0
@@ -110,7 +127,7 @@ def cmd_serve(args) -> int:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="atlas-site", description="Build and check the LLM Atlas site.")
+    parser = argparse.ArgumentParser(prog="atlas-site", description="Build, check and serve a bilingual textbook described by book.yaml.")
     parser.add_argument("--root", default=".", help="project folder (default: current folder)")
     commands = parser.add_subparsers(dest="command", required=True)
     build_cmd = commands.add_parser("build", help="build the site into _site/ (atomically)")
@@ -123,6 +140,7 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")
     check_cmd.add_argument("--release", action="store_true", help="fail while any page is a draft")
     check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
+    check_cmd.add_argument("--reproducible", action="store_true", help="also build twice and compare every byte")
     check_cmd.set_defaults(run=cmd_check)
     serve_cmd = commands.add_parser("serve", help="build, serve on localhost, rebuild and reload on every edit")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0 picks a free one)")

@@ -16,6 +16,9 @@ class SourceLocation:
             return self.path
         return f"{self.path}:{self.line}:{self.col or 1}"
 
+    def moved(self, col: int) -> "SourceLocation":
+        return SourceLocation(self.path, self.line, col)
+
     def shifted(self, lines: int) -> "SourceLocation":
         return SourceLocation(self.path, self.line + lines if self.line else 0, self.col)
 
@@ -33,11 +36,22 @@ class Diagnostic:
         return f"{text} (hint: {self.hint})" if self.hint else text
 
 
+# problems in reading an input (a file that does not parse, a record that does not fit its schema)
+# cause others (a reference to what that file would have defined): they are listed first
+CAUSES = ("yaml.", "bib.", "frontmatter.", "file.", "profile.", "schema.", "ledger.", "strings.", "source.", "page.",
+          "i18n.", "block.unclosed", "heading.", "directive.argument")
+
+
+def causes_first(diagnostics) -> list["Diagnostic"]:
+    return sorted(diagnostics, key=lambda d: (not d.code.startswith(CAUSES), d))
+
+
 class AtlasError(Exception):
     """Raised when a stage cannot go on; carries every problem found so far."""
 
-    def __init__(self, diagnostics: list[Diagnostic]):
-        self.diagnostics = sorted(diagnostics)
+    def __init__(self, diagnostics: list[Diagnostic], suppressed: int = 0):
+        self.diagnostics = causes_first(diagnostics)
+        self.suppressed = suppressed
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 
@@ -46,6 +60,10 @@ class Collector:
     """Gathers diagnostics across a stage so all problems are reported at once."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    suppressed: int = 0  # follow-on problems of a cause already reported, left out
+
+    def quiet(self) -> None:
+        self.suppressed += 1
 
     def error(self, location: SourceLocation, code: str, message: str, hint: str = "") -> None:
         self.items.append(Diagnostic(location, code, message, hint))

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .render.output import Output
+from .output import Output
 
 
 def write_site(output: Output, destination: Path, finish=None) -> None:

@@ -3,8 +3,6 @@
 Public API: ``render_figure_svg(spec, lang, values, template_dir) -> str``.
 """
 
-from .render import (KINDS, LANGS, FigureError, layout_estimate_problems,
-                     render_figure_svg, spec_problems)
+from .render import FigureError, layout_estimate_problems, render_figure_svg, spec_problems
 
-__all__ = ["KINDS", "LANGS", "FigureError", "layout_estimate_problems",
-           "render_figure_svg", "spec_problems"]
+__all__ = ["FigureError", "layout_estimate_problems", "render_figure_svg", "spec_problems"]

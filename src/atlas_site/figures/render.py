@@ -11,14 +11,7 @@ import jinja2
 
 from .canvas import Canvas
 
-LANGS = ("zh", "en")
 WIDTH = 480
-KINDS = {
-    "structural-sketch": {"zh": "结构示意", "en": "structural sketch"},
-    "analytic-model": {"zh": "解析模型", "en": "analytic model"},
-    "redrawn-from-report": {"zh": "依据报告机制重绘",
-                            "en": "redrawn from the report's mechanism"},
-}
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
 REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+)$")
 
@@ -88,12 +81,8 @@ def _environment(template_dir: str) -> jinja2.Environment:
 
 
 def _render(spec: Mapping, lang: str, values: Mapping[str, str],
-            template_dir: Path) -> tuple[str, Canvas]:
-    if lang not in LANGS:
-        raise ValueError(f"figure '{spec.get('id', '?')}': unknown language {lang!r}")
+            template_dir: Path, kind_label: str) -> tuple[str, Canvas]:
     fig_id = spec["id"]
-    if spec.get("kind") not in KINDS:
-        raise FigureError(f"figure '{fig_id}': unknown kind {spec.get('kind')!r}")
     for field in ("title", "desc"):
         if lang not in (spec.get(field) or {}):
             raise FigureError(f"figure '{fig_id}': no {field} in '{lang}'")
@@ -102,45 +91,45 @@ def _render(spec: Mapping, lang: str, values: Mapping[str, str],
     canvas = Canvas(WIDTH)
     svg = env.get_template(f"{fig_id}.svg.j2").render(
         fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas,
-        W=WIDTH, kind_label=KINDS[spec["kind"]][lang],
+        W=WIDTH, kind_label=kind_label,
     )
     return svg, canvas
 
 
 def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
-                      template_dir: Path) -> str:
+                      template_dir: Path, kind_label: str, languages=None) -> str:
     """Render one figure spec (a raw item of ``figures:``) as inline ``<svg>`` markup.
 
     ``values`` maps each reference in ``spec["numbers"]`` to its display text.
     Raises FigureError (a KeyError) naming the figure and the missing label or number.
     """
-    svg, _ = _render(spec, lang, values, template_dir)
+    svg, _ = _render(spec, lang, values, template_dir, kind_label)
     return "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
 
 
 def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str],
-                             template_dir: Path) -> list[str]:
+                             template_dir: Path, kind_label: str = "") -> list[str]:
     """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
-    _, canvas = _render(spec, lang, values, template_dir)
+    _, canvas = _render(spec, lang, values, template_dir, kind_label)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]
 
 
-def spec_problems(spec: Mapping) -> list[str]:
-    """Structural problems of one raw figure spec (empty when it is well formed)."""
+def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
+    """Structural problems of one raw figure spec (empty when it is well formed), given the book's
+    figure kinds and languages."""
+    KINDS, LANGS = kinds, tuple(languages)
     fig = spec.get("id", "?")
     out: list[str] = []
     if not re.fullmatch(r"[a-z0-9-]+", str(fig)):
         out.append(f"figure '{fig}': bad id")
     if spec.get("kind") not in KINDS:
         out.append(f"figure '{fig}': kind must be one of {sorted(KINDS)}")
-    if not isinstance(spec.get("number"), int):
-        out.append(f"figure '{fig}': number must be an integer")
     for field in ("title", "desc", "caption"):
         if set(spec.get(field) or {}) != set(LANGS):
-            out.append(f"figure '{fig}': {field} needs exactly zh and en")
+            out.append(f"figure '{fig}': {field} needs exactly {', '.join(LANGS)}")
     sources = spec.get("sources")
     if not isinstance(sources, list) or not all(
-            re.fullmatch(r"n\d\d|r[1-9]\d{0,2}", str(s)) for s in sources):
+            re.fullmatch(r"n\d{2,}|r[1-9]\d*", str(s)) for s in sources):
         out.append(f"figure '{fig}': sources must be a list of ledger numbers")
     numbers = spec.get("numbers") or {}
     for key, ref in numbers.items():
@@ -148,12 +137,12 @@ def spec_problems(spec: Mapping) -> list[str]:
             out.append(f"figure '{fig}': number '{key}' has a bad reference {ref!r}")
     for key, entry in (spec.get("labels") or {}).items():
         if not isinstance(entry, Mapping) or set(entry) != set(LANGS):
-            out.append(f"figure '{fig}': label '{key}' needs exactly zh and en")
+            out.append(f"figure '{fig}': label '{key}' needs exactly {', '.join(LANGS)}")
             continue
         used = [set(PLACEHOLDER.findall(str(entry[lang]))) for lang in LANGS]
-        if used[0] != used[1]:
-            out.append(f"figure '{fig}': label '{key}' uses different numbers in zh and en")
-        for name in used[0] | used[1]:
+        if any(u != used[0] for u in used):
+            out.append(f"figure '{fig}': label '{key}' uses different numbers in {', '.join(LANGS)}")
+        for name in set().union(*used):
             if name not in numbers:
                 out.append(f"figure '{fig}': label '{key}' uses unknown number '{name}'")
     return out

@@ -1,8 +1,7 @@
-"""Stage 5: publication gates. Each family is a small pure function GateContext -> GateReport;
-this list is the extension point. Browser gates live in gates/browser.py (run with --browser)."""
+"""Stage 5: publication gates. Each is a small function GateContext -> GateReport; this list is
+the extension point. The book's own rules (book.yaml) run as one report per part (gates/rules.py).
+Browser gates live in gates/browser.py (run with --browser)."""
 from __future__ import annotations
-
-from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .citations import check_citations
@@ -12,31 +11,33 @@ from .forbidden import check_forbidden, check_leads
 from .links import check_links
 from .parity import check_parity
 from .report import GateReport
+from .rules import check_rules
 from .security import check_security
-from .structure import check_structure
-from .terms import check_terms
 
-STATIC_GATES = (check_citations, check_claims, check_terms, check_forbidden, check_structure,
-                check_links, check_parity, check_leads, check_security)
+STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:
     pages = [p.page for p in ctx.parsed.values()]
-    drafts = sorted({f"{p.lang}/{p.id}" for p in pages if p.meta.status != "published"})
-    figures = f"{len(pages) - len(drafts)}/{len(pages)} pages published"
-    problems = []
-    if release and drafts:
-        problems = [Diagnostic(ctx.parsed[(d.split('/')[0], d.split('/')[1])].page.origin, "gate.release.draft",
-                               f"{d} is still a draft") for d in drafts]
-    return GateReport("release", figures + (f" (drafts: {', '.join(drafts)})" if drafts else ""), problems, pending=bool(drafts) and not release)
+    drafts = sorted((p for p in pages if p.draft), key=lambda p: (p.lang, p.id))
+    names = ", ".join(f"{p.lang}/{p.id}" for p in drafts)
+    figures = f"{len(pages) - len(drafts)}/{len(pages)} pages published" + (f" (drafts: {names})" if drafts else "")
+    problems = [Diagnostic(p.origin, "gate.release.draft", f"{p.lang}/{p.id} is still a draft") for p in drafts] if release else []
+    if not pages:
+        return GateReport("release", figures, problems, skipped="the book has no pages")
+    return GateReport("release", figures, problems, pending=bool(drafts) and not release)
 
 
-def run_static_gates(book, parsed, output, root: Path, release: bool = False, reference_problems=(), cache=None,
-                     code_version: str = "") -> list[GateReport]:
-    ctx = GateContext(book, parsed, output, list(reference_problems), cache=cache, code_version=code_version)
+def run_static_gates(ctx: GateContext, release: bool = False) -> list[GateReport]:
     reports = [gate(ctx) for gate in STATIC_GATES]
+    reports += check_rules(ctx)
     reports.append(check_release(ctx, release))
     return reports
 
 
-__all__ = ["GateReport", "GateContext", "run_static_gates", "STATIC_GATES"]
+def gate_generated_page(ctx: GateContext, path: str) -> list[Diagnostic]:
+    """The HTML-level gates for a page rendered after the others (the dashboard shows their results)."""
+    return check_links(ctx, [path]).problems + check_security(ctx, [path]).problems
+
+
+__all__ = ["GateReport", "GateContext", "run_static_gates", "gate_generated_page", "STATIC_GATES"]

@@ -1,6 +1,7 @@
 """Browser gates, in one Chromium session and one pass over every page (--browser):
-390 px / 1280 px overflow, first-screen question cards, keyboard lab tabs, no request outside the
-site and no console error, the language switch keeping the section, figure text fitting its box."""
+390 px / 1280 px overflow, no request outside the site and no console error, the language switch
+keeping the section, figure text fitting its box — and the profile's browser rules (book.yaml:
+items of a block on the first screen, keyboard lab tabs) on the pages they name."""
 from __future__ import annotations
 
 import contextlib
@@ -12,7 +13,7 @@ import threading
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceLocation
-from ..render.output import Output
+from ..output import Output
 from ..write import write_site
 from .figure_layout import figure_layout_problems
 from .report import GateReport
@@ -20,7 +21,6 @@ from .report import GateReport
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CHAPTER = "ch14"
 
 
 def chromium_path() -> str:
@@ -92,23 +92,13 @@ def _overflow(page) -> tuple[int, int]:
     return tuple(page.evaluate("() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"))
 
 
-def _cards_outside(page) -> tuple[int, list[str]]:
-    return page.evaluate("""() => {
-      const cards = [...document.querySelectorAll('.qcard')];
-      const out = cards.filter(card => { const r = card.getBoundingClientRect();
-        return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth || r.width === 0; })
-        .map(card => card.textContent.trim().slice(0, 12));
-      return [cards.length, out];
-    }""")
-
-
-def _check_tabs(page) -> list[str]:
+def check_tabs(page, expected: int) -> list[str]:
     """Real key presses: Right/Left/Home/End move and select; Tab enters the active panel."""
     issues = []
     tabs = page.locator("[role=tablist] [role=tab]")
     count = tabs.count()
-    if count != 4:
-        return [f"expected 4 lab tabs in one tablist, found {count}"]
+    if count != expected:
+        return [f"expected {expected} lab tabs in one tablist, found {count}"]
 
     def state():
         return page.evaluate("""() => {
@@ -123,12 +113,13 @@ def _check_tabs(page) -> list[str]:
 
     tabs.nth(0).focus()
     tabs.nth(0).press("Home")
-    for key, expected in (("ArrowRight", 1), ("ArrowRight", 2), ("End", 3), ("ArrowRight", 0), ("ArrowLeft", 3), ("Home", 0)):
+    last = count - 1
+    for key, want in (("ArrowRight", 1), ("ArrowRight", 2 % count), ("End", last), ("ArrowRight", 0), ("ArrowLeft", last), ("Home", 0)):
         page.keyboard.press(key)
         selected, focused, visible, how_many = state()
-        if (selected, focused) != (expected, expected) or not visible or how_many != 1:
-            issues.append(f"after {key}: selected tab {selected}, focused {focused}, panel visible {visible} (expected tab {expected})")
-    issues += _load_labs(page)
+        if (selected, focused) != (want, want) or not visible or how_many != 1:
+            issues.append(f"after {key}: selected tab {selected}, focused {focused}, panel visible {visible} (expected tab {want})")
+    issues += _load_labs(page, count)
     page.keyboard.press("Tab")
     inside = page.evaluate("""() => { const tab = document.querySelector('[role=tab][aria-selected=true]');
       const panel = document.getElementById(tab.getAttribute('aria-controls'));
@@ -138,18 +129,18 @@ def _check_tabs(page) -> list[str]:
     return issues
 
 
-def _load_labs(page) -> list[str]:
-    """Bring the labs into view so their code loads (labs-loader.js), and wait until all four are
-    live: their console errors then count in the offline gate."""
+def _load_labs(page, count: int) -> list[str]:
+    """Bring the labs into view so their code loads (labs-loader.js), and wait until all of them
+    are live: their console errors then count in the offline gate."""
     host = page.locator("[data-lab-scripts]")
-    if host.count() != 1:
+    if host.count() < 1:
         return ["the labs carry no data-lab-scripts list for their code"]
-    host.scroll_into_view_if_needed()
+    host.first.scroll_into_view_if_needed()
     try:
-        page.wait_for_function("document.querySelectorAll('[data-lab].lab-js').length === 4", timeout=15000)
+        page.wait_for_function(f"document.querySelectorAll('[data-lab].lab-js').length >= {count}", timeout=15000)
     except Exception:
         live = page.evaluate("document.querySelectorAll('[data-lab].lab-js').length")
-        return [f"lab code did not load near the labs: {live}/4 labs live"]
+        return [f"lab code did not load near the labs: {live}/{count} labs live"]
     return []
 
 
@@ -182,11 +173,23 @@ def _pending_note(pending: list[Diagnostic], code: str) -> str:
     return f" ({count} pending on draft pages)" if count else ""
 
 
-def run_browser_gates(output: Output) -> list[GateReport]:
+def _rule_pages(rules, kind: str, languages) -> dict[str, list]:
+    """Output path -> the browser rules of one kind to check there."""
+    by_path: dict[str, list] = {}
+    for rule in rules:
+        if rule.name == kind:
+            for page_id in rule.page_ids():
+                for lang in languages:
+                    by_path.setdefault(f"{lang}/{page_id}.html", []).append(rule)
+    return by_path
+
+
+def run_browser_gates(output: Output, rules=(), languages=()) -> list[GateReport]:
     pages = output.html_pages()
+    first_screen_rules, tab_rules = _rule_pages(rules, "first_screen", languages), _rule_pages(rules, "lab_tabs", languages)
     overflow, first_screen, tabs, switch, figures = [], [], [], [], []
-    pending: list[Diagnostic] = []  # content gates on a draft chapter: reported, not enforced
-    figure_count = 0
+    pending: list[Diagnostic] = []  # browser rules on a draft page: reported, not enforced
+    figure_count = first_screen_checks = tab_checks = 0
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
         site = Path(folder) / "_site"
         write_site(output, site)
@@ -198,32 +201,38 @@ def run_browser_gates(output: Output) -> list[GateReport]:
                     width, client = _overflow(page)
                     if width > client:
                         overflow.append(Diagnostic(_where(path), "gate.390.overflow", f"{path} at {viewport} px: document scrolls sideways ({width} > {client})"))
-                    if path.endswith(f"/{CHAPTER}.html"):
-                        draft = page.get_attribute("main", "data-status") != "published"
-                        total, outside = _cards_outside(page)
-                        if total != 18 or outside:
-                            issue = Diagnostic(_where(path, ".qcard"), "gate.first-screen", f"{path} at {viewport} px: {total} cards, outside the first screen: {outside}")
-                            (pending if draft else first_screen).append(issue)
-                        if viewport == "1280":
-                            issues = [Diagnostic(_where(path, "[role=tablist]"), "gate.tabs", f"{path}: {issue}") for issue in _check_tabs(page)]
+                    draft = page.get_attribute("main", "data-status") not in (None, "published")
+                    for rule in first_screen_rules.get(path, []):
+                        first_screen_checks += 1
+                        issues = [Diagnostic(rule.location, rule.code(), f"{path}: {issue}") for issue in rule.check_page(page, viewport)]
+                        (pending if draft else first_screen).extend(issues)
+                    if viewport == "1280":
+                        for rule in tab_rules.get(path, []):
+                            tab_checks += 1
+                            issues = [Diagnostic(rule.location, rule.code(), f"{path}: {issue}") for issue in check_tabs(page, rule.args.count)]
                             (pending if draft else tabs).extend(issues)
                     if viewport == "390":
                         problems = figure_layout_problems(page)
                         figure_count += page.locator("figure.figure svg").count()
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
-                    if viewport == "1280" and "bibliography" not in path and path != "index.html":
+                    if viewport == "1280" and page.locator("[data-lang-switch]").count() and "/" in path:
                         switch += [Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}") for issue in _check_switch(page, walk, path)]
                     page.close()
     offline = [Diagnostic(_where(p), "gate.offline.request", f"{p}: request outside the site: {url}") for p, url in sorted(set(walk.external))]
     offline += [Diagnostic(_where(p), "gate.offline.console", f"{p}: console error: {text}") for p, text in sorted(set(walk.console))]
-    chapters = sum(1 for p in pages if p.endswith(f"/{CHAPTER}.html"))
     return [
         GateReport("390 px", f"{len(pages)} pages × 2 viewports (390×844, 1280×800); {len(overflow)} overflow", overflow),
-        GateReport("first screen", f"18 question cards in the first screen on {chapters} chapter pages × 2 viewports; {len(first_screen)} failures"
-                   + _pending_note(pending, "gate.first-screen"), first_screen, pending=chapters == 0 or _has(pending, "gate.first-screen")),
-        GateReport("lab tabs", f"keyboard walk of the tablist on {chapters} chapter pages; {len(tabs)} failures"
-                   + _pending_note(pending, "gate.tabs"), tabs, pending=chapters == 0 or _has(pending, "gate.tabs")),
+        _rule_report("first screen", first_screen_checks, first_screen, pending, "rule.first_screen", "book.yaml has no first_screen rule"),
+        _rule_report("lab tabs", tab_checks, tabs, pending, "rule.lab_tabs", "book.yaml has no lab_tabs rule"),
         GateReport("offline", f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors", offline),
-        GateReport("language switch", f"switch clicked at sampled sections of every page; {len(switch)} misses", switch),
-        GateReport("figure layout", f"{figure_count} figures at 390 px; {len(figures)} labels overflowing or overlapping", figures),
+        GateReport("language switch", f"switch clicked at sampled sections of every page; {len(switch)} misses", switch,
+                   skipped="" if len(languages) > 1 else "the book has one language"),
+        GateReport("figure layout", f"{figure_count} figures at 390 px; {len(figures)} labels overflowing or overlapping", figures,
+                   skipped="" if figure_count else "no page shows a figure"),
     ]
+
+
+def _rule_report(name: str, checks: int, problems: list, pending: list, code: str, none: str) -> GateReport:
+    waiting = [d for d in pending if d.code == code]
+    figures = f"{checks} page × viewport checks; {len(problems)} failures" + (f" ({len(waiting)} pending on draft pages)" if waiting else "")
+    return GateReport(name, figures, problems, pending=bool(waiting) and not problems, skipped="" if checks else none)

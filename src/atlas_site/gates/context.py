@@ -1,15 +1,15 @@
-"""What every gate reads: the book, parsed pages, the rendered output, indexed once."""
+"""What every gate reads: the book, the parse index of every page, what render placed (the
+manifest), the rendered output (HTML indexed once, for what only HTML can show) and the rules."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
+from ..manifest import Manifest
 from ..model import Book
-from ..render.output import Output
+from ..output import Output
 from .html_index import HtmlIndex, index_html
-
-TUTORIAL_PAGES = 8  # pages of the Token factory tutorial when complete
 
 
 @dataclass
@@ -17,8 +17,9 @@ class GateContext:
     book: Book
     parsed: dict
     output: Output
+    manifest: Manifest = field(default_factory=Manifest)
+    rules: list = field(default_factory=list)
     reference_problems: list = field(default_factory=list)
-    tutorial_page_count: int = TUTORIAL_PAGES
     cache: BuildCache | None = None
     code_version: str = ""
     _html: dict = field(default_factory=dict)
@@ -36,15 +37,10 @@ class GateContext:
         return self._html[path]
 
     def where(self, path: str) -> SourceLocation:
-        """Output pages are located as `_site/<path>`; their sources are named in the message."""
+        """Generated output is located as `_site/<path>` (its problems are template or engine bugs)."""
         return SourceLocation(f"_site/{path}")
 
-    def chapter_pages(self, page_id: str):
-        """(lang, parsed page, is draft) for each language that has the page."""
-        from ..model import LANGS
-
-        for lang in LANGS:
-            parsed = self.parsed.get((lang, page_id))
-            if parsed is not None:
-                yield lang, parsed, parsed.page.meta.status != "published"
-
+    def parsed_at(self, output_path: str):
+        """The parsed page an output path was rendered from, or None for generated pages."""
+        lang, _, name = output_path.partition("/")
+        return self.parsed.get((lang, name.removesuffix(".html")))

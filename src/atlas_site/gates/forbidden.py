@@ -14,8 +14,8 @@ def _screens(book) -> dict[str, tuple[re.Pattern, list]]:
     """Per language, one alternation of every forbidden pattern (one search per line, not 55) and
     the individual patterns to name which misconception matched."""
     screens = {}
-    for lang in ("zh", "en"):
-        patterns = [(item.id, re.compile(p, re.IGNORECASE)) for item in book.misconceptions for p in getattr(item.forbidden, lang)]
+    for lang in book.languages:
+        patterns = [(item.id, re.compile(p, re.IGNORECASE)) for item in book.misconceptions for p in item.forbidden.of(lang)]
         combined = re.compile("|".join(f"(?:{p.pattern})" for _, p in patterns), re.IGNORECASE) if patterns else None
         screens[lang] = (combined, patterns)
     return screens
@@ -56,6 +56,8 @@ def check_forbidden(ctx: GateContext) -> GateReport:
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}
     figures = (f"{total} patterns from {len(ctx.book.misconceptions)} misconceptions over {scanned} prose lines; "
                f"{len(problems)} outside a block, {corrected} quoted inside one; {len(blocks)}/{len(ctx.book.misconceptions)} misconceptions have a block")
+    if not total:
+        return GateReport("forbidden statements", figures, problems, skipped="no misconception gives forbidden patterns")
     return GateReport("forbidden statements", figures, problems)
 
 
@@ -65,4 +67,6 @@ def check_leads(ctx: GateContext) -> GateReport:
     for lead in ctx.book.leads:
         counts[lead.status] = counts.get(lead.status, 0) + 1
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("promoted", "unverified", "eliminated"))
+    if not ctx.book.leads:
+        return GateReport("leads", "", problems, skipped="the book records no candidate leads")
     return GateReport("leads", f"{len(ctx.book.leads)} leads ({summary}); {len(problems)} cited in prose", problems)

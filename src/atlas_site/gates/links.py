@@ -1,5 +1,7 @@
-"""Gate 9 (static half): every internal link and #anchor resolves; external links are https,
-point at registry URLs and carry rel="noopener noreferrer". The browser half records requests."""
+"""Gate (static half): every internal link and #anchor resolves; external links are https, point
+at registry URLs and carry rel="noopener noreferrer". A link written in a page's markdown is
+reported at its file:line:col; a link the templates or the engine made, at the output file.
+The browser half records requests."""
 from __future__ import annotations
 
 import posixpath
@@ -15,32 +17,40 @@ def registry_urls(book) -> set[str]:
     return urls
 
 
-def check_links(ctx: GateContext) -> GateReport:
+def check_links(ctx: GateContext, paths=None) -> GateReport:
     problems = []
     internal = external = 0
     allowed = registry_urls(ctx.book)
-    for path in ctx.output.html_pages():
+    for path in paths if paths is not None else ctx.output.html_pages():
         index = ctx.html(path)
+        parsed = ctx.parsed_at(path)
+        written = {u.key: u.location for u in parsed.uses_of("link")} if parsed else {}
+
+        def report(code: str, message: str, href: str) -> None:
+            problems.append(Diagnostic(written.get(href, ctx.where(path)), code, f"{path}: {message}"))
+
         for href, attrs in index.links:
             if href.startswith(("http://", "https://", "//")):
                 external += 1
                 if not href.startswith("https://"):
-                    problems.append(Diagnostic(ctx.where(path), "gate.links.not-https", f"{path}: external link is not https: {href}"))
+                    report("gate.links.not-https", f"external link is not https: {href}", href)
                 elif href not in allowed:
-                    problems.append(Diagnostic(ctx.where(path), "gate.links.not-registry", f"{path}: external link is not a registry URL: {href}"))
+                    report("gate.links.not-registry", f"external link is not a registry URL: {href}", href)
                 if set(attrs.get("rel", "").split()) < {"noopener", "noreferrer"}:
-                    problems.append(Diagnostic(ctx.where(path), "gate.links.rel", f"{path}: external link lacks rel=\"noopener noreferrer\": {href}"))
+                    report("gate.links.rel", f"external link lacks rel=\"noopener noreferrer\": {href}", href)
                 continue
-            if href.startswith(("mailto:", "data:", "javascript:")):
-                problems.append(Diagnostic(ctx.where(path), "gate.links.scheme", f"{path}: link scheme not allowed: {href}"))
+            if href.lower().startswith(("mailto:", "data:", "javascript:", "vbscript:", "file:")):
+                report("gate.links.scheme", f"link scheme not allowed: {href}", href)
                 continue
             internal += 1
             target, _, anchor = href.partition("#")
             target_path = posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else path
             if target_path not in ctx.output:
-                problems.append(Diagnostic(ctx.where(path), "gate.links.broken", f"{path}: link to missing page {href}"))
+                report("gate.links.broken", f"link to missing page {href}", href)
                 continue
             if anchor and target_path.endswith(".html") and anchor not in ctx.html(target_path).ids:
-                problems.append(Diagnostic(ctx.where(path), "gate.links.anchor", f"{path}: link to missing anchor {href}"))
+                report("gate.links.anchor", f"link to missing anchor {href}", href)
     figures = f"{internal} internal links and anchors, {external} external (https, registry, rel); {len(problems)} broken"
+    if not internal and not external:
+        return GateReport("links", figures, problems, skipped="the pages hold no links")
     return GateReport("links", figures, problems)

@@ -1,51 +1,73 @@
-"""Gate 10 (static half): zh and en twins have the same section ids in the same order and the same
-figures, labs, claims, examples and citations in each section; the language switch lands on the
-twin page, where every section id exists. The browser half clicks the switch."""
+"""Gate (static half): every language's twin of a page has the same section ids in the same order
+and, in each section, the same uses of the directives that carry evidence or structure (those
+declared with `parity` in directives/); the language switch lands on the twin page. Differences
+are reported at the heading or use that has no counterpart. The browser half clicks the switch."""
 from __future__ import annotations
 
 from collections import Counter
 
 from ..diagnostics import Diagnostic
+from ..directives import REGISTRY
 from .context import GateContext
 from .report import GateReport
-
-COMPARED = ("figure", "labs", "claim", "ex", "cite", "misconception", "lineage", "question-cards", "node-table", "open-questions")
 
 
 def _per_section(parsed) -> dict[str, Counter]:
     table: dict[str, Counter] = {}
     for use in parsed.uses:
-        if use.kind in COMPARED:
+        directive = REGISTRY.get(use.kind)
+        if directive is not None and directive.parity:
             table.setdefault(use.section, Counter())[(use.kind, use.key)] += 1
     return table
 
 
+def _compare(first, other) -> list[Diagnostic]:
+    """Differences of `other` against the first language's twin, each located where it shows."""
+    problems = []
+    page_id, a, b = first.page.id, first.page.lang, other.page.lang
+    ids_a, ids_b = [s.id for s in first.sections], [s.id for s in other.sections]
+    for parsed, ids, twin_ids, lang, twin in ((first, ids_a, ids_b, a, b), (other, ids_b, ids_a, b, a)):
+        for section in parsed.sections:
+            if section.id not in twin_ids:
+                problems.append(Diagnostic(section.location, "gate.parity.sections", f"{page_id}: section '{section.id}' is in {lang} but not in {twin}"))
+    common_a = [i for i in ids_a if i in ids_b]
+    common_b = [i for i in ids_b if i in ids_a]
+    if common_a != common_b:
+        moved = next(i for i, j in zip(common_b, common_a) if i != j)
+        problems.append(Diagnostic(other.section(moved).location, "gate.parity.sections",
+                                   f"{page_id}: section '{moved}' is in a different place in {b} than in {a}"))
+    uses_a, uses_b = _per_section(first), _per_section(other)
+    for section in sorted(set(uses_a) | set(uses_b)):
+        for parsed, mine, theirs, lang, twin in ((first, uses_a, uses_b, a, b), (other, uses_b, uses_a, b, a)):
+            extra = mine.get(section, Counter()) - theirs.get(section, Counter())
+            for (kind, key), count in sorted(extra.items()):
+                use = [u for u in parsed.uses if u.kind == kind and u.key == key and u.section == section][-1]
+                problems.append(Diagnostic(use.location, "gate.parity.uses",
+                                           f"{page_id} §{section or '(top)'}: {kind}:{key} is in {lang}"
+                                           f"{f' ({count}× more)' if count > 1 else ''} but not in {twin}"))
+    return problems
+
+
 def check_parity(ctx: GateContext) -> GateReport:
+    languages = ctx.book.languages
+    if len(languages) < 2:
+        return GateReport("bilingual parity", "", skipped="the book has one language")
     problems, pairs, sections = [], 0, 0
-    page_ids = sorted({page_id for _, page_id in ctx.parsed})
-    for page_id in page_ids:
-        zh, en = ctx.parsed.get(("zh", page_id)), ctx.parsed.get(("en", page_id))
-        if zh is None or en is None:
+    for page_id in sorted({page_id for _, page_id in ctx.parsed}):
+        versions = [ctx.parsed[(lang, page_id)] for lang in languages if (lang, page_id) in ctx.parsed]
+        if len(versions) < 2:
             continue  # reported by validation as page.missing-translation
-        pairs += 1
-        zh_ids, en_ids = [s.id for s in zh.sections], [s.id for s in en.sections]
-        sections += len(zh_ids)
-        if zh_ids != en_ids:
-            missing = [i for i in zh_ids if i not in en_ids] + [i for i in en_ids if i not in zh_ids]
-            detail = f"differ: {', '.join(missing)}" if missing else "same ids in a different order"
-            problems.append(Diagnostic(en.page.origin, "gate.parity.sections", f"{page_id}: section ids of zh and en {detail}"))
-        zh_uses, en_uses = _per_section(zh), _per_section(en)
-        for section in sorted(set(zh_uses) | set(en_uses)):
-            only_zh = zh_uses.get(section, Counter()) - en_uses.get(section, Counter())
-            only_en = en_uses.get(section, Counter()) - zh_uses.get(section, Counter())
-            if only_zh or only_en:
-                text = "; ".join(f"only in {lang}: " + ", ".join(f"{k}:{v}" for k, v in sorted(diff)) for lang, diff in (("zh", only_zh), ("en", only_en)) if diff)
-                problems.append(Diagnostic(en.page.origin, "gate.parity.uses", f"{page_id} §{section or '(top)'}: {text}"))
-        for lang, parsed in (("zh", zh), ("en", en)):
+        first = versions[0]
+        sections += len(first.sections)
+        for other in versions[1:]:
+            pairs += 1
+            problems += _compare(first, other)
+        for parsed in versions:
             index = ctx.html(parsed.page.output_path)
-            twin = ("en" if lang == "zh" else "zh")
-            switch = [href for href, attrs in index.links if "data-lang-switch" in attrs]
-            if switch != [f"../{twin}/{page_id}.html"]:
-                problems.append(Diagnostic(parsed.page.origin, "gate.parity.switch", f"{lang}/{page_id}: language switch should point to ../{twin}/{page_id}.html, found {switch}"))
+            switch = sorted(href for href, attrs in index.links if "data-lang-switch" in attrs)
+            expected = sorted(f"../{lang}/{page_id}.html" for lang in languages if lang != parsed.page.lang)
+            if switch != expected:
+                problems.append(Diagnostic(ctx.where(parsed.page.output_path), "gate.parity.switch",
+                                           f"{parsed.page.lang}/{page_id}: the language switch should point to {', '.join(expected)}, found {switch}"))
     figures = f"{pairs} page pairs, {sections} sections compared; {len(problems)} differences"
     return GateReport("bilingual parity", figures, problems)

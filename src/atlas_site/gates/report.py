@@ -1,4 +1,5 @@
-"""A gate's verdict: a named pass/fail/pending line with its figures and its problems."""
+"""A gate's verdict: a named line with its figures and its problems. A gate that had nothing to
+look at says so (`skip` with the reason) instead of passing over zero items."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,15 +10,19 @@ from ..diagnostics import Diagnostic
 @dataclass
 class GateReport:
     name: str
-    figures: str  # e.g. "62/62 formal nodes cited in zh, 0 dangling"
+    figures: str  # e.g. "1132 citations, 0 dangling"
     problems: list[Diagnostic] = field(default_factory=list)
-    pending: bool = False  # a content gate on a draft page: figures reported, not enforced
+    pending: bool = False  # a content rule on a draft page: figures reported, not enforced
+    skipped: str = ""  # why the gate did not run (nothing to check); never a pass
 
     @property
     def status(self) -> str:
         if self.problems:
             return "FAIL"
+        if self.skipped:
+            return "skip"
         return "pending" if self.pending else "pass"
 
     def line(self) -> str:
-        return f"{self.status:>7}  {self.name}: {self.figures}"
+        figures = f"did not run: {self.skipped}" if self.skipped and not self.problems else self.figures
+        return f"{self.status:>7}  {self.name}: {figures}"

@@ -24,9 +24,9 @@ def csp_problems(csp: str | None) -> list[str]:
     return issues
 
 
-def check_security(ctx: GateContext) -> GateReport:
+def check_security(ctx: GateContext, paths=None) -> GateReport:
     problems = []
-    pages = ctx.output.html_pages()
+    pages = paths if paths is not None else ctx.output.html_pages()
     for path in pages:
         index = ctx.html(path)
         where = ctx.where(path)

@@ -11,9 +11,14 @@ from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
 
 
+PROFILE = "book.yaml"
+
+
 @dataclass
 class RawProject:
     root: Path
+    profile: LocatedData | None = None  # book.yaml
+    strings: dict = field(default_factory=dict)  # language code -> LocatedData of templates/strings/<code>.yaml
     bib_records: list = field(default_factory=list)  # (dict, SourceLocation)
     source_tables: dict = field(default_factory=dict)  # "nodes" / "references" -> LocatedData
     ledgers: list = field(default_factory=list)  # MarkdownFile with front matter
@@ -33,6 +38,13 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
     """Parse every input file; a file whose bytes did not change is not parsed again."""
     cache = cache or NoCache()
     raw = RawProject(root)
+    raw.profile = _yaml(root / PROFILE, root, raw, cache)
+    if raw.profile is None and not (root / PROFILE).exists():
+        raw.problems.append(Diagnostic(SourceLocation(PROFILE), "profile.missing", f"no {PROFILE}: the book profile names the book's languages, parts and rules"))
+    for path in sorted((root / "templates" / "strings").glob("*.yaml")):
+        data = _yaml(path, root, raw, cache)
+        if data is not None:
+            raw.strings[path.stem] = data
     sources = root / "sources"
     for path in sorted(sources.glob("*.bib")):
         text = read_text(path, root, raw.problems)
@@ -42,12 +54,7 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
             raw.bib_records += records
             raw.problems += problems
     for path in sorted(sources.glob("*.yaml")):
-        text = read_text(path, root, raw.problems)
-        if text is None:
-            continue
-        name = relpath(path, root)
-        data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1)))
-        raw.problems += problems
+        data = _yaml(path, root, raw, cache)
         if data is not None:
             raw.source_tables[path.stem] = data
     for path in sorted((root / "ledger").glob("*.md")):
@@ -64,6 +71,19 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
             if doc is not None:
                 raw.content.append((lang_dir.name, path.parent.name, doc))
     return raw
+
+
+def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> LocatedData | None:
+    """A YAML file with a location per key; its problems go to `raw`."""
+    if not path.exists():
+        return None
+    text = read_text(path, root, raw.problems)
+    if text is None:
+        return None
+    name = relpath(path, root)
+    data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1)))
+    raw.problems += problems
+    return data
 
 
 def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> tuple[MarkdownFile | None, list]:

@@ -6,16 +6,15 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from ..directives import REGISTRY
 from .syntax import syntax_plugin
-
-CONTAINERS = ("misconception", "lineage", "note")
 
 
 def make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     dollarmath_plugin(md, allow_space=True, double_inline=True)
-    for name in CONTAINERS:
+    for name in REGISTRY.of_form("container"):
         container_plugin(md, name)
     syntax_plugin(md)
     return md

@@ -3,7 +3,8 @@
     [@n27; @r64]                 citation of ledger numbers
     {{claim:id}} {{ex:id.out}}   claim / computed teaching number
     {{term:id}} {{term:id|text}} glossary term
-    {{figure:id}} {{labs}} …     block directives when alone in a paragraph
+    {{figure:id}} {{labs:a,b}} … block directives when alone in a paragraph
+(directives/ declares them all; this module only finds them in the text)
 """
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from ..directives import REGISTRY
+
 CITE = re.compile(r"\[@([A-Za-z0-9_-]+)((?:\s*;\s*@[A-Za-z0-9_-]+)*)\]")
-DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.-]+))?(?:\|([^{}|]+))?\}\}")
-BLOCK_DIRECTIVES = {"figure", "labs", "question-cards", "node-table", "open-questions", "reference-list", "dev-map"}
-INLINE_DIRECTIVES = {"claim", "ex", "term"}
+# any {{name:arg|text}}: which names exist, and what argument each takes, is the registry's business
+DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.,-]+))?(?:\|([^{}|]+))?\}\}")
+BLOCK_DIRECTIVES = frozenset(REGISTRY.of_form("block"))
 # markdown-it's text rule stops only at these; '{' is added so directives can start mid-text
 _TERMINATORS = set("\n!#$%&*+-:<=>@[\\]^_`{}~")
 

@@ -1,14 +1,16 @@
 """Pure data (pydantic, frozen, extra keys forbidden). No I/O here."""
-from .base import LANGS, Bilingual, Frozen
+from .base import Frozen, Localized
 from .book import Book, Page, PagePart, PageMeta
 from .ledger import (
-    Claim, Example, FigureSpec, LabContract, Lead, MapNode, MapRoute, Misconception, OpenQuestion, OutputFormat,
-    Question, Setting, Term, Wave,
+    Claim, Example, FigureSpec, LabContract, Lead, Lineage, MapNode, MapRoute, Misconception, OpenQuestion,
+    OutputFormat, Question, Setting, Term, Wave,
 )
-from .sources import EVIDENCE_CLASSES, NodeEntry, ReferenceEntry, Registry, Work
+from .profile import BookProfile, Language, Part
+from .sources import NodeEntry, ReferenceEntry, Registry, Work, number_order, registry_kind
 
 __all__ = [
-    "LANGS", "Bilingual", "Frozen", "Book", "Page", "PagePart", "PageMeta", "Claim", "Example",
-    "FigureSpec", "LabContract", "Lead", "MapNode", "MapRoute", "Misconception", "OpenQuestion", "OutputFormat", "Question",
-    "Setting", "Term", "Wave", "EVIDENCE_CLASSES", "NodeEntry", "ReferenceEntry", "Registry", "Work",
+    "Frozen", "Localized", "Book", "Page", "PagePart", "PageMeta", "Claim", "Example", "FigureSpec", "LabContract",
+    "Lead", "Lineage", "MapNode", "MapRoute", "Misconception", "OpenQuestion", "OutputFormat", "Question", "Setting",
+    "Term", "Wave", "BookProfile", "Language", "Part", "NodeEntry", "ReferenceEntry", "Registry", "Work",
+    "number_order", "registry_kind",
 ]

@@ -7,9 +7,12 @@ from typing import Literal, Union
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from .base import Bilingual, Frozen
+from .base import Frozen, Localized, split_language_keys
 
-LEDGER_NUMBER = re.compile(r"^(n(0[1-9]|[1-5][0-9]|6[0-2])|r[1-9][0-9]?|r100)$")
+# a ledger number names an entry of a source registry: n04 (a formal node), r42 (a reference);
+# its shape is checked here, its existence by resolve/references.py
+LEDGER_NUMBER = re.compile(r"^(n[0-9]{2,}|r[1-9][0-9]*)$")
+SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = Union[int, float]
 EVIDENCE_KINDS = ("author-reported", "benchmark-result")
 
@@ -23,21 +26,28 @@ class Setting(Frozen):
     baseline: str | None = None
     slo: str | None = None
     metric: str | None = None
-    zh: str = Field(min_length=1)
-    en: str = Field(min_length=1)
+    text: Localized  # written as language keys beside the others: {metric: …, zh: …, en: …}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _language_keys(cls, data):
+        return split_language_keys(data, cls.model_fields)
+
+    def __getitem__(self, lang: str) -> str:
+        return self.text[lang]
 
 
 class Claim(Frozen):
     """An author-reported or benchmark number, recorded once, with its source and setting."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    id: str = Field(pattern=SLUG)
     kind: Literal["author-reported", "benchmark-result"]
     source: tuple[str, ...] = Field(min_length=1)
     value: Number | tuple[Number, ...]
     unit: str
-    text: Bilingual
+    text: Localized
     setting: Setting
-    caution: Bilingual | None = None
+    caution: Localized | None = None
     seed: str = Field(min_length=1)
 
     @field_validator("source", mode="before")
@@ -60,22 +70,22 @@ class Claim(Frozen):
 
 class OutputFormat(Frozen):
     digits: int = Field(ge=0, le=6)
-    unit: Bilingual | None = None
-    unit_one: Bilingual | None = None  # the unit when the value shown is exactly 1 ("1 slot")
+    unit: Localized | None = None
+    unit_one: Localized | None = None  # the unit when the value shown is exactly 1 ("1 slot")
 
 
 class Example(Frozen):
     """A teaching number, computed at build time by the labs' own functions."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    id: str = Field(pattern=SLUG)
     kind: Literal["teaching-assumption", "analytic"]
     fn: str = Field(pattern=r"^[a-z_]+\.[a-z0-9_]+$")
     args: dict
     outputs: dict[str, OutputFormat] = Field(min_length=1)
     expect: dict[str, Number | str | bool] = Field(default_factory=dict)
     seed: str = Field(min_length=1)
-    note: Bilingual | None = None
-    label: Bilingual | None = None
+    note: Localized | None = None
+    label: Localized | None = None
 
     @model_validator(mode="after")
     def _expect_names_outputs(self):
@@ -86,58 +96,82 @@ class Example(Frozen):
 
 
 class Question(Frozen):
-    id: str = Field(pattern=r"^q([1-9]|1[0-8])$")
+    id: str = Field(pattern=SLUG)
     section: str
-    ledger: Bilingual
-    question: Bilingual
-    wrong: Bilingual
+    ledger: Localized
+    question: Localized
+    wrong: Localized
 
 
 class Forbidden(Frozen):
-    zh: tuple[str, ...] = ()
-    en: tuple[str, ...] = ()
+    """Per language, the regular expressions that state the misconception."""
 
-    @field_validator("zh", "en")
+    patterns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _language_keys(cls, data):
+        return {"patterns": data} if isinstance(data, dict) and "patterns" not in data else data
+
+    @field_validator("patterns")
     @classmethod
     def _compiles(cls, patterns):
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
+        for items in patterns.values():
+            for pattern in items:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
         return patterns
+
+    def of(self, lang: str) -> tuple[str, ...]:
+        return self.patterns.get(lang, ())
 
 
 class Misconception(Frozen):
-    id: str = Field(pattern=r"^m([01][0-9]|20)$")
-    statement: Bilingual
-    correction: Bilingual
+    id: str = Field(pattern=SLUG)
+    statement: Localized
+    correction: Localized
     section: str
     forbidden: Forbidden = Forbidden()
 
 
 class OpenQuestion(Frozen):
     id: str
-    text: Bilingual
-    topic: Bilingual
+    text: Localized
+    topic: Localized
 
 
 class Wave(Frozen):
     id: str
     label: str
     years: str
-    title: Bilingual
-    summary: Bilingual
-    nodes: tuple[int, ...] = ()
+    title: Localized
+    summary: Localized
+    nodes: tuple[str, ...] = ()  # ledger numbers of the formal nodes of the wave
+
+
+class Lineage(Frozen):
+    """A highlighted lineage (`::: lineage ID` blocks): a line of systems read as one story."""
+
+    id: str = Field(pattern=SLUG)
+    title: Localized
 
 
 class Term(Frozen):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    zh: str
-    en: str
+    id: str = Field(pattern=SLUG)
+    names: Localized  # written as language keys: {id: ttft, zh: "首 token 延迟", en: "time to first token", …}
     abbr: str | None = None
-    definition: Bilingual
+    definition: Localized
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _language_keys(cls, data):
+        data = split_language_keys(data, cls.model_fields)
+        if isinstance(data, dict) and "text" in data and "names" not in data:
+            data = {**{k: v for k, v in data.items() if k != "text"}, "names": data["text"]}
+        return data
 
 
 class Lead(Frozen):
@@ -146,13 +180,13 @@ class Lead(Frozen):
     locator: str | None = None
     group: str
     status: Literal["unverified", "promoted", "eliminated"]
-    node: int | None = None
-    reason: Bilingual | None = None
+    node: str | None = Field(default=None, pattern=r"^n[0-9]{2,}$")  # the formal node it became
+    reason: Localized | None = None
 
     @model_validator(mode="after")
     def _status_needs(self):
         if self.status == "promoted" and self.node is None:
-            raise ValueError("a promoted lead names the formal node it became (node: N)")
+            raise ValueError("a promoted lead names the formal node it became (node: nNN)")
         if self.status == "eliminated" and self.reason is None:
             raise ValueError("an eliminated lead gives its reason (reason: {zh, en})")
         return self
@@ -164,12 +198,12 @@ class FigureSpec(Frozen):
     model_config = ConfigDict(frozen=True, extra="allow")
     id: str
     number: int = Field(ge=1)
-    kind: Literal["structural-sketch", "analytic-model", "redrawn-from-report"]
-    title: Bilingual
-    desc: Bilingual
-    caption: Bilingual
+    kind: str  # one of the profile's figure_kinds
+    title: Localized
+    desc: Localized
+    caption: Localized
     sources: tuple[str, ...] = ()
-    labels: dict[str, Bilingual] = Field(default_factory=dict)
+    labels: dict[str, Localized] = Field(default_factory=dict)
     numbers: dict[str, str] = Field(default_factory=dict)
 
 
@@ -177,27 +211,27 @@ class LabContract(Frozen):
     """A lab's contract; UI-specific keys are free-form and read by its template."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
-    id: Literal["memory", "batch", "speculative", "fleet"]
-    title: Bilingual
-    boundary: Bilingual
+    id: str = Field(pattern=SLUG)
+    title: Localized
+    boundary: Localized
 
 
 class MapRoute(Frozen):
     """One of the development map's routes (a lane of the map)."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    title: Bilingual
-    summary: Bilingual
+    id: str = Field(pattern=SLUG)
+    title: Localized
+    summary: Localized
 
 
 class MapNode(Frozen):
     """A node of the development map: what it solved, what it left, and what it grew from."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    id: str = Field(pattern=SLUG)
     route: str
-    year: int = Field(ge=2015, le=2030)
-    title: Bilingual
-    solved: Bilingual
-    left: Bilingual
+    year: int
+    title: Localized
+    solved: Localized
+    left: Localized
     cites: tuple[str, ...] = Field(min_length=1)
     after: tuple[str, ...] = ()  # arrows: problem-driven evolution or composition

@@ -6,17 +6,8 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from .base import Bilingual, Frozen
+from .base import Frozen, Localized
 
-EVIDENCE_CLASSES = {
-    "paper": Bilingual(zh="论文 / 技术报告", en="paper / technical report"),
-    "implementation": Bilingual(zh="官方实现", en="official implementation"),
-    "documentation": Bilingual(zh="官方文档", en="official documentation"),
-    "benchmark": Bilingual(zh="基准结果", en="benchmark result"),
-    "article": Bilingual(zh="作者或厂商文章", en="author or vendor article"),
-    "model-card": Bilingual(zh="模型卡", en="model card"),
-}
-Evidence = Literal["paper", "implementation", "documentation", "benchmark", "article", "model-card"]
 HTTPS = re.compile(r"^https://[^\s]+$")
 
 
@@ -43,14 +34,14 @@ class Work(Frozen):
 
 
 class NodeEntry(Frozen):
-    """A formal node of the Chapter 14 chain (seed 000 §18)."""
+    """A formal node: a work in the book's chain of papers and systems (sources/nodes.yaml)."""
 
-    node: int = Field(ge=1, le=62)
+    node: int = Field(ge=1)
     work: str
     year: int
     title: str = Field(min_length=1)
-    role: Bilingual
-    evidence: Evidence
+    role: Localized
+    evidence: str  # one of the profile's evidence classes
     read: Literal["full-pdf", "abstract-page"] | None = None
 
     @property
@@ -59,16 +50,16 @@ class NodeEntry(Frozen):
 
 
 class ReferenceEntry(Frozen):
-    """A numbered reference of the Token factory tutorial (seed 004)."""
+    """A numbered reference (sources/references.yaml), with when and how far it was read."""
 
-    ref: int = Field(ge=1, le=100)
+    ref: int = Field(ge=1)
     work: str
     title: str = Field(min_length=1)
     url_status: Literal["seed", "known", "searched", "unresolved"]
     accessed: str
     material_date: str | None = None
-    scope: Bilingual | None = None
-    evidence: Evidence
+    scope: Localized | None = None
+    evidence: str  # one of the profile's evidence classes
     url: str | None = None
     note: str | None = None
 
@@ -102,4 +93,17 @@ class Registry(Frozen):
     def numbers_of(self, work_key: str) -> tuple[str, ...]:
         nodes = [n for n, e in self.nodes.items() if e.work == work_key]
         refs = [r for r, e in self.references.items() if e.work == work_key]
-        return tuple(sorted(nodes) + sorted(refs, key=lambda r: int(r[1:])))
+        return tuple(sorted(nodes, key=number_order) + sorted(refs, key=number_order))
+
+    def of_kind(self, kind: str) -> dict:
+        """The entries of one registry kind ('nodes' or 'references')."""
+        return self.nodes if kind == "nodes" else self.references
+
+
+def number_order(number: str) -> int:
+    """n04 -> 4, r101 -> 101: ledger numbers sort by their number, not as text."""
+    return int(number[1:])
+
+
+def registry_kind(number: str) -> str:
+    return "nodes" if number.startswith("n") else "references"

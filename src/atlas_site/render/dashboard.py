@@ -1,9 +1,12 @@
-"""The contributors' ledger dashboard: what is covered, used, open and failing (not in reader nav)."""
+"""The contributors' ledger dashboard: what is covered, used, open and failing (not in reader nav).
+It is written in the first language of the book's interface that is English, else the first."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from ..model import LANGS, Book
+from ..model import Book, number_order
+from ..rules.citations import prose_citations
+from .layout import frame
 from .templates import make_environment
 
 
@@ -15,47 +18,49 @@ def _uses(parsed: dict, kind: str) -> dict[str, list[str]]:
     return places
 
 
-def dashboard_context(book: Book, parsed: dict, gate_reports: list) -> dict:
+def _coverage(book: Book, parsed: dict, rules) -> list[dict]:
+    """One table per `cites_all` rule: each registry entry and whether each language cites it."""
+    tables = []
+    for rule in rules:
+        if rule.name != "cites_all":
+            continue
+        registry = book.registry
+        entries = registry.of_kind(rule.args.registry)
+        cited = {lang: {registry.work_of(n).key for page_id in rule.page_ids() if (lang, page_id) in parsed
+                        for n, _ in prose_citations(book, parsed[(lang, page_id)]) if registry.work_of(n)}
+                 for lang in book.languages}
+        rows = [{"number": n, "title": e.title, "status": getattr(e, "url_status", ""),
+                 "cited": {lang: e.work in cited[lang] for lang in book.languages}}
+                for n, e in sorted(entries.items(), key=lambda item: number_order(item[0]))]
+        tables.append({"registry": rule.args.registry, "pages": ", ".join(rule.page_ids()), "rows": rows,
+                       "cover": {lang: sum(r["cited"][lang] for r in rows) for lang in book.languages}})
+    return tables
+
+
+def dashboard_context(book: Book, parsed: dict, gate_reports: list, rules) -> dict:
     registry = book.registry
-    cited_works = defaultdict(set)  # (lang, page kind) -> works
-    for (lang, _), page in parsed.items():
-        for use in page.uses_of("cite"):
-            work = registry.work_of(use.key)
-            if work:
-                cited_works[(lang, page.page.id if page.page.id == "ch14" else page.page.meta.kind)].add(work.key)
-    nodes = []
-    for number, node in sorted(registry.nodes.items()):
-        nodes.append({"number": number, "title": node.title,
-                      "cited": {lang: node.work in cited_works[(lang, "ch14")] for lang in LANGS}})
-    refs = []
-    for number, ref in sorted(registry.references.items(), key=lambda item: int(item[0][1:])):
-        refs.append({"number": number, "title": ref.title, "status": ref.url_status,
-                     "cited": {lang: ref.work in cited_works[(lang, "tutorial")] for lang in LANGS}})
     claim_uses = _uses(parsed, "claim")
     example_uses = _uses(parsed, "ex")
     example_ids = Counter(key.partition(".")[0] for key, places in example_uses.items() for _ in places)
     blocks = _uses(parsed, "misconception")
+    lang = "en" if "en" in book.languages else book.languages[0]
     return {
-        "nodes": nodes, "refs": refs,
-        "node_cover": {lang: sum(n["cited"][lang] for n in nodes) for lang in LANGS},
-        "ref_cover": {lang: sum(r["cited"][lang] for r in refs) for lang in LANGS},
+        "coverage": _coverage(book, parsed, rules),
+        "languages": book.languages,
         "claims": [{"id": c.id, "kind": c.kind, "source": ", ".join(c.source), "places": claim_uses.get(c.id, [])} for c in book.claims.values()],
         "claim_kinds": Counter(c.kind for c in book.claims.values()),
         "examples": [{"id": e.id, "fn": e.fn, "uses": example_ids.get(e.id, 0)} for e in book.examples.values()],
         "gaps": [{"key": w.key, "title": w.title, "numbers": ", ".join(registry.numbers_of(w.key))} for w in registry.works.values() if w.url is None],
         "leads": sorted(book.leads, key=lambda lead: (lead.status, lead.id)),
         "lead_counts": Counter(lead.status for lead in book.leads),
-        "misconceptions": [{"id": m.id, "statement": m.statement.en, "section": m.section, "blocks": blocks.get(m.id, [])} for m in book.misconceptions],
+        "misconceptions": [{"id": m.id, "statement": m.statement[lang], "section": m.section, "blocks": blocks.get(m.id, [])} for m in book.misconceptions],
         "gates": [r.line() for r in gate_reports],
         "pages": [{"lang": p.lang, "id": p.id, "status": p.meta.status} for p in book.pages],
     }
 
 
-def render_dashboard(book: Book, parsed: dict, gate_reports: list, root) -> str:
+def render_dashboard(book: Book, parsed: dict, gate_reports: list, rules, root) -> str:
+    lang = "en" if "en" in book.languages else book.languages[0]
     env = make_environment(root)
-    from .site import CSP, nav_entries
-
     return env.get_template("dashboard.html.j2").render(
-        lang="en", html_lang="en", t=lambda key: {"site": "LLM Atlas", "skip": "Skip to content", "home": "Contents",
-                                                  "bibliography": "Bibliography", "theme": "Toggle dark/light"}.get(key, key),
-        root="", csp=CSP, other_lang="zh", twin_href=None, nav=nav_entries(book, "en"), series=[], **dashboard_context(book, parsed, gate_reports))
+        **frame(book, lang, "dashboard.html", None), **dashboard_context(book, parsed, gate_reports, rules))

@@ -1,12 +1,12 @@
 """What rendered HTML depends on beyond its own text: every ledger record, computed number and
 source it shows, and the navigation around it. The hashes decide what is re-rendered. Each record
-is hashed once per build, so keying every page and part stays cheap."""
+is hashed once per build, so keying every page and part stays cheap. Which records a directive
+shows is declared with the directive (`depends`, directives/)."""
 from __future__ import annotations
 
-from functools import cached_property
-
 from ..cache import digest
-from ..model import Book
+from ..directives import REGISTRY
+from ..model import Book, number_order
 from ..resolve.pages import ParsedPage
 
 
@@ -28,7 +28,8 @@ class Dependencies:
         registry = self.book.registry
         entry = registry.entry(number)
         return self._once("source", number, lambda: [_dump(entry), _dump(registry.work_of(number)),
-                                                      list(registry.numbers_of(entry.work)) if entry else []])
+                                                      list(registry.numbers_of(entry.work)) if entry else [],
+                                                      _dump(self.book.profile.sources.get("nodes" if number.startswith("n") else "references"))])
 
     def example(self, example_id: str) -> str:
         return self._once("example", example_id, lambda: [_dump(self.book.examples.get(example_id)), self.computed.get(example_id)])
@@ -37,49 +38,49 @@ class Dependencies:
         claim = self.book.claims.get(claim_id)
         return self._once("claim", claim_id, lambda: [_dump(claim), [self.source(n) for n in (claim.source if claim else ())]])
 
+    def term(self, term_id: str) -> str:
+        return self._once("term", term_id, lambda: _dump(self.book.terms.get(term_id)))
+
+    def lineage(self, lineage_id: str) -> str:
+        return self._once("lineage", lineage_id, lambda: _dump(self.book.lineages.get(lineage_id)))
+
     def figure(self, figure_id: str) -> str:
         spec = self.book.figures.get(figure_id)
 
         def value():
             shown = [ref.partition(":")[2].partition(".")[0] for ref in (spec.numbers.values() if spec else ())]
             return [_dump(spec), [self.source(n) for n in (spec.sources if spec else ())],
-                    [[self.example(k), _dump(self.book.claims.get(k))] for k in shown]]
+                    [[self.example(k), _dump(self.book.claims.get(k))] for k in shown],
+                    _dump(self.book.profile.figure_kinds.get(spec.kind)) if spec else None]
 
         return self._once("figure", figure_id, value)
 
-    @cached_property
-    def blocks(self) -> dict:
+    def labs(self, lab_ids) -> str:
+        return self._once("labs", ",".join(lab_ids), lambda: [[_dump(self.book.labs.get(i)) for i in lab_ids], self.book.lab_strings])
+
+    def collection(self, name: str) -> str:
+        return self._once("collection", name, lambda: [_dump(item) for item in getattr(self.book, name)])
+
+    def registry_kind(self, kind: str) -> str:
+        entries = self.book.registry.of_kind(kind)
+        return self._once("registry", kind, lambda: [self.source(n) for n in sorted(entries, key=number_order)])
+
+    def dev_map(self) -> str:
         book = self.book
-        return {
-            "question-cards": digest([_dump(q) for q in book.questions]),
-            "node-table": digest([self.source(n) for n in sorted(book.registry.nodes)]),
-            "open-questions": digest([_dump(q) for q in book.open_questions]),
-            "labs": digest({k: _dump(v) for k, v in sorted(book.labs.items())}, book.lab_strings),
-            "dev-map": digest([_dump(r) for r in book.map_routes], [_dump(n) for n in book.map_nodes],
-                              [self.source(c) for c in sorted({c for n in book.map_nodes for c in n.cites})]),
-        }
+        return self._once("dev-map", "", lambda: [[_dump(r) for r in book.map_routes], [_dump(n) for n in book.map_nodes],
+                                                  [self.source(c) for c in sorted({c for n in book.map_nodes for c in n.cites})]])
 
     def nav(self, lang: str) -> str:
-        return self._once("nav", lang, lambda: [[p.id, p.meta.title, p.meta.short_title, p.meta.order, p.meta.kind]
-                                                for p in self.book.pages_in(lang)])
+        return self._once("nav", lang, lambda: [_dump(self.book.profile), self.book.strings.get(lang),
+                                                [[p.id, p.meta.title, p.meta.short_title] for p in self.book.pages_in(lang)]])
 
     def of_uses(self, uses) -> list:
         """One short digest per thing the uses render."""
         found = []
         for use in uses:
-            kind, key = use.kind, use.key
-            if kind == "cite":
-                found.append(self.source(key))
-            elif kind == "claim":
-                found.append(self.claim(key))
-            elif kind == "ex":
-                found.append(self.example(key.partition(".")[0]))
-            elif kind == "term":
-                found.append(self._once("term", key, lambda key=key: _dump(self.book.terms.get(key))))
-            elif kind == "figure":
-                found.append(self.figure(key))
-            elif kind in self.blocks:
-                found.append(self.blocks[kind])
+            directive = REGISTRY.get(use.kind)
+            if directive is not None and directive.depends is not None:
+                found += directive.depends(self, use)
         return found
 
     def of_page(self, parsed: ParsedPage) -> list:

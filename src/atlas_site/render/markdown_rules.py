@@ -1,4 +1,5 @@
-"""markdown-it render rules for the book's tokens; they read `env['inline']` and `env['blocks']`."""
+"""markdown-it render rules for the book's tokens: directives go to their renderer in the registry
+(directives/), with the page's render state in `env['state']`."""
 from __future__ import annotations
 
 from html import escape
@@ -6,35 +7,33 @@ from html import escape
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 
-from .i18n import ui
+from ..directives import REGISTRY
+
+
+class Call:
+    """A directive as a token carries it, shaped like a parsed Use for the directive's renderer."""
+
+    def __init__(self, kind: str, key: str, text: str | None = None, keys=None):
+        self.kind, self.key, self.text = kind, key, text
+        self.keys = tuple(keys) if keys is not None else (tuple(key.split(",")) if key else ())
 
 
 def _cite(self, tokens, idx, options, env):
-    return env["inline"].cite(tokens[idx].meta["keys"])
+    keys = tokens[idx].meta["keys"]
+    return REGISTRY["cite"].render(env["state"], Call("cite", keys[0], keys=keys))
 
 
 def _directive(self, tokens, idx, options, env):
     meta = tokens[idx].meta
-    inline = env["inline"]
-    if meta["kind"] == "claim":
-        return inline.claim(meta["arg"])
-    if meta["kind"] == "ex":
-        return inline.example(meta["arg"])
-    if meta["kind"] == "term":
-        return inline.term(meta["arg"], meta["text"])
-    return escape(meta["raw"])  # a block directive used mid-sentence is reported by resolve
-
-
-def _directive_block(self, tokens, idx, options, env):
-    meta = tokens[idx].meta
-    return env["blocks"].render(meta["kind"], meta["arg"])
+    directive = REGISTRY[meta["kind"]]  # resolve refused unknown and misplaced directives
+    return directive.render(env["state"], Call(meta["kind"], meta["arg"], meta.get("text")))
 
 
 def _heading_open(self, tokens, idx, options, env):
     token = tokens[idx]
     heading_id = token.attrGet("id")
     if heading_id and token.tag in ("h2", "h3"):
-        env["inline"].section = str(heading_id)
+        env["state"].section = str(heading_id)
     return self.renderToken(tokens, idx, options, env)
 
 
@@ -82,17 +81,10 @@ def _link_open(self, tokens, idx, options, env):
 def _container(name: str):
     def opening(self, tokens, idx, options, env):
         arg = tokens[idx].info.strip()[len(name):].strip()
-        lang = env["inline"].lang
-        if name == "misconception":
-            return (f'<aside class="misconception" id="misconception-{escape(arg)}" data-misconception="{escape(arg)}">'
-                    f'<p class="block-label">{escape(ui("misconception", lang))} · {escape(arg.upper())}</p>\n')
-        if name == "lineage":
-            return (f'<section class="lineage" data-lineage="{escape(arg)}" aria-label="{escape(ui("lineage_" + arg, lang) if arg in ("deepseek", "kimi") else arg)}">'
-                    f'<p class="block-label">{escape(ui("lineage_" + arg, lang)) if arg in ("deepseek", "kimi") else escape(arg)}</p>\n')
-        return f'<aside class="note"><p class="block-label">{escape(ui("note", lang))}</p>\n'
+        return REGISTRY[name].render(env["state"], Call(name, arg), True)
 
     def closing(self, tokens, idx, options, env):
-        return "</section>\n" if name == "lineage" else "</aside>\n"
+        return REGISTRY[name].render(env["state"], Call(name, ""), False)
 
     return opening, closing
 
@@ -101,7 +93,7 @@ def install_rules(md: MarkdownIt) -> None:
     rules = md.add_render_rule
     rules("cite", _cite)
     rules("directive", _directive)
-    rules("directive_block", _directive_block)
+    rules("directive_block", _directive)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)
     rules("math_inline", _math(False))
@@ -110,7 +102,7 @@ def install_rules(md: MarkdownIt) -> None:
     rules("table_open", _table_open)
     rules("table_close", _table_close)
     rules("link_open", _link_open)
-    for name in ("misconception", "lineage", "note"):
+    for name in REGISTRY.of_form("container"):
         opening, closing = _container(name)
         rules(f"container_{name}_open", opening)
         rules(f"container_{name}_close", closing)

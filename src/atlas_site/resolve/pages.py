@@ -1,4 +1,6 @@
-"""Parse each page's parts into tokens and index what every section uses."""
+"""Parse each page's parts into tokens and index what the page holds: its sections, every use of a
+directive with the section it sits in and its file:line:col, and the page's text in reading order.
+This index is what the reference checks, the renderer's cache keys and the gates read."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,17 +8,23 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from ..cache import BuildCache, NoCache, digest
-from ..diagnostics import SourceLocation
+from ..diagnostics import Diagnostic, SourceLocation
+from ..directives import REGISTRY
 from ..model import Book, Page
 
 
 @dataclass(frozen=True)
 class Use:
-    kind: str  # cite | claim | ex | term | figure | labs | misconception | lineage | <block directive>
-    key: str
-    section: str
+    kind: str  # a directive name (cite, claim, ex, term, figure, labs, misconception, …) or "link"
+    key: str  # its argument: a ledger number, an id, "id.output", "a,b" or a link target
+    section: str  # the innermost section it sits in ("" before the first heading)
     location: SourceLocation
     in_block: str = ""  # "misconception:m07" when inside a marked block
+    text: str | None = None  # shown text: {{term:id|text}}
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self.key.split(",")) if self.key else ()
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,16 @@ class Section:
     level: int
     title: str
     location: SourceLocation
+    parent: str = ""  # the h2 an h3 sits under
+
+
+@dataclass(frozen=True)
+class Event:
+    """One piece of the page in reading order: a run of prose text, or a directive use."""
+
+    location: SourceLocation
+    text: str = ""
+    use: Use | None = None
 
 
 @dataclass
@@ -33,59 +51,148 @@ class ParsedPage:
     parts: list = field(default_factory=list)  # (PagePart, tokens)
     sections: list = field(default_factory=list)
     uses: list = field(default_factory=list)
-    untitled: list = field(default_factory=list)  # headings without {#id}: SourceLocation
+    events: list = field(default_factory=list)
+    problems: list = field(default_factory=list)  # syntax problems found while indexing
 
     def uses_of(self, kind: str) -> list[Use]:
         return [u for u in self.uses if u.kind == kind]
+
+    def section(self, section_id: str) -> Section | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+    def within(self, section_id: str, target: str) -> bool:
+        """Is `section_id` the section `target` or one of its subsections?"""
+        if section_id == target:
+            return True
+        section = self.section(section_id)
+        return section is not None and section.parent == target
 
 
 def _where(part, line0: int, col: int = 1) -> SourceLocation:
     return SourceLocation(part.path, part.body_line + line0, col)
 
 
+class _Indexer:
+    """Walks one page's tokens once, part by part."""
+
+    def __init__(self, parsed: ParsedPage):
+        self.parsed = parsed
+        self.section = ""
+        self.h2 = ""
+        self.blocks: list[str] = []
+
+    def add_use(self, part, kind, key, line0, col, text=None) -> None:
+        use = Use(kind, key, self.section, _where(part, line0, col), self.blocks[-1] if self.blocks else "", text)
+        self.parsed.uses.append(use)
+        self.parsed.events.append(Event(use.location, use=use))
+
+    def problem(self, part, line0, col, code, message, hint="") -> None:
+        self.parsed.problems.append(Diagnostic(_where(part, line0, col), code, message, hint))
+
+    def part(self, part, tokens) -> None:
+        lines = part.body.split("\n")
+        for index, token in enumerate(tokens):
+            if token.type == "heading_open":
+                self.heading(part, token, tokens[index + 1])
+            elif token.type.startswith("container_") and token.type.endswith("_open"):
+                self.container(part, token, lines)
+            elif token.type.startswith("container_") and token.type.endswith("_close"):
+                if self.blocks:
+                    self.blocks.pop()
+            elif token.type == "directive_block":
+                self.directive(part, token.meta)
+            elif token.type == "paragraph_open" and token.map and lines[token.map[0]].lstrip().startswith(":::"):
+                name = lines[token.map[0]].strip()[3:].strip().split(" ")[0]
+                self.problem(part, token.map[0], 1, "block.unknown", f"unknown block '::: {name}'",
+                             f"one of {', '.join(REGISTRY.of_form('container'))}")
+            elif token.type == "inline":
+                self.inline(part, token)
+
+    def heading(self, part, token, inline) -> None:
+        location = _where(part, token.map[0])
+        heading_id = token.attrGet("id")
+        if token.tag not in ("h2", "h3"):
+            return
+        if not heading_id:
+            self.problem(part, token.map[0], 1, "heading.no-id", f"heading '{inline.content}' has no language-neutral id",
+                         "end it with {#some-id}")
+            return
+        self.section = str(heading_id)
+        if token.tag == "h2":
+            self.h2 = self.section
+        self.parsed.sections.append(Section(self.section, int(token.tag[1]), inline.content, location,
+                                            self.h2 if token.tag == "h3" else ""))
+
+    def container(self, part, token, lines) -> None:
+        name, _, arg = token.info.strip().partition(" ")
+        arg = arg.strip()
+        start, end = token.map
+        closed = end < len(lines) and lines[end].strip().startswith(":::")  # map ends at the closing marker
+        if not closed:  # markdown-it closes it at the end of the file: everything after would vanish into it
+            self.problem(part, start, 1, "block.unclosed", f"'::: {name}' block is never closed",
+                         "end the block with a line holding only ':::'")
+        self.blocks.append(f"{name}:{arg}")
+        self.add_use(part, name, arg, start, 1)
+        self.check_argument(part, name, arg, start, 1)
+
+    def directive(self, part, meta) -> None:
+        self.add_use(part, meta["kind"], meta["arg"], meta["line"], meta["col"], meta.get("text"))
+        self.check_argument(part, meta["kind"], meta["arg"], meta["line"], meta["col"])
+
+    def check_argument(self, part, name, arg, line0, col) -> None:
+        directive = REGISTRY.get(name)
+        if directive is None:
+            return  # reported by the reference check with a "did you mean"
+        problem = directive.argument_problem(arg)
+        if problem:
+            self.problem(part, line0, col, "directive.argument", problem, f"write {directive.example}")
+
+    def inline(self, part, token) -> None:
+        position = 0  # where the previous child's text was found in the inline's source
+        for child in token.children or []:
+            if child.type == "cite":
+                for key in child.meta["keys"]:
+                    self.add_use(part, "cite", key, child.meta["line"], child.meta["col"])
+                position = child.meta["pos"]
+            elif child.type == "directive":
+                meta = child.meta
+                directive = REGISTRY.get(meta["kind"])
+                if directive is not None and directive.form != "inline":
+                    self.problem(part, meta["line"], meta["col"], "directive.misplaced",
+                                 f"'{{{{{meta['kind']}}}}}' is a block directive: it stands alone as its own paragraph",
+                                 "put it on a line of its own with blank lines around it")
+                self.directive(part, meta)
+                position = meta["pos"]
+            elif child.type == "link_open":
+                href = str(child.attrGet("href") or "")
+                found = token.content.find("](", position)
+                line0, col = _offset_location(token, found + 2 if found >= 0 else position)
+                self.add_use(part, "link", href, line0, col)
+            elif child.type in ("text", "code_inline") and child.content.strip():
+                found = token.content.find(child.content, position)
+                offset = found if found >= 0 else position
+                line0, col = _offset_location(token, offset)
+                self.parsed.events.append(Event(_where(part, line0, col), text=child.content))
+                if found >= 0:
+                    position = found + len(child.content)
+
+
+def _offset_location(token, offset: int) -> tuple[int, int]:
+    """0-based line and 1-based column of a character offset into an inline token's source."""
+    before = token.content[:offset]
+    return token.map[0] + before.count("\n"), len(before) - (before.rfind("\n") + 1) + 1
+
+
 def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
-    """Tokens of every part (from `tokens_of`, which may cache them per part) and the index of
-    sections and uses, with the section each use sits in."""
+    """Tokens of every part (from `tokens_of`, which may cache them per part) and the index."""
     tokens_of = tokens_of or (lambda part: md.parse(part.body, {}))
     parsed = ParsedPage(page)
-    section = ""
-    block_stack: list[str] = []
+    indexer = _Indexer(parsed)
     for part in page.parts:
         tokens = tokens_of(part)
         parsed.parts.append((part, tokens))
-        for index, token in enumerate(tokens):
-            if token.type == "heading_open" and token.tag in ("h2", "h3"):
-                location = _where(part, token.map[0])
-                heading_id = token.attrGet("id")
-                title = tokens[index + 1].content
-                if not heading_id:
-                    parsed.untitled.append((location, title))
-                    continue
-                section = str(heading_id)
-                parsed.sections.append(Section(section, int(token.tag[1]), title, location))
-            elif token.type.startswith("container_") and token.type.endswith("_open"):
-                name, _, arg = token.info.strip().partition(" ")
-                block_stack.append(f"{name}:{arg.strip()}")
-                parsed.uses.append(Use(name, arg.strip(), section, _where(part, token.map[0])))
-            elif token.type.startswith("container_") and token.type.endswith("_close"):
-                if block_stack:
-                    block_stack.pop()
-            elif token.type == "directive_block":
-                meta = token.meta
-                parsed.uses.append(Use(meta["kind"], meta["arg"], section, _where(part, meta["line"]), _top(block_stack)))
-            elif token.type == "inline":
-                for child in token.children or []:
-                    if child.type == "cite":
-                        for key in child.meta["keys"]:
-                            parsed.uses.append(Use("cite", key, section, _where(part, child.meta["line"], child.meta["col"]), _top(block_stack)))
-                    elif child.type == "directive":
-                        meta = child.meta
-                        parsed.uses.append(Use(meta["kind"], meta["arg"], section, _where(part, meta["line"], meta["col"]), _top(block_stack)))
+        indexer.part(part, tokens)
     return parsed
-
-
-def _top(stack: list[str]) -> str:
-    return stack[-1] if stack else ""
 
 
 def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:

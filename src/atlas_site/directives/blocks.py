@@ -1,0 +1,176 @@
+"""Block directives: each stands alone as a paragraph and renders a generated block."""
+from __future__ import annotations
+
+import re
+from html import escape, unescape
+
+from markupsafe import Markup
+
+from .. import figures
+from ..cache import digest
+from ..diagnostics import closest
+from .base import Directive
+
+TAGS = re.compile(r"<[^>]+>")
+
+
+# -- figure: {{figure:id}} ---------------------------------------------------------------------
+def _render_figure(state, use) -> str:
+    book, lang = state.book, state.lang
+    spec = book.figures[use.key]
+    values = {}
+    for reference in spec.numbers.values():
+        kind, _, key = reference.partition(":")
+        if kind == "ex":
+            values[reference] = state.example_text(key)
+        elif kind == "claim":
+            values[reference] = book.claims[key].text[lang]
+    raw = spec.model_dump()
+    kind_label = book.profile.figure_kinds[spec.kind][lang]
+    svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, kind_label, state.code_version),
+                          lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", kind_label, book.languages))
+    state.figures += 1
+    state.record.figures[spec.id] = {"number": state.figures, "drawn": unescape(TAGS.sub(" ", svg))}
+    cites = state.cite(list(spec.sources)) if spec.sources else ""
+    return (f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
+            f'<div class="figure-box">{svg}</div>\n'
+            f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {state.figures}</span>'
+            f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
+            "</figure>\n")
+
+
+def _check_figure(book, use, computed, out) -> None:
+    if use.key in book.figures:
+        return
+    if book.is_broken("figures", use.key):
+        out.quiet()
+    else:
+        out.error(use.location, "figure.unknown", f"no figure '{use.key}' in the ledger", closest(use.key, book.figures))
+
+
+FIGURE = Directive(
+    "figure", "block", "id", "an original figure (inline SVG) with its number, kind, caption and sources",
+    render=_render_figure, check=_check_figure,
+    depends=lambda deps, use: [deps.figure(use.key)],
+    example="{{figure:kv-formula}}",
+)
+
+
+# -- labs: {{labs:memory,batch}} ---------------------------------------------------------------
+def _render_labs(state, use) -> str:
+    from ..render.assets import lab_scripts_for
+
+    book = state.book
+    strings = book.lab_strings
+
+    def t(key: str) -> str:
+        entry = strings.get(key)
+        return entry[state.lang] if entry else key
+
+    labs = {lab_id: book.labs[lab_id].model_dump() for lab_id in use.keys}
+    for lab_id in use.keys:
+        state.record.labs[lab_id] = [s["id"] for s in labs[lab_id].get("statements") or []]
+    scripts = " ".join(f"../assets/labs/{name}" for name in lab_scripts_for(state.root, use.keys))
+    template = "labs/tablist.html.j2" if len(use.keys) > 1 else "labs/single.html.j2"
+    body = state.env.get_template(template).render(lang=state.lang, t=t, labs=labs, lab_ids=list(use.keys))
+    return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{body}</div>\n'
+
+
+def _check_labs(book, use, computed, out) -> None:
+    unknown = [lab for lab in use.keys if lab not in book.labs]
+    if unknown:
+        out.error(use.location, "labs.unknown", f"no lab {', '.join(unknown)} in the ledger", closest(unknown[0], book.labs))
+
+
+LABS = Directive(
+    "labs", "block", "ids", "in-browser labs: one lab, or several in one keyboard-operable tablist",
+    render=_render_labs, check=_check_labs,
+    depends=lambda deps, use: [deps.labs(use.keys)],
+    example="{{labs:memory,batch}}",
+)
+
+
+# -- question-cards ----------------------------------------------------------------------------
+def _render_question_cards(state, use) -> str:
+    items = []
+    for question in state.book.questions:
+        items.append(
+            f'<li class="qcard" data-item><a href="#{escape(question.section)}">'
+            f'<span class="qcard-num">{escape(question.id.upper())}</span> '
+            f'<span class="qcard-ledger">{escape(question.ledger[state.lang])}</span>'
+            f'<span class="qcard-question">{escape(question.question[state.lang])}</span>'
+            f'<span class="qcard-wrong"><span class="visually-hidden">{escape(state.ui("wrong"))}: </span>'
+            f'{escape(question.wrong[state.lang])}</span></a></li>')
+    # the cards repeat every question: keep them out of the search index so results point at the sections
+    return '<ol class="qcards" data-block="question-cards" data-pagefind-ignore>\n' + "\n".join(items) + "\n</ol>\n"
+
+
+QUESTION_CARDS = Directive(
+    "question-cards", "block", "none", "the book's questions as cards linking to their sections",
+    render=_render_question_cards,
+    depends=lambda deps, use: [deps.collection("questions")],
+    example="{{question-cards}}",
+)
+
+
+# -- node-table --------------------------------------------------------------------------------
+def _render_node_table(state, use) -> str:
+    from ..model import number_order
+    from ..render.state import source_label
+
+    rows = []
+    for number, node in sorted(state.book.registry.nodes.items(), key=lambda item: number_order(item[0])):
+        rows.append(f'<tr><td>{escape(source_label(state.book, number))}</td><td>{node.year}</td>'
+                    f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
+                    f'<td>{escape(node.role[state.lang])}</td></tr>')
+    head = "".join(f'<th scope="col">{escape(state.ui(k))}</th>' for k in ("node", "year", "source", "role"))
+    return ('<div class="table-scroll" tabindex="0"><table class="node-table">'
+            f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
+
+
+NODE_TABLE = Directive(
+    "node-table", "block", "none", "every formal node with its year, work and role (does not count as citing them)",
+    render=_render_node_table,
+    depends=lambda deps, use: [deps.registry_kind("nodes")],
+    example="{{node-table}}",
+)
+
+
+# -- open-questions ----------------------------------------------------------------------------
+def _render_open_questions(state, use) -> str:
+    items = [f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(state.ui("open"))}</span> '
+             f'<strong>{escape(q.topic[state.lang])}</strong>: {escape(q.text[state.lang])}</li>'
+             for q in state.book.open_questions]
+    return '<ul class="open-questions">\n' + "\n".join(items) + "\n</ul>\n"
+
+
+OPEN_QUESTIONS = Directive(
+    "open-questions", "block", "none", "the questions the sources leave open, shown as open",
+    render=_render_open_questions,
+    depends=lambda deps, use: [deps.collection("open_questions")],
+    example="{{open-questions}}",
+)
+
+
+# -- dev-map -----------------------------------------------------------------------------------
+def _render_dev_map(state, use) -> str:
+    """Routes as lanes over time; each node a button whose details (what it solved, what it left,
+    year, citation) are in the page, so it also reads as a list without script."""
+    book, lang = state.book, state.lang
+    routes = [{"id": r.id, "title": r.title[lang], "summary": r.summary[lang]} for r in book.map_routes]
+    titles = {n.id: n.title[lang] for n in book.map_nodes}
+    nodes = [{"id": n.id, "route": n.route, "year": n.year, "title": n.title[lang], "solved": n.solved[lang],
+              "left": n.left[lang], "cites": Markup(state.cite(list(n.cites))),
+              "after": [{"id": a, "title": titles.get(a, a)} for a in n.after]} for n in book.map_nodes]
+    years = sorted({n.year for n in book.map_nodes})
+    return state.env.get_template("devmap.html.j2").render(lang=lang, routes=routes, nodes=nodes, years=years)
+
+
+DEV_MAP = Directive(
+    "dev-map", "block", "none", "the development map: routes as lanes over the years, nodes with what they solved and left",
+    render=_render_dev_map,
+    depends=lambda deps, use: [deps.dev_map()],
+    example="{{dev-map}}",
+)
+
+DIRECTIVES = (FIGURE, LABS, QUESTION_CARDS, NODE_TABLE, OPEN_QUESTIONS, DEV_MAP)

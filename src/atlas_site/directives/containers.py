@@ -1,0 +1,70 @@
+"""Container directives: `::: NAME ARG` … `:::` marked blocks around prose."""
+from __future__ import annotations
+
+from html import escape
+
+from ..diagnostics import closest
+from .base import Directive
+
+
+def _render_misconception(state, use, opening: bool) -> str:
+    if not opening:
+        return "</aside>\n"
+    return (f'<aside class="misconception" id="misconception-{escape(use.key)}" data-misconception="{escape(use.key)}">'
+            f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n')
+
+
+def _check_misconception(book, use, computed, out) -> None:
+    ids = [m.id for m in book.misconceptions]
+    if use.key in ids:
+        return
+    if book.is_broken("misconceptions", use.key):
+        out.quiet()
+    else:
+        out.error(use.location, "block.unknown-misconception", f"no misconception '{use.key}' in the ledger", closest(use.key, ids))
+
+
+MISCONCEPTION = Directive(
+    "misconception", "container", "id",
+    "the one place a misconception may be stated: inside its block, which corrects it",
+    render=_render_misconception, check=_check_misconception,
+    example="::: misconception m07 … :::",
+)
+
+
+def _render_lineage(state, use, opening: bool) -> str:
+    if not opening:
+        return "</section>\n"
+    title = escape(state.book.lineages[use.key].title[state.lang])
+    return (f'<section class="lineage" data-lineage="{escape(use.key)}" aria-label="{title}">'
+            f'<p class="block-label">{title}</p>\n')
+
+
+def _check_lineage(book, use, computed, out) -> None:
+    if use.key in book.lineages:
+        return
+    if book.is_broken("lineages", use.key):
+        out.quiet()
+    else:
+        out.error(use.location, "block.unknown-lineage", f"unknown lineage '{use.key}'", closest(use.key, book.lineages))
+
+
+LINEAGE = Directive(
+    "lineage", "container", "id", "a highlighted lineage: a line of systems read as one story (ledger `lineages`)",
+    render=_render_lineage, check=_check_lineage,
+    depends=lambda deps, use: [deps.lineage(use.key)],
+    example="::: lineage ID … :::",
+)
+
+
+def _render_note(state, use, opening: bool) -> str:
+    return f'<aside class="note"><p class="block-label">{escape(state.ui("note"))}</p>\n' if opening else "</aside>\n"
+
+
+NOTE = Directive(
+    "note", "container", "none", "an aside",
+    render=_render_note, parity=False,
+    example="::: note … :::",
+)
+
+DIRECTIVES = (MISCONCEPTION, LINEAGE, NOTE)

@@ -1,0 +1,125 @@
+"""Inline directives that carry evidence: citations, claims, teaching numbers, glossary terms."""
+from __future__ import annotations
+
+from html import escape
+
+from ..diagnostics import closest
+from .base import Directive
+
+
+# -- cite: [@n27] / [@n20; @r47] -------------------------------------------------------------
+def _check_cite(book, use, computed, out) -> None:
+    from ..model import registry_kind
+
+    leads = {lead.id: lead for lead in book.leads}
+    if book.is_broken("registry", registry_kind(use.key)):
+        out.quiet()
+    elif use.key in leads:
+        out.error(use.location, "lead.cited", f"'{use.key}' is a candidate lead ({leads[use.key].status}); prose may cite only formal sources")
+    elif book.registry.entry(use.key) is None:
+        out.error(use.location, "cite.unknown", f"no source with ledger number '{use.key}'",
+                  closest(use.key, list(book.registry.nodes) + list(book.registry.references)))
+
+
+CITE = Directive(
+    "cite", "inline", "numbers", "a citation of ledger numbers, linked to the bibliography with a hover card",
+    render=lambda state, use: state.cite(list(use.keys)),
+    check=_check_cite,
+    depends=lambda deps, use: [deps.source(use.key)],
+    example="[@n27] · [@n20; @r47]",
+)
+
+
+# -- claim: {{claim:id}} -----------------------------------------------------------------------
+def _render_claim(state, use) -> str:
+    claim = state.book.claims[use.key]
+    label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
+    return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">'
+            f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
+            f'<span class="badge badge-claim">{escape(label)}</span>'
+            f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}</span>'
+            f"{state.cite(list(claim.source))}</span>")
+
+
+def _check_claim(book, use, computed, out) -> None:
+    if use.key in book.claims:
+        return
+    if book.is_broken("claims", use.key):
+        out.quiet()
+    else:
+        out.error(use.location, "claim.unknown", f"no claim '{use.key}' in the ledger", closest(use.key, book.claims))
+
+
+CLAIM = Directive(
+    "claim", "inline", "id", "an author-reported or benchmark number with its setting, label and citation",
+    render=_render_claim, check=_check_claim,
+    depends=lambda deps, use: [deps.claim(use.key)],
+    example="{{claim:distserve-goodput}}",
+)
+
+
+# -- ex: {{ex:id.output}} ----------------------------------------------------------------------
+def _render_example(state, use) -> str:
+    example_id, _, output = use.key.partition(".")
+    example = state.book.examples[example_id]
+    label = state.ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic")
+    # the assumption is spelled out once per page (first use); later uses keep the label only
+    title = f' title="{escape(example.note[state.lang])}"' if example.note and example_id not in state.noted else ""
+    state.noted.add(example_id)
+    return (f'<span class="ex" data-example="{escape(use.key)}"{title}>'
+            f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
+            f'<span class="badge badge-ex">{escape(label)}</span></span>')
+
+
+def _check_example(book, use, computed, out) -> None:
+    example_id, _, output = use.key.partition(".")
+    example = book.examples.get(example_id)
+    if example is None:
+        if book.is_broken("examples", example_id):
+            out.quiet()
+        else:
+            out.error(use.location, "example.unknown", f"no worked example '{example_id}'", closest(example_id, book.examples))
+    elif not output and len(example.outputs) != 1:
+        out.error(use.location, "example.ambiguous", f"example '{example_id}' has several outputs; name one", f"one of {', '.join(sorted(example.outputs))}")
+    elif output and output not in example.outputs:
+        out.error(use.location, "example.unknown-output", f"example '{example_id}' declares no output '{output}'", closest(output, example.outputs))
+
+
+EXAMPLE = Directive(
+    "ex", "inline", "output", "a teaching number computed by the labs' own code, with its label",
+    render=_render_example, check=_check_example,
+    depends=lambda deps, use: [deps.example(use.key.partition(".")[0])],
+    example="{{ex:kv-per-token.kib_per_token}}",
+)
+
+
+# -- term: {{term:id}} / {{term:id|shown text}} -------------------------------------------------
+def _render_term(state, use) -> str:
+    term = state.book.terms[use.key]
+    shown = use.text or term.abbr or term.names[state.lang]
+    if use.key in state.defined:
+        return f'<a class="term" href="#term-{escape(use.key)}">{escape(shown)}</a>'
+    state.defined.add(use.key)
+    definition = term.definition[state.lang]
+    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" '
+            f'title="{escape(definition)}">{escape(shown)}</dfn>')
+
+
+def _check_term(book, use, computed, out) -> None:
+    if use.key in book.terms:
+        return
+    if book.is_broken("terms", use.key):
+        out.quiet()
+    else:
+        out.error(use.location, "term.unknown", f"no glossary term '{use.key}'", closest(use.key, book.terms))
+
+
+TERM = Directive(
+    "term", "inline", "id", "a glossary term: a <dfn> at its first use on the page, a link after",
+    render=_render_term, check=_check_term,
+    depends=lambda deps, use: [deps.term(use.key)],
+    parity=False,  # each language defines its terms where its own prose first needs them
+    example="{{term:goodput}} · {{term:ttft|TTFT}}",
+)
+
+DIRECTIVES = (CITE, CLAIM, EXAMPLE, TERM)

@@ -1,0 +1,126 @@
+"""The book profile (`book.yaml`): what this book is, in which languages, its parts in reading
+order, and the release rules each part must pass. Everything the engine would otherwise have to
+know about one particular book lives here (or in the ledgers and the templates' strings)."""
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, field_validator, model_validator
+
+from .base import Frozen, Localized
+
+SLUG = r"^[a-z0-9][a-z0-9-]*$"
+REGISTRY_KINDS = ("nodes", "references")  # the two kinds of numbered source the engine knows
+
+
+class Language(Frozen):
+    code: str = Field(pattern=r"^[a-z]{2,3}$")  # folder name under content/, key of every text
+    html_lang: str = Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")  # BCP 47, e.g. zh-Hans
+    name: str = Field(min_length=1)  # the language's own name, on the language switch
+
+
+class Registry(Frozen):
+    """How the ledger numbers of one registry look to readers."""
+
+    label: str = Field(min_length=1)  # format of the label, e.g. "N{number:02d}" or "{number}"
+    title: Localized
+
+    @field_validator("label")
+    @classmethod
+    def _formats_a_number(cls, value: str) -> str:
+        try:
+            value.format(number=7)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"label must be a format with {{number}} (got {value!r}: {exc})") from exc
+        return value
+
+    def show(self, number: int) -> str:
+        return self.label.format(number=number)
+
+
+class Part(Frozen):
+    """One part of the book in reading order: a chapter (one page), a series of pages with its own
+    name, or a generated page (the bibliography). Rules are checked by validate.py against the
+    engine's rule kinds; here they are kept as written."""
+
+    chapter: str | None = Field(default=None, pattern=SLUG)
+    series: str | None = Field(default=None, pattern=SLUG)
+    generated: str | None = Field(default=None, pattern=SLUG)
+    number: int | None = None  # a chapter's number, shown before its title
+    title: Localized | None = None  # a series' own name (navigation, series list)
+    pages: tuple[str, ...] = ()
+    rules: tuple[dict, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        kinds = [k for k in ("chapter", "series", "generated") if getattr(self, k)]
+        if len(kinds) != 1:
+            raise ValueError("a part is exactly one of 'chapter: ID', 'series: ID' or 'generated: NAME'")
+        if self.series and (not self.pages or self.title is None):
+            raise ValueError("a series names its pages in reading order and has a title")
+        if not self.series and self.pages:
+            raise ValueError("only a series lists pages")
+        bad = [p for p in self.pages if not re.match(SLUG, p)]
+        if bad:
+            raise ValueError(f"page ids are lowercase slugs (got {', '.join(bad)})")
+        return self
+
+    @property
+    def id(self) -> str:
+        return self.chapter or self.series or self.generated or ""
+
+    @property
+    def page_ids(self) -> tuple[str, ...]:
+        return (self.chapter,) if self.chapter else self.pages
+
+
+class BookProfile(Frozen):
+    title: Localized
+    short_title: Localized
+    languages: tuple[Language, ...] = Field(min_length=1)
+    site_url: str | None = Field(default=None, pattern=r"^https://[^\s]+/$")
+    sources: dict[str, Registry]
+    evidence: dict[str, Localized] = Field(min_length=1)  # evidence classes of sources, with labels
+    figure_kinds: dict[str, Localized] = Field(default_factory=dict)
+    parts: tuple[Part, ...] = Field(min_length=1)
+    rules: tuple[dict, ...] = ()  # book-wide rules
+
+    @field_validator("languages")
+    @classmethod
+    def _unique_languages(cls, languages):
+        codes = [lang.code for lang in languages]
+        if len(set(codes)) != len(codes):
+            raise ValueError(f"a language is listed twice: {', '.join(codes)}")
+        return languages
+
+    @field_validator("sources")
+    @classmethod
+    def _known_registries(cls, sources):
+        unknown = sorted(set(sources) - set(REGISTRY_KINDS))
+        if unknown:
+            raise ValueError(f"unknown registry {', '.join(unknown)} (the engine knows {', '.join(REGISTRY_KINDS)})")
+        return sources
+
+    @model_validator(mode="after")
+    def _unique_parts(self):
+        seen: dict[str, str] = {}
+        for part in self.parts:
+            for page in part.page_ids:
+                if page in seen:
+                    raise ValueError(f"page '{page}' is named by two parts ({seen[page]} and {part.id})")
+                seen[page] = part.id
+        return self
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(lang.code for lang in self.languages)
+
+    def language(self, code: str) -> Language:
+        return next(lang for lang in self.languages if lang.code == code)
+
+    def part_of(self, page_id: str) -> Part | None:
+        return next((part for part in self.parts if page_id in part.page_ids), None)
+
+    def reading_order(self) -> tuple[str, ...]:
+        """Every page id the profile names, in reading order."""
+        return tuple(page for part in self.parts for page in part.page_ids)

@@ -1,0 +1,110 @@
+"""What rendering one page needs and accumulates: the book, the language, and the running state
+that the directives of one part leave for the next (section, citation counter, terms defined,
+examples explained, figures numbered) — plus what the page placed, for the gates (the manifest)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from jinja2 import Environment
+
+from ..cache import BuildCache, NoCache
+from ..manifest import PageRecord
+from ..model import Book
+from ..resolve.examples import format_number
+
+
+def source_label(book: Book, number: str) -> str:
+    """The label readers see for a ledger number: n04 -> N04, r42 -> 42 (book.yaml `sources`)."""
+    kind = "nodes" if number.startswith("n") else "references"
+    registry = book.profile.sources.get(kind)
+    return registry.show(int(number[1:])) if registry else number
+
+
+@dataclass
+class CiteIndex:
+    """Where each work is cited from, for the bibliography's back-links."""
+
+    places: dict = field(default_factory=dict)  # (lang, work key) -> [(page path, anchor, label)]
+
+    def add(self, lang: str, work: str, page_path: str, anchor: str, label: str) -> None:
+        self.places.setdefault((lang, work), []).append((page_path, anchor, label))
+
+    def merge(self, places: dict) -> None:
+        for key, entries in places.items():
+            self.places.setdefault(key, []).extend(entries)
+
+
+@dataclass
+class RenderState:
+    book: Book
+    lang: str
+    page_path: str  # e.g. "en/intro.html"
+    computed: dict
+    env: Environment | None = None
+    root: Path | None = None
+    cache: BuildCache = field(default_factory=NoCache)
+    code_version: str = ""
+    cites: CiteIndex = field(default_factory=CiteIndex)
+    record: PageRecord = field(default_factory=PageRecord)
+    section: str = ""
+    citations: int = 0
+    figures: int = 0
+    defined: set = field(default_factory=set)
+    noted: set = field(default_factory=set)
+
+    # -- the state one part leaves for the next (cached with the part's HTML) --
+    def carry(self) -> list:
+        return [self.section, self.citations, self.figures, sorted(self.defined), sorted(self.noted)]
+
+    def resume(self, carried: list) -> None:
+        self.section, self.citations, self.figures = carried[0], carried[1], carried[2]
+        self.defined, self.noted = set(carried[3]), set(carried[4])
+
+    # -- shared services of the directives --
+    def ui(self, key: str) -> str:
+        return self.book.ui(key, self.lang)
+
+    def bibliography_href(self, work: str) -> str:
+        return f"bibliography.html#src-{work}"
+
+    def cite(self, numbers: list[str]) -> str:
+        links = []
+        for number in numbers:
+            work = self.book.registry.work_of(number)
+            if work is None:  # reported by resolve; never reached in a build that renders
+                links.append(f'<span class="cite-missing">{escape(number)}</span>')
+                continue
+            self.citations += 1
+            anchor = f"cite-{self.citations}"
+            label = source_label(self.book, number)
+            self.cites.add(self.lang, work.key, self.page_path, anchor, label)
+            links.append(f'<a class="cite" id="{anchor}" href="{self.bibliography_href(work.key)}" '
+                         f'data-cite="{escape(number)}">{escape(label)}</a>')
+        return '<span class="cites">[' + ", ".join(links) + "]</span>"
+
+    def example_text(self, reference: str) -> str:
+        """A teaching number formatted with its unit, no markup (figures and prose use it). A figure
+        may also show one of the example's inputs (e.g. the L = 32 of the KV formula)."""
+        example_id, _, output = reference.partition(".")
+        example = self.book.examples[example_id]
+        output = output or next(iter(example.outputs))
+        if output not in example.outputs:
+            value = example.args[output]
+            return format_number(value, 0) if isinstance(value, int) else str(value)
+        fmt = example.outputs[output]
+        value = self.computed.get(example_id, {}).get(output)
+        shown = self.shown(value, fmt.digits)
+        return shown + self.unit(fmt, shown, value)
+
+    def shown(self, value, digits: int) -> str:
+        if isinstance(value, bool):  # a verdict of the formula, in words
+            return self.ui("yes" if value else "no")
+        return format_number(value, digits) if value is not None else "?"
+
+    def unit(self, fmt, shown: str, value) -> str:
+        if isinstance(value, bool) or fmt.unit is None:
+            return ""
+        unit = fmt.unit_one if fmt.unit_one is not None and shown == "1" else fmt.unit
+        return f" {unit[self.lang]}"

@@ -1,0 +1,35 @@
+"""Raw located records -> pydantic models, every schema problem mapped back to file:line."""
+from __future__ import annotations
+
+from pydantic import BaseModel, ValidationError
+
+from ..diagnostics import Collector, closest
+from ..load.yaml_source import LocatedData
+
+
+def schema_problems(out: Collector, error: ValidationError, data: LocatedData, prefix: tuple, model: type[BaseModel]) -> None:
+    for item in error.errors():
+        loc = tuple(part for part in item["loc"] if part not in ("text", "names", "patterns"))  # keys the models add
+        where = data.at(prefix + loc)
+        dotted = ".".join(str(part) for part in loc) or model.__name__
+        if item["type"] == "extra_forbidden" and loc:
+            name = str(loc[-1])
+            out.error(where, "schema.unknown-key", f"unknown key '{dotted}' in {model.__name__}", closest(name, model.model_fields))
+        elif item["type"] == "missing":
+            out.error(data.at(prefix + loc[:-1]), "schema.missing-key", f"{model.__name__} needs '{dotted}'")
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            out.error(where, "schema.invalid", f"{dotted}: {message}")
+
+
+def build_item(out: Collector, model: type[BaseModel], raw, data: LocatedData, prefix: tuple, languages=None):
+    """One record, or None after reporting why not. `languages` lets every Localized text check
+    that it has exactly the book's languages."""
+    if not isinstance(raw, dict):
+        out.error(data.at(prefix), "schema.invalid", f"expected a mapping for {model.__name__}")
+        return None
+    try:
+        return model.model_validate(raw, context={"languages": languages} if languages else None)
+    except ValidationError as error:
+        schema_problems(out, error, data, prefix, model)
+        return None
