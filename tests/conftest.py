@@ -10,15 +10,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+os.environ["ATLAS_STRICT_CODES"] = "1"  # every Diagnostic made while the suite runs must have an --explain entry
 PROJECTS = ROOT / "tests" / "projects"
 
 
 def make_project(tmp_path: Path, name: str = "mini") -> Path:
-    """A throwaway project: the fixture's content/sources/ledger + the repo's templates and labs."""
+    """A throwaway project: the repo's templates and labs, with the fixture's own files (book.yaml,
+    content, sources, ledger and any templates it adds, e.g. the strings of another language) on top."""
     target = tmp_path / name
-    shutil.copytree(PROJECTS / name, target, ignore=shutil.ignore_patterns("expected"))
     for folder in ("templates", "labs_js"):
         shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules"))
+    shutil.copytree(PROJECTS / name, target, ignore=shutil.ignore_patterns("expected"), dirs_exist_ok=True)
     return target
 
 

@@ -1,7 +1,9 @@
 """Where a problem is, what it is, and how to fix it: one line per problem."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -31,9 +33,21 @@ class Diagnostic:
     hint: str = ""
     severity: str = "error"
 
+    def __post_init__(self) -> None:
+        # the test suite sets ATLAS_STRICT_CODES: a code without an --explain entry is a bug there
+        if os.environ.get("ATLAS_STRICT_CODES") and self.code not in _explained_codes():
+            raise ValueError(f"diagnostic code '{self.code}' has no `check --explain` entry (src/atlas_site/explain.py)")
+
     def __str__(self) -> str:
         text = f"{self.location}: {self.severity}[{self.code}]: {self.message}"
         return f"{text} (hint: {self.hint})" if self.hint else text
+
+
+@lru_cache(maxsize=1)
+def _explained_codes() -> frozenset[str]:
+    from .explain import codes
+
+    return frozenset(codes())
 
 
 # problems in reading an input (a file that does not parse, a record that does not fit its schema)

@@ -63,10 +63,10 @@ def test_build_summary_counts_stages(mini):
 
 def test_lab_scripts_load_define_first_then_each_model_before_its_ui():
     """Every labs_js model and shared/format.js call AtlasLabs.define as they load (classic scripts)."""
-    from atlas_site.render.site import _lab_scripts
+    from atlas_site.render.assets import lab_scripts
     from conftest import ROOT
 
-    scripts = _lab_scripts(ROOT)
+    scripts = lab_scripts(ROOT)
     assert scripts[0] == "shared/define.js"
     shared = [s for s in scripts if s.startswith("shared/")]
     assert scripts[:len(shared)] == shared and "shared/format.js" in shared

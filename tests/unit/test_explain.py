@@ -1,25 +1,53 @@
-"""Every diagnostic code the tool can emit is explained by `check --explain`."""
+"""Every diagnostic code the tool can emit is explained by `check --explain`, and an unknown code
+is an error. Codes are found in the source by where they are used (the code argument of a
+Diagnostic, of Collector.error, of the links gate's report), not by a list of known prefixes;
+tests/conftest.py also makes every Diagnostic refuse an unexplained code while the suite runs."""
 from __future__ import annotations
 
-import re
+import ast
 
-from atlas_site.explain import RULES, explain
+from atlas_site.explain import codes, explain
+from atlas_site.rules import RULE_KINDS
 from conftest import ROOT, run_cli
 
-CODE = re.compile(r'"((?:gate|yaml|bib|source|schema|ledger|page|heading|cite|lead|claim|example|term|figure|directive|block|wave|frontmatter|file)\.[a-z0-9.-]+)"')
+# callee name -> index of the positional argument that is the code
+CODE_ARGUMENT = {"Diagnostic": 1, "error": 1, "report": 0, "problem": 3}
 
 
 def emitted_codes() -> set[str]:
-    codes = set()
-    for path in (ROOT / "src" / "atlas_site").rglob("*.py"):
-        if path.name != "explain.py":
-            codes |= {c for c in CODE.findall(path.read_text(encoding="utf-8")) if not c.endswith((".j2", ".html", ".js"))}
-    return codes
+    found = set()
+    for path in sorted((ROOT / "src" / "atlas_site").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            index = CODE_ARGUMENT.get(name)
+            args = [a for a in node.args]
+            candidates = [args[index]] if index is not None and len(args) > index else []
+            candidates += [k.value for k in node.keywords if k.arg == "code"]
+            for arg in candidates:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found
+
+
+def test_the_scan_finds_the_codes_it_should():
+    found = emitted_codes()
+    assert {"yaml.syntax", "cite.unknown", "gate.links.anchor", "profile.missing-page", "directive.misplaced",
+            "block.unclosed", "i18n.missing-language"} <= found
+    assert len(found) > 60
 
 
 def test_every_emitted_code_is_explained():
-    missing = sorted(emitted_codes() - set(RULES))
-    assert missing == []
+    table = codes()
+    assert sorted(emitted_codes() - set(table)) == []
+    assert all(f"rule.{name}" in table for name in RULE_KINDS)
+
+
+def test_every_explained_code_is_emitted_somewhere():
+    """No explanation for a code that nothing emits (it would document a rule that is gone)."""
+    rule_codes = {f"rule.{name}" for name in RULE_KINDS}
+    assert sorted(set(codes()) - emitted_codes() - rule_codes) == []
 
 
 def test_explain_prints_rule_and_fix(tmp_path):
@@ -28,5 +56,13 @@ def test_explain_prints_rule_and_fix(tmp_path):
     assert "rule: No multiplier" in result.stdout and "fix:" in result.stdout
 
 
-def test_explain_suggests_a_close_code():
-    assert "did you mean 'cite.unknown'?" in explain("cite.unknwn")
+def test_explain_covers_rule_kinds(tmp_path):
+    result = run_cli("check", "--explain", "rule.cites_all", cwd=tmp_path)
+    assert result.returncode == 0 and "book.yaml rule `cites_all`" in result.stdout
+
+
+def test_unknown_code_is_an_error_with_a_suggestion(tmp_path):
+    result = run_cli("check", "--explain", "cite.unknwn", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "did you mean 'cite.unknown'?" in result.stderr
+    assert explain("cite.unknwn")[1] is False

@@ -22,7 +22,7 @@ CASES = [
     ("content/zh/ch14/00-intro.md", "[@n04]", "[@n05]",
      "content/zh/ch14/00-intro.md:17:27: error[cite.unknown]: no source with ledger number 'n05' (hint: did you mean 'n04'?)"),
     ("content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:distserve-goodputs}}",
-     "content/en/ch14/00-intro.md:15:110: error[claim.unknown]: no claim 'distserve-goodputs' in ledger/claims.md (hint: did you mean 'distserve-goodput'?)"),
+     "content/en/ch14/00-intro.md:15:110: error[claim.unknown]: no claim 'distserve-goodputs' in the ledger (hint: did you mean 'distserve-goodput'?)"),
     ("ledger/claims.md", "    setting:\n      zh: \"DistServe 论文自身的硬件、模型、trace 与 SLO。\"\n      en: \"DistServe's own hardware, models, traces and SLOs.\"\n", "",
      "ledger/claims.md:3:5: error[schema.missing-key]: Claim needs 'setting'"),
     ("sources/works.bib", "url = {https://arxiv.org/abs/2401.09670}", "url = {http://arxiv.org/abs/2401.09670}",

@@ -42,7 +42,7 @@ class Check:
 
     checked: int  # items looked at; 0 means the rule had nothing to check, which is itself a problem
     problems: list[Diagnostic]
-    summary: str = ""  # figures worth printing, e.g. "62/62 zh"
+    summary: str = ""  # figures worth printing, e.g. "61/61 en"
 
 
 class RuleKind:
