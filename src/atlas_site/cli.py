@@ -126,6 +126,22 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_new(args) -> int:
+    from .scaffold import new_chapter
+
+    root = Path(args.root).resolve()
+    titles = {}
+    for item in args.title or []:
+        lang, sep, text = item.partition("=")
+        titles[lang.strip()] = text.strip() if sep else ""
+    written, problems = new_chapter(root, args.id, titles)
+    if problems:
+        _print_problems(problems)
+        return EXIT_PROBLEMS
+    print("created " + ", ".join(written) + f": chapter '{args.id}' is a draft; write its sections, then add its rules to book.yaml")
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atlas-site", description="Build, check and serve a bilingual textbook described by book.yaml.")
     parser.add_argument("--root", default=".", help="project folder (default: current folder)")
@@ -142,6 +158,11 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
     check_cmd.add_argument("--reproducible", action="store_true", help="also build twice and compare every byte")
     check_cmd.set_defaults(run=cmd_check)
+    new_cmd = commands.add_parser("new", help="scaffold a new chapter (a draft in every language, and its book.yaml entry)")
+    new_cmd.add_argument("kind", choices=["chapter"], help="what to create")
+    new_cmd.add_argument("id", help="the chapter's page id, e.g. ch15")
+    new_cmd.add_argument("--title", action="append", metavar="LANG=TITLE", help="the title in one language; repeat for each")
+    new_cmd.set_defaults(run=cmd_new)
     serve_cmd = commands.add_parser("serve", help="build, serve on localhost, rebuild and reload on every edit")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0 picks a free one)")
     serve_cmd.add_argument("--search", action="store_true", help="rebuild the search index on every edit too (slower)")

@@ -38,6 +38,8 @@ RULES: dict[str, tuple[str, str]] = {
     "profile.missing": ("The project root has book.yaml: the book's title, languages, parts and rules.", "Restore book.yaml (see CONTRIBUTING.md)."),
     "profile.missing-page": ("Every page book.yaml names exists (content/<lang>/<page>/ in each language); a page not written yet is a draft, not a missing folder.", "Create it (`atlas-site new chapter ID` scaffolds a chapter as a draft) or remove it from `parts:`."),
     "profile.unlisted-page": ("Every page belongs to a part of book.yaml, so none is published outside the book's reading order or its rules.", "Add the page to a chapter or series under `parts:`."),
+    "profile.duplicate-page": ("A page id is used once: one folder per language, one entry in book.yaml.", "Choose another id, or edit the existing page."),
+    "scaffold.usage": ("`atlas-site new chapter ID --title LANG=TITLE …` needs a slug id and a title in every language of book.yaml.", "Give the missing titles, e.g. --title zh=… --title en=…"),
     "rule.shape": ("A rule in book.yaml is one mapping `KIND: ARGUMENTS`.", "Write e.g. `- cites_all: nodes` or `- figure_in_section: {figure: x, section: q3}`."),
     "rule.unknown-kind": ("book.yaml uses only the rule kinds the engine can check (`atlas-site check --explain rule.KIND` for each).", "Use one of the kinds the hint lists, or add a rule kind to the engine (src/atlas_site/rules/)."),
     "rule.scope": ("Some rule kinds check one part's pages, others the whole book.", "Move the rule under `parts:` or to the top-level `rules:`."),
