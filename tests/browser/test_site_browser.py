@@ -12,7 +12,9 @@ from conftest import ROOT
 def browser_reports():
     result = assemble(ROOT)
     assert result.output is not None, "\n".join(map(str, result.errors))
-    return {r.name: r for r in run_browser_gates(result.output)}
+    rules = [r for r in result.rules if r.browser]
+    assert len(rules) == 2, "book.yaml declares the first-screen and lab-tab rules of Chapter 14"
+    return {r.name: r for r in run_browser_gates(result.output, rules, result.book.languages)}
 
 
 @pytest.mark.parametrize("gate", ["390 px", "first screen", "lab tabs", "offline", "language switch", "figure layout"])
