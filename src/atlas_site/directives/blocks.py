@@ -9,6 +9,9 @@ from markupsafe import Markup
 from .. import figures
 from ..cache import digest
 from ..diagnostics import closest
+from ..model import number_order
+from ..render.assets import lab_scripts_for
+from ..render.state import source_label
 from .base import Directive
 
 TAGS = re.compile(r"<[^>]+>")
@@ -58,8 +61,6 @@ FIGURE = Directive(
 
 # -- labs: {{labs:memory,batch}} ---------------------------------------------------------------
 def _render_labs(state, use) -> str:
-    from ..render.assets import lab_scripts_for
-
     book = state.book
     strings = book.lab_strings
 
@@ -115,9 +116,6 @@ QUESTION_CARDS = Directive(
 
 # -- node-table --------------------------------------------------------------------------------
 def _render_node_table(state, use) -> str:
-    from ..model import number_order
-    from ..render.state import source_label
-
     rows = []
     for number, node in sorted(state.book.registry.nodes.items(), key=lambda item: number_order(item[0])):
         rows.append(f'<tr><td>{escape(source_label(state.book, number))}</td><td>{node.year}</td>'

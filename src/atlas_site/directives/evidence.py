@@ -4,13 +4,12 @@ from __future__ import annotations
 from html import escape
 
 from ..diagnostics import closest
+from ..model import registry_kind
 from .base import Directive
 
 
 # -- cite: [@n27] / [@n20; @r47] -------------------------------------------------------------
 def _check_cite(book, use, computed, out) -> None:
-    from ..model import registry_kind
-
     leads = {lead.id: lead for lead in book.leads}
     if book.is_broken("registry", registry_kind(use.key)):
         out.quiet()
