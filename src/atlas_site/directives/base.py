@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..diagnostics import closest
+
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 ARGUMENTS = {
     "none": "no argument",
@@ -55,6 +57,17 @@ class Directive:
             head, _, output = arg.partition(".")
             return None if ID.match(head) and (not output or ID.match(output)) else f"'{self.name}' needs id or id.output (got '{arg}')"
         return None if ID.match(arg) else f"'{self.name}' needs one id (got '{arg}')"
+
+
+def require(book, use, out, collection: str, known, code: str, what: str) -> None:
+    """The reference check most directives share: the use names a record of `collection`. A record
+    that failed validation, or sat in a file that did not parse, is already reported: stay quiet."""
+    if use.key in known:
+        return
+    if book.is_broken(collection, use.key):
+        out.quiet()
+        return
+    out.error(use.location, code, f"no {what} '{use.key}' in the ledger", closest(use.key, known))
 
 
 @dataclass

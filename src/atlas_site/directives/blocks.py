@@ -12,7 +12,7 @@ from ..diagnostics import closest
 from ..model import number_order
 from ..render.assets import lab_scripts_for
 from ..render.state import source_label
-from .base import Directive
+from .base import Directive, require
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -43,12 +43,7 @@ def _render_figure(state, use) -> str:
 
 
 def _check_figure(book, use, computed, out) -> None:
-    if use.key in book.figures:
-        return
-    if book.is_broken("figures", use.key):
-        out.quiet()
-    else:
-        out.error(use.location, "figure.unknown", f"no figure '{use.key}' in the ledger", closest(use.key, book.figures))
+    require(book, use, out, "figures", book.figures, "figure.unknown", "figure")
 
 
 FIGURE = Directive(

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..diagnostics import closest
-from .base import Directive
+from .base import Directive, require
 
 
 def _render_misconception(state, use, opening: bool) -> str:
@@ -15,13 +14,7 @@ def _render_misconception(state, use, opening: bool) -> str:
 
 
 def _check_misconception(book, use, computed, out) -> None:
-    ids = [m.id for m in book.misconceptions]
-    if use.key in ids:
-        return
-    if book.is_broken("misconceptions", use.key):
-        out.quiet()
-    else:
-        out.error(use.location, "block.unknown-misconception", f"no misconception '{use.key}' in the ledger", closest(use.key, ids))
+    require(book, use, out, "misconceptions", [m.id for m in book.misconceptions], "block.unknown-misconception", "misconception")
 
 
 MISCONCEPTION = Directive(
@@ -41,12 +34,7 @@ def _render_lineage(state, use, opening: bool) -> str:
 
 
 def _check_lineage(book, use, computed, out) -> None:
-    if use.key in book.lineages:
-        return
-    if book.is_broken("lineages", use.key):
-        out.quiet()
-    else:
-        out.error(use.location, "block.unknown-lineage", f"unknown lineage '{use.key}'", closest(use.key, book.lineages))
+    require(book, use, out, "lineages", book.lineages, "block.unknown-lineage", "lineage")
 
 
 LINEAGE = Directive(

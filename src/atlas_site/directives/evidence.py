@@ -5,7 +5,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
-from .base import Directive
+from .base import Directive, require
 
 
 # -- cite: [@n27] / [@n20; @r47] -------------------------------------------------------------
@@ -41,12 +41,7 @@ def _render_claim(state, use) -> str:
 
 
 def _check_claim(book, use, computed, out) -> None:
-    if use.key in book.claims:
-        return
-    if book.is_broken("claims", use.key):
-        out.quiet()
-    else:
-        out.error(use.location, "claim.unknown", f"no claim '{use.key}' in the ledger", closest(use.key, book.claims))
+    require(book, use, out, "claims", book.claims, "claim.unknown", "claim")
 
 
 CLAIM = Directive(
@@ -105,12 +100,7 @@ def _render_term(state, use) -> str:
 
 
 def _check_term(book, use, computed, out) -> None:
-    if use.key in book.terms:
-        return
-    if book.is_broken("terms", use.key):
-        out.quiet()
-    else:
-        out.error(use.location, "term.unknown", f"no glossary term '{use.key}'", closest(use.key, book.terms))
+    require(book, use, out, "terms", book.terms, "term.unknown", "glossary term")
 
 
 TERM = Directive(
