@@ -106,5 +106,6 @@ class RenderState:
     def unit(self, fmt, shown: str, value) -> str:
         if isinstance(value, bool) or fmt.unit is None:
             return ""
-        unit = fmt.unit_one if fmt.unit_one is not None and shown == "1" else fmt.unit
-        return f" {unit[self.lang]}"
+        unit = (fmt.unit_one if fmt.unit_one is not None and shown == "1" else fmt.unit)[self.lang]
+        # a percentage or a multiplier sits on the number (14.4%, 1.73×); every other unit after a space
+        return unit if unit.startswith(("%", "×")) else f" {unit}"
