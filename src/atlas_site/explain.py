@@ -45,6 +45,7 @@ RULES: dict[str, tuple[str, str]] = {
     "example.no-runtime": ("Teaching numbers are computed with Node.js and labs_js/compute.js.", "Install Node.js (scripts/build.sh does) and keep labs_js/compute.js."),
     "example.failed": ("labs_js/compute.js must run every example.", "Run `node labs_js/compute.js` with the example's request to see the error."),
     "term.unknown": ("{{term:id}} names a term of ledger/glossary.md.", "Use the id as hinted, or add the term in both languages."),
+    "lab.unknown": ("{{labs:a,b}} names labs of ledger/labs.md, each once: several form one tablist, a single one stands alone.", "Use the lab ids as hinted, e.g. {{labs:memory,batch,speculative,fleet}} or {{labs:cost}}."),
     "figure.unknown": ("{{figure:id}} names a figure of ledger/figures.md.", "Use one of the figure ids."),
     "figure.unknown-number": ("A figure's numbers come from the ledger: 'ex:<example>.<output>' (a declared output) or 'claim:<id>'.", "Fix the reference, or declare the output in the example's 'outputs'."),
     "figure.unknown-source": ("A figure's sources are ledger numbers.", "Fix the number."),

@@ -3,7 +3,7 @@
     [@n27; @r64]                 citation of ledger numbers
     {{claim:id}} {{ex:id.out}}   claim / computed teaching number
     {{term:id}} {{term:id|text}} glossary term
-    {{figure:id}} {{labs}} …     block directives when alone in a paragraph
+    {{figure:id}} {{labs:a,b}} … block directives when alone in a paragraph
 """
 from __future__ import annotations
 
@@ -14,9 +14,16 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 CITE = re.compile(r"\[@([A-Za-z0-9_-]+)((?:\s*;\s*@[A-Za-z0-9_-]+)*)\]")
-DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.-]+))?(?:\|([^{}|]+))?\}\}")
+DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.,-]+))?(?:\|([^{}|]+))?\}\}")  # commas: {{labs:a,b}}
 BLOCK_DIRECTIVES = {"figure", "labs", "question-cards", "node-table", "open-questions", "reference-list", "dev-map"}
 INLINE_DIRECTIVES = {"claim", "ex", "term"}
+
+
+def directive_ids(arg: str) -> list[str]:
+    """The ids a list argument names, in order: {{labs:memory,batch}} -> ['memory', 'batch']."""
+    return [part for part in arg.split(",") if part]
+
+
 # markdown-it's text rule stops only at these; '{' is added so directives can start mid-text
 _TERMINATORS = set("\n!#$%&*+-:<=>@[\\]^_`{}~")
 

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from .. import figures
 from ..cache import BuildCache, NoCache, digest
+from ..markdown.syntax import directive_ids
 from ..model import Book
 from .i18n import ui
 from .inline import InlineRenderer
@@ -56,7 +57,8 @@ class BlockRenderer:
             "</figure>\n"
         )
 
-    def _labs(self, _arg: str) -> str:
+    def _labs(self, arg: str) -> str:
+        """{{labs:a,b}}: several labs as one tablist, a single lab as its panel alone."""
         strings = self.book.lab_strings
 
         def t(key: str) -> str:
@@ -65,10 +67,14 @@ class BlockRenderer:
 
         from .site import lazy_lab_scripts
 
-        labs = {lab_id: lab.model_dump() for lab_id, lab in self.book.labs.items()}
-        scripts = " ".join(f"../assets/labs/{name}" for name in lazy_lab_scripts(self.root))
-        tablist = self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs)
-        return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{tablist}</div>\n'
+        ids = directive_ids(arg)
+        labs = {lab_id: self.book.labs[lab_id].model_dump() for lab_id in ids}
+        scripts = " ".join(f"../assets/labs/{name}" for name in lazy_lab_scripts(self.root, ids))
+        if len(ids) > 1:
+            html = self.env.get_template("labs/tablist.html.j2").render(lang=self.lang, t=t, labs=labs, lab_ids=ids)
+        else:
+            html = self.env.get_template("labs/panel.html.j2").render(lang=self.lang, t=t, lab=labs[ids[0]], in_tabs=False)
+        return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{html}</div>\n'
 
 
     def _question_cards(self, _arg: str) -> str:

@@ -8,6 +8,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..cache import BuildCache, NoCache, digest
+from ..markdown.syntax import directive_ids
 from ..model import LANGS, Book
 from ..model.sources import EVIDENCE_CLASSES
 from ..resolve.pages import ParsedPage
@@ -21,25 +22,53 @@ from .templates import make_environment
 # stylesheets: one for every page, and one per feature for the pages that have it
 STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css"),
                "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",)}
-# the tabs work at once (keyboard); the rest of the lab code loads near the labs (labs-loader.js)
-EAGER_LAB_SCRIPTS = ("shared/define.js", "shared/tabs.js")
+# a lab model names the other modules it uses as lib.model('name'); the page loads them before it
+LAB_DEPENDENCY = re.compile(r"lib\.model\('([a-z_]+)'\)")
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
 
 
-def _lab_scripts(root: Path) -> list[str]:
-    """Lab scripts in load order: shared/define.js (every model and shared/format.js
-    call it as they load), the other shared helpers, then each lab's model before its ui."""
+def _page_lab_ids(parsed_page: ParsedPage) -> list[str]:
+    return [lab for use in parsed_page.uses_of("labs") for lab in directive_ids(use.key)]
+
+
+def lab_scripts(root: Path, ids: list[str]) -> list[str]:
+    """The scripts the labs `ids` need, in load order: shared/define.js (every module calls it as
+    it loads), the other shared helpers (tabs.js only when several labs form a tablist), then per
+    lab the modules its model names with lib.model (labs_js/<name>/model.js or formulas/<name>.js),
+    its model.js and its ui.js."""
     base = root / "labs_js"
     shared = sorted(p.relative_to(base).as_posix() for p in (base / "shared").glob("*.js"))
     shared.sort(key=lambda name: name != "shared/define.js")
-    labs = []
-    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in ("shared", "tests", "formulas")):
-        for name in ("model.js", "ui.js"):
-            if (folder / name).exists():
-                labs.append(f"{folder.name}/{name}")
-    return shared + labs
+    scripts = [s for s in shared if s != "shared/tabs.js" or len(ids) > 1]
+
+    def add_module(name: str) -> None:
+        own = base / name / "model.js"
+        path = own if own.exists() else base / "formulas" / f"{name}.js"
+        script = path.relative_to(base).as_posix()
+        if script in scripts:
+            return
+        for dependency in LAB_DEPENDENCY.findall(path.read_text(encoding="utf-8")):
+            add_module(dependency)
+        scripts.append(script)
+
+    for lab in ids:
+        add_module(lab)
+        scripts.append(f"{lab}/ui.js")
+    return scripts
+
+
+def _lab_scripts(root: Path) -> list[str]:
+    """Every lab's scripts: what the site ships under assets/labs/."""
+    base = root / "labs_js"
+    return lab_scripts(root, sorted(p.name for p in base.iterdir() if (p / "model.js").exists()))
+
+
+def eager_lab_scripts(ids: list[str]) -> list[str]:
+    """Loaded with the page: the module wrapper, and the tabs when there is a tablist (the keyboard
+    works at once); the rest of the lab code loads near the labs (labs-loader.js)."""
+    return ["shared/define.js"] + (["shared/tabs.js"] if len(ids) > 1 else [])
 
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -79,8 +108,9 @@ def _render_parts(book, lang, page, parsed_page, computed, md, env, root, cache,
     return "".join(html)
 
 
-def lazy_lab_scripts(root: Path) -> list[str]:
-    return [s for s in _lab_scripts(root) if s not in EAGER_LAB_SCRIPTS]
+def lazy_lab_scripts(root: Path, ids: list[str]) -> list[str]:
+    eager = eager_lab_scripts(ids)
+    return [s for s in lab_scripts(root, ids) if s not in eager]
 
 
 def _assets(root: Path, output: Output) -> None:
@@ -112,13 +142,16 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                 page_scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
                 if parsed_page.uses_of("dev-map"):
                     page_scripts.append("devmap.js")
+                labs_here = _page_lab_ids(parsed_page)
+                if labs_here:
+                    page_scripts += [f"labs/{s}" for s in eager_lab_scripts(labs_here)] + ["labs-loader.js"]
                 html = env.get_template("page.html.j2").render(
                     **_common(lang, page.output_path, book, page_id=page.id),
                     page=page, body=Markup(body),
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
-                    scripts=page_scripts + ([f"labs/{s}" for s in EAGER_LAB_SCRIPTS] + ["labs-loader.js"] if parsed_page.uses_of("labs") else []),
+                    scripts=page_scripts,
                     styles=["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else []),
                 )
                 return html, local.places

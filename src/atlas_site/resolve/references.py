@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Collector, closest
-from ..markdown.syntax import BLOCK_DIRECTIVES, INLINE_DIRECTIVES
+from ..markdown.syntax import BLOCK_DIRECTIVES, INLINE_DIRECTIVES, directive_ids
 from ..model import Book
 from .pages import ParsedPage
 
@@ -36,6 +36,8 @@ def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: C
         elif use.kind == "figure":
             if use.key not in book.figures:
                 out.error(use.location, "figure.unknown", f"no figure '{use.key}' in ledger/figures.md", closest(use.key, book.figures))
+        elif use.kind == "labs":
+            _check_labs(book, use, out)
         elif use.kind == "misconception":
             if use.key not in {m.id for m in book.misconceptions}:
                 out.error(use.location, "block.unknown-misconception", f"no misconception '{use.key}' in ledger/misconceptions.md")
@@ -44,6 +46,17 @@ def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: C
                 out.error(use.location, "block.unknown-lineage", f"unknown lineage '{use.key}'", closest(use.key, LINEAGES))
         elif use.kind not in BLOCK_DIRECTIVES | INLINE_DIRECTIVES | {"note"}:
             out.error(use.location, "directive.unknown", f"unknown directive '{use.kind}'", closest(use.kind, BLOCK_DIRECTIVES | INLINE_DIRECTIVES))
+
+
+def _check_labs(book: Book, use, out: Collector) -> None:
+    ids = directive_ids(use.key)
+    if not ids:
+        out.error(use.location, "lab.unknown", "{{labs}} names no lab", f"list them: {{{{labs:{','.join(book.labs)}}}}}")
+    for lab in ids:
+        if lab not in book.labs:
+            out.error(use.location, "lab.unknown", f"no lab '{lab}' in ledger/labs.md", closest(lab, book.labs))
+    for lab in sorted({lab for lab in ids if ids.count(lab) > 1}):
+        out.error(use.location, "lab.unknown", f"lab '{lab}' is named twice")
 
 
 def _check_example(book: Book, use, computed: dict, out: Collector) -> None:
