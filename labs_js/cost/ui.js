@@ -11,15 +11,14 @@
   const ROW = 26;
   const TERMS = [['compute', 'lab-seg-resource'], ['memory', 'lab-seg-state'], ['network', 'lab-seg-cluster'], ['overhead', 'lab-seg-queue']];
 
-  function ms_text(ms) {
-    return A.format.format_number(ms, 1) + ' ms';
-  }
 
   function draw_terms(panel, out) {
     const box = panel.querySelector('[data-lab-chart="step-terms"]');
     const f = box && C.frame(box, (TERMS.length + 1) * ROW + 8, { top: 4, right: 72, bottom: 4, left: 0 });
     if (!f) return;
     const words = C.labels(box);
+    const units = JSON.parse(panel.getAttribute('data-units') || '{}');
+    const ms_text = function (ms) { return A.format.format_number(ms, 1) + ' ' + units.ms; };
     f.x0 = Math.ceil(C.text_width(f, TERMS.map(function (term) { return words[term[0]]; }).concat([words.total]), 'lab-chart-strong')) + 12;
     const terms = out.step_terms_ms;
     const slowest = Math.max(terms.compute, terms.memory, terms.network);
