@@ -299,9 +299,18 @@
     return cfg;
   }
 
-  function timeline(r, t0) {
+  /**
+   * The timeline shows TIMELINE_N consecutive requests: from two before the first
+   * long prompt (its neighbours feel its prefill, and under PD its hand-off), or
+   * from the first request when there is no long prompt. Times count from the
+   * first shown arrival.
+   */
+  function timeline(r) {
+    const first_long = r.long.indexOf(1);
+    const from = first_long < 0 ? 0 : Math.max(0, Math.min(first_long - 2, r.n - TIMELINE_N));
+    const t0 = r.arrive[from];
     const rows = [];
-    for (let i = 0; i < Math.min(TIMELINE_N, r.n); i++) {
+    for (let i = from; i < Math.min(from + TIMELINE_N, r.n); i++) {
       rows.push({
         id: i + 1, long: r.long[i] === 1, out_tokens: r.out[i],
         arrive_ms: (r.arrive[i] - t0) * 1e3, start_ms: (r.start[i] - t0) * 1e3,
@@ -394,7 +403,7 @@
       instances: instances,
       bottleneck: attribute_misses(r, cfg, ttft_miss, tpot_miss),
       makespan_ms: span * 1e3,
-      timeline: timeline(r, r.arrive[0]),
+      timeline: timeline(r),
     };
   }
 

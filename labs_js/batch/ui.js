@@ -1,44 +1,42 @@
 /*
  * Lab B · Batch & Phase — UI wiring. Browser only; needs shared/format.js,
- * shared/bind.js and batch/model.js loaded first. Numbers come from
- * AtlasLabs.batch.simulate; this file draws the timeline of the first
- * requests: queue wait, prefill, KV hand-off (PD) and decode.
+ * shared/bind.js, shared/chart.js and batch/model.js loaded first. Numbers come
+ * from AtlasLabs.batch.simulate; this file draws the timeline of the requests the
+ * model picks (around the first long prompt): queue wait, prefill, KV hand-off (PD)
+ * and decode, on a time axis in ms or s.
  */
 (function (root) {
   'use strict';
   const A = root.AtlasLabs;
-  const WIDTH = 600;
-  const LABEL = 44;
-  const ROW = 22;
+  const C = A.chart;
+  const ROW = 24;
 
-  function segment(svg, x0, x1, y, cls) {
+  function segment(f, x0, x1, y, cls) {
     if (!(x1 > x0)) return;
-    A.svg('rect', { x: x0, y: y + 4, width: Math.max(1, x1 - x0), height: ROW - 8, class: cls }, svg);
+    A.svg('rect', { x: x0, y: y + 5, width: Math.max(1.5, x1 - x0), height: ROW - 10, class: cls }, f.svg);
   }
 
   function draw_timeline(panel, out) {
     const box = panel.querySelector('[data-lab-chart="timeline"]');
-    if (!box) return;
-    A.clear(box);
     const rows = out.timeline;
+    const f = box && C.frame(box, rows.length * ROW + 52, { top: 4, right: 14, bottom: 48, left: 48 });
+    if (!f) return;
+    const words = C.labels(box);
+    const units = JSON.parse(panel.getAttribute('data-units') || '{}');
     const t_max = Math.max.apply(null, rows.map(function (r) { return r.done_ms; })) || 1;
-    const height = rows.length * ROW + 18;
-    const svg = A.svg('svg', { viewBox: '0 0 ' + WIDTH + ' ' + height, class: 'lab-chart-svg lab-chart-wide', 'aria-hidden': 'true', focusable: 'false' }, box);
-    const x = function (ms) { return LABEL + ms / t_max * (WIDTH - LABEL - 4); };
+    const in_s = t_max >= 2000;
+    const x = C.linear(0, t_max, f.x0, f.x1);
+    const ticks = C.nice_ticks(0, in_s ? t_max / 1000 : t_max, f.width < 420 ? 4 : 6).map(function (v) { return in_s ? v * 1000 : v; });
+    C.axis_x(f, x, ticks, function (ms) { return A.format.format_plain(in_s ? ms / 1000 : ms); },
+      words.x.replace('{unit}', in_s ? units.s : units.ms));
     rows.forEach(function (r, k) {
-      const y = k * ROW;
-      const label = A.svg('text', { x: 0, y: y + ROW - 7, class: 'lab-chart-text' }, svg);
-      label.textContent = '#' + r.id + (r.long ? ' L' : '');
-      segment(svg, x(r.arrive_ms), x(r.start_ms), y, 'lab-seg-queue');
-      segment(svg, x(r.start_ms), x(r.first_ms), y, 'lab-seg-resource');
-      segment(svg, x(r.first_ms), x(r.ready_ms), y, 'lab-seg-cluster');
-      segment(svg, x(r.ready_ms), x(r.done_ms), y, 'lab-seg-state');
+      const y = f.y1 + k * ROW;
+      C.text(f.svg, 0, y + ROW - 7, '#' + r.id + (r.long ? ' ' + words.long : ''), r.long ? 'lab-chart-strong' : '');
+      segment(f, x(r.arrive_ms), x(r.start_ms), y, 'lab-seg-queue');
+      segment(f, x(r.start_ms), x(r.first_ms), y, 'lab-seg-resource');
+      segment(f, x(r.first_ms), x(r.ready_ms), y, 'lab-seg-cluster');
+      segment(f, x(r.ready_ms), x(r.done_ms), y, 'lab-seg-state');
     });
-    const axis_y = rows.length * ROW + 14;
-    const zero = A.svg('text', { x: LABEL, y: axis_y, class: 'lab-chart-text' }, svg);
-    zero.textContent = '0';
-    const end = A.svg('text', { x: WIDTH - 4, y: axis_y, class: 'lab-chart-text lab-chart-end' }, svg);
-    end.textContent = A.format.format_number(t_max, 0) + ' ms';
   }
 
   A.bind_lab('batch', {
@@ -49,9 +47,6 @@
       kv_link_gbps: function (p) { return p.strategy === 'pd'; },
       kv_kib_per_token: function (p) { return p.strategy === 'pd'; },
     },
-    render: function (panel, out) {
-      panel.setAttribute('data-bottleneck', out.bottleneck);
-      draw_timeline(panel, out);
-    },
+    render: draw_timeline,
   });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -115,7 +115,7 @@
   /**
    * Routing: round robin lands on the owner 1/clusters of the time; affinity
    * always does but sends the hot prefix's traffic to one cluster.
-   * Skew = busiest cluster's request share / mean share.
+   * Skew = busiest cluster's request share / mean share; other_share is each other cluster's.
    */
   function routing(args) {
     const clusters = Math.max(1, Math.floor(num(args, 'clusters')));
@@ -123,11 +123,13 @@
     if (ROUTING.indexOf(route) < 0) throw new RangeError('fleet: routing must be one of ' + ROUTING.join(', '));
     const hot = num(args, 'hot_share', 0);
     const owner_hit = route === 'cache_affinity' ? 1 : 1 / clusters;
-    const hottest_share = route === 'cache_affinity' ? hot + (1 - hot) / clusters : 1 / clusters;
+    const other_share = route === 'cache_affinity' ? (1 - hot) / clusters : 1 / clusters;
+    const hottest_share = route === 'cache_affinity' ? hot + other_share : other_share;
     return {
       clusters: clusters,
       effective_hit_rate: num(args, 'hit_rate') * owner_hit,
       hottest_share: hottest_share,
+      other_share: other_share,
       hot_cluster_skew: hottest_share * clusters,
     };
   }
@@ -148,6 +150,25 @@
       failover_recompute_tokens: reuse.avoided_prefill_tokens,
       failover_spread_share: moved / (route.clusters - 1),
     };
+  }
+
+  /**
+   * Load of every cluster in units of the mean (1 = an even share), for Lab D's
+   * chart: cluster 1 owns the hot prefix under affinity; under failover the
+   * busiest one is down (failed, load 0) and each survivor carries `extra`.
+   */
+  function cluster_loads(route, fail) {
+    const n = route.clusters;
+    const loads = [];
+    for (let i = 0; i < n; i++) {
+      const share = i === 0 ? route.hottest_share : route.other_share;
+      loads.push({ load: share * n, extra: 0, failed: false });
+    }
+    if (fail.failover_share > 0) {
+      loads[0] = { load: 0, extra: 0, failed: true };
+      for (let i = 1; i < n; i++) loads[i].extra = fail.failover_spread_share * n;
+    }
+    return loads;
   }
 
   /**
@@ -203,7 +224,7 @@
       lib.pick(reuse, ['avoided_prefill_tokens', 'prefill_tokens', 'avoided_share']),
       fail,
       lib.pick(admit, ['short_slo_met', 'shared_pool_short_slo_met', 'admitted', 'rejected', 'long_rejected']),
-      { recommendation: recommend(args, route, admit) });
+      { recommendation: recommend(args, route, admit), cluster_loads: cluster_loads(route, fail) });
   }
 
   /** Everything Lab D's panel shows: the policy model plus the two state tools. */

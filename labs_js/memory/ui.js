@@ -1,26 +1,60 @@
 /*
  * Lab A · Memory & KV — UI wiring. Browser only; needs shared/format.js,
- * shared/bind.js and memory/model.js loaded first. Pure numbers come from
- * AtlasLabs.memory.evaluate; this file only adds the HBM bar.
+ * shared/bind.js, shared/chart.js and memory/model.js loaded first. Numbers come
+ * from AtlasLabs.memory.evaluate; this file draws memory needed against context
+ * length (log scale) at the reader's concurrency, with the HBM capacity line.
  */
 (function (root) {
   'use strict';
   const A = root.AtlasLabs;
+  const C = A.chart;
   const uses_latent = function (p) { return p.attention === 'mla' || p.attention === 'kda_hybrid'; };
+  const SAMPLES = 48;
 
-  /** One stacked bar: weights | KV needed | free (or overflow past the HBM mark). */
-  function draw_bar(panel, out, p) {
+  function tokens_label(t) {
+    if (t >= 1048576) return A.format.format_number(t / 1048576, 0) + 'M';
+    if (t >= 1024) return A.format.format_number(t / 1024, 0) + 'K';
+    return String(t);
+  }
+
+  function draw_memory(panel, out, p) {
     const box = panel.querySelector('[data-lab-chart="hbm"]');
-    if (!box) return;
-    A.clear(box);
-    const total = Math.max(out.needed_gib, p.hbm_gib);
-    const width = 300;
-    const scale = function (gib) { return gib / total * width; };
-    const svg = A.svg('svg', { viewBox: '-2 0 ' + (width + 4) + ' 28', class: 'lab-chart-svg', 'aria-hidden': 'true', focusable: 'false' }, box);
-    const weights = Math.min(out.weight_gib, total);
-    A.svg('rect', { x: 0, y: 4, width: scale(weights), height: 16, class: 'lab-seg-resource' }, svg);
-    A.svg('rect', { x: scale(weights), y: 4, width: Math.max(0, scale(out.needed_gib - weights)), height: 16, class: 'lab-seg-state' }, svg);
-    A.svg('line', { x1: scale(p.hbm_gib), x2: scale(p.hbm_gib), y1: 0, y2: 28, class: 'lab-mark-limit' }, svg);
+    const f = box && C.frame(box, 210, { top: 24, right: 12, bottom: 44, left: 48 });
+    if (!f) return;
+    const words = C.labels(box);
+    // Context axis: powers of two from at most 1K to at least 1M, always holding the current T.
+    const t_lo = Math.pow(2, Math.min(10, Math.floor(Math.log2(p.context_len))));
+    const t_hi = Math.pow(2, Math.max(20, Math.ceil(Math.log2(p.context_len))));
+    const points = [];
+    for (let i = 0; i <= SAMPLES; i++) {
+      const t = Math.round(t_lo * Math.pow(t_hi / t_lo, i / SAMPLES));
+      points.push([t, A.memory.evaluate(Object.assign({}, p, { context_len: t })).needed_gib]);
+    }
+    const y_top = Math.max(p.hbm_gib * 1.3, out.needed_gib * 1.1, out.weight_gib * 1.2);
+    const x = C.log(t_lo, t_hi, f.x0, f.x1);
+    const y = C.linear(0, y_top, f.y0, f.y1);
+    const span = Math.round(Math.log2(t_hi / t_lo));
+    const room = Math.max(2, Math.floor((f.x1 - f.x0) / 56)); // labels that fit side by side
+    let every = 1;
+    while (span / every + 1 > room || span % every) every += 1;
+    const ticks_x = [];
+    for (let k = 0; k <= span; k += every) ticks_x.push(t_lo * Math.pow(2, k));
+    C.axis_y(f, y, C.nice_ticks(0, y_top, 4), function (v) { return A.format.format_number(v, 0); }, words.y);
+    C.axis_x(f, x, ticks_x, tokens_label, words.x);
+    const clip = 'lab-memory-clip-' + (panel.id || 'a');
+    const clip_path = A.svg('clipPath', { id: clip }, A.svg('defs', {}, f.svg));
+    A.svg('rect', { x: f.x0, y: f.y1, width: f.x1 - f.x0, height: f.y0 - f.y1 }, clip_path);
+    const weights_top = y(Math.min(out.weight_gib, y_top));
+    A.svg('rect', { x: f.x0, y: weights_top, width: f.x1 - f.x0, height: f.y0 - weights_top, class: 'lab-area-resource' }, f.svg);
+    const line = points.map(function (pt, i) { return (i ? 'L' : 'M') + x(pt[0]).toFixed(1) + ' ' + y(pt[1]).toFixed(1); }).join(' ');
+    A.svg('path', { d: line, class: 'lab-line-state', 'clip-path': 'url(#' + clip + ')' }, f.svg);
+    A.svg('line', { x1: f.x0, x2: f.x1, y1: y(p.hbm_gib), y2: y(p.hbm_gib), class: 'lab-mark-limit' }, f.svg);
+    // labelled at the left, where the line of a model that fits runs below it
+    C.text(f.svg, f.x0 + 6, y(p.hbm_gib) - 5, words.hbm + ' ' + A.format.format_plain(p.hbm_gib) + ' GiB');
+    const cx = x(p.context_len);
+    const cy = y(Math.min(out.needed_gib, y_top));
+    A.svg('line', { x1: cx, x2: cx, y1: f.y0, y2: cy, class: 'lab-guide' }, f.svg);
+    A.svg('circle', { cx: cx, cy: cy, r: 5, class: out.status === 'FIT' ? 'lab-dot-ok' : 'lab-dot-warn' }, f.svg);
   }
 
   A.bind_lab('memory', {
@@ -32,9 +66,6 @@
       kda_share: function (p) { return p.attention === 'kda_hybrid'; },
       kda_state_kib: function (p) { return p.attention === 'kda_hybrid'; },
     },
-    render: function (panel, out, p) {
-      panel.setAttribute('data-status', out.status);
-      draw_bar(panel, out, p);
-    },
+    render: draw_memory,
   });
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -1,48 +1,112 @@
 /*
- * bind_lab — the one piece of DOM wiring the four lab UIs share.
+ * bind_lab — the one piece of DOM wiring the lab UIs share.
  * Classic script, browser only; needs shared/format.js loaded first.
  *
- * Inside each panel [data-lab="<namespace>"]:
- *  - [data-param="<name>"] inputs (number, range, select, checkbox); several
- *    inputs with the same name stay in sync (a number box and its slider);
- *  - [data-output="<name>"] elements, written with textContent only, formatted
- *    from data-digits / data-percent / data-labels (JSON map code -> text);
- *  - <button data-preset="<id>" data-preset-values='{…}' data-preset-note="…">;
+ * Inside each panel [data-lab="<namespace>"] (rendered by templates/labs/panel.html.j2):
+ *  - [data-param="<name>"] inputs (number, select, checkbox) and sliders sharing the
+ *    name; a slider with data-scale="log" maps its 0…max positions onto
+ *    data-min…data-max logarithmically. The number box (or select) holds the value;
+ *    its HTML value / checked / selected attributes are the lab's defaults;
+ *  - [data-output="<name>"] elements, written with textContent only, formatted from
+ *    data-digits / data-percent / data-suffix / data-signed / data-duration /
+ *    data-labels; a following .lab-unit with data-one switches to the singular at "1";
+ *  - preset buttons [data-preset] with data-preset-values (JSON) and data-preset-note,
+ *    and [data-preset-reset]: a preset restores every default first, then sets its
+ *    values, so what it shows never depends on what was clicked before;
  *    a <select data-preset-select> applies the preset named by its value;
- *  - [data-preset-status] shows the note of the preset last applied;
- *  - [data-lab-live] (aria-live="polite") announces changes of the outputs
- *    listed in opts.announce, prefixed by their .lab-out-label text.
- * Outputs recompute on every `input` event; no button needed.
+ *  - [data-lab-error]: when an input is out of range (or the model finds no result)
+ *    every output is replaced by "—" and this box says which input and why;
+ *  - [data-lab-summary]: copies of the key outputs pinned on phones (CSS); in a lab
+ *    with groups it shows those of the group being edited;
+ *  - [data-lab-live] (aria-live="polite") announces changes of opts.announce outputs;
+ *  - data-state-output on the panel: that output's code is mirrored as a data
+ *    attribute (data-status="OOM") for the colours of labs.css.
+ * Outputs recompute on every `input` event; charts redraw when the panel's width changes.
  */
 (function (root) {
   'use strict';
   const AtlasLabs = root.AtlasLabs = root.AtlasLabs || {};
+  const F = function () { return AtlasLabs.format; };
 
-  function read_input(el) {
+  // ── inputs ────────────────────────────────────────────────────────────────
+  function is_slider(el) { return el.type === 'range'; }
+  function is_log(el) { return el.getAttribute('data-scale') === 'log'; }
+
+  function log_bounds(el) {
+    return { lo: Math.log(Number(el.getAttribute('data-min'))), hi: Math.log(Number(el.getAttribute('data-max'))), steps: Number(el.max) };
+  }
+
+  /** Three significant digits, then the number box's step: slider values read like typed ones. */
+  function snap(value, box) {
+    const magnitude = Math.pow(10, Math.floor(Math.log10(value)) - 2);
+    let v = Math.round(value / magnitude) * magnitude;
+    const step = Number(box.getAttribute('step'));
+    if (step > 0) v = Math.round(v / step) * step;
+    const clean = F().round_half_away(v, 6); // no binary noise such as 0.30000000000000004
+    return Math.min(Number(box.max), Math.max(Number(box.min), clean));
+  }
+
+  function read_slider(el, box) {
+    if (!is_log(el)) return Number(el.value);
+    const b = log_bounds(el);
+    return snap(Math.exp(b.lo + Number(el.value) / b.steps * (b.hi - b.lo)), box);
+  }
+
+  function write_slider(el, value) {
+    if (!is_log(el)) { el.value = String(value); return; }
+    const b = log_bounds(el);
+    const position = value > 0 ? Math.round((Math.log(value) - b.lo) / (b.hi - b.lo) * b.steps) : 0;
+    el.value = String(Math.min(b.steps, Math.max(0, position)));
+  }
+
+  function read_box(el) {
     if (el.type === 'checkbox') return el.checked;
-    if (el.type === 'number' || el.type === 'range') return el.value === '' ? NaN : Number(el.value);
+    if (el.type === 'number') return el.value === '' ? NaN : Number(el.value);
     return el.value;
   }
 
-  function in_range(el, value) {
-    if (typeof value !== 'number') return true;
-    if (!Number.isFinite(value)) return false;
-    const min = el.getAttribute('min');
-    const max = el.getAttribute('max');
-    return (min === null || value >= Number(min)) && (max === null || value <= Number(max));
-  }
-
-  function write_input(el, value) {
+  function write_box(el, value) {
     if (el.type === 'checkbox') el.checked = value === true || value === 'on';
     else el.value = String(value);
   }
 
+  function reset_box(el) {
+    if (el.type === 'checkbox') el.checked = el.defaultChecked;
+    else if (el.tagName === 'SELECT') for (const option of el.options) option.selected = option.defaultSelected;
+    else el.value = el.defaultValue;
+  }
+
+  function label_text(panel, el) {
+    const label = el.id && panel.querySelector('label[for="' + el.id + '"]');
+    return label ? label.firstChild.textContent.trim() : el.getAttribute('data-param');
+  }
+
+  /** Why a number box holds no usable value: null, or {kind, label, min, max}. */
+  function problem(panel, el) {
+    if (el.type !== 'number') return null;
+    const found = { label: label_text(panel, el), min: el.min, max: el.max };
+    const value = read_box(el);
+    if (!Number.isFinite(value)) found.kind = 'empty';
+    else if ((el.min !== '' && value < Number(el.min)) || (el.max !== '' && value > Number(el.max))) found.kind = 'range';
+    else if (Number(el.step) >= 1 && Number.isInteger(Number(el.step)) && !Number.isInteger(value)) found.kind = 'integer';
+    return found.kind ? found : null;
+  }
+
+  // ── outputs ───────────────────────────────────────────────────────────────
   function output_spec(el) {
     const spec = {};
     if (el.hasAttribute('data-digits')) spec.digits = Number(el.getAttribute('data-digits'));
     if (el.hasAttribute('data-percent')) spec.percent = true;
+    if (el.hasAttribute('data-suffix')) spec.suffix = el.getAttribute('data-suffix');
+    if (el.hasAttribute('data-signed')) spec.signed = true;
+    if (el.hasAttribute('data-duration')) spec.duration = true;
     if (el.hasAttribute('data-labels')) spec.labels = JSON.parse(el.getAttribute('data-labels'));
     return spec;
+  }
+
+  function unit_of(el) {
+    const next = el.nextElementSibling;
+    return next && next.classList.contains('lab-unit') ? next : null;
   }
 
   function label_of(el) {
@@ -51,100 +115,191 @@
     return label ? label.textContent.trim() : el.getAttribute('data-output');
   }
 
+  /** Text of a message template such as "{label} must lie between {min} and {max}.". */
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
+
   /**
    * opts: {compute(params) -> outputs, render(panel, outputs, params)?,
    *        announce: [output names]?, relevant: {param: (params) -> bool}?}
    */
   function setup(panel, opts) {
-    const inputs = Array.prototype.slice.call(panel.querySelectorAll('[data-param]'));
+    const all_inputs = Array.prototype.slice.call(panel.querySelectorAll('[data-param]'));
+    const boxes = all_inputs.filter(function (el) { return !is_slider(el); });
+    const sliders = all_inputs.filter(is_slider);
+    const box_of = {};
+    for (const el of boxes) box_of[el.getAttribute('data-param')] = el;
     const outputs = Array.prototype.slice.call(panel.querySelectorAll('[data-output]'));
-    const presets = Array.prototype.slice.call(panel.querySelectorAll('[data-preset]'));
+    const presets = Array.prototype.slice.call(panel.querySelectorAll('[data-preset], [data-preset-reset]'));
     const live = panel.querySelector('[data-lab-live]');
     const preset_status = panel.querySelector('[data-preset-status]');
+    const error_box = panel.querySelector('[data-lab-error]');
+    const summary_items = Array.prototype.slice.call(panel.querySelectorAll('[data-lab-summary] [data-group]'));
+    const state_output = panel.getAttribute('data-state-output');
+    const units = JSON.parse(panel.getAttribute('data-units') || '{}');
     const announced = {};
     let first = true;
+    let last = null; // the last valid {out, params}, redrawn when the width changes
 
-    function params() {
-      const p = {};
-      let valid = true;
-      for (const el of inputs) {
-        const value = read_input(el);
-        const ok = in_range(el, value);
-        el.setAttribute('aria-invalid', ok ? 'false' : 'true');
-        if (!ok) valid = false;
-        else p[el.getAttribute('data-param')] = value;
+    for (const el of outputs) {
+      const unit = unit_of(el);
+      if (unit && unit.hasAttribute('data-one')) unit.setAttribute('data-other', unit.textContent);
+    }
+
+    function sync_sliders(name) {
+      for (const el of sliders) {
+        const box = box_of[el.getAttribute('data-param')];
+        if (name && el.getAttribute('data-param') !== name) continue;
+        const value = read_box(box);
+        if (Number.isFinite(value)) write_slider(el, value);
+        el.setAttribute('aria-valuetext', box.value);
       }
-      return valid ? p : null;
     }
 
     function mark_relevance(p) {
       const relevant = opts.relevant || {};
-      for (const el of inputs) {
+      for (const el of boxes) {
         const test = relevant[el.getAttribute('data-param')];
         const field = el.closest('.lab-field');
         if (field) field.classList.toggle('lab-field-idle', test ? !test(p) : false);
       }
     }
 
-    function update() {
-      const p = params();
-      if (!p) return; // keep the last good outputs while an input is out of range
+    function write_output(el, value) {
+      const spec = output_spec(el);
+      const text = AtlasLabs.format.format_output(value, spec);
+      el.textContent = text;
+      const unit = unit_of(el);
+      if (!unit) return text;
+      if (spec.duration) unit.textContent = units[AtlasLabs.format.format_duration(value, spec.digits).unit];
+      else if (unit.hasAttribute('data-one')) {
+        unit.textContent = unit.getAttribute(text === '1' ? 'data-one' : 'data-other');
+      }
+      return text;
+    }
+
+    /** Replace every output by "—" and say what is wrong, next to the outputs it replaces. */
+    function show_invalid(problems, at) {
+      panel.setAttribute('data-invalid', 'true');
+      for (const el of outputs) el.textContent = '—';
+      for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.clear(box);
+      last = null;
+      if (!error_box) return;
+      AtlasLabs.clear(error_box);
+      const title = document.createElement('p');
+      title.textContent = error_box.getAttribute('data-title');
+      error_box.appendChild(title);
+      const list = document.createElement('ul');
+      for (const found of problems) {
+        const item = document.createElement('li');
+        item.textContent = found.kind === 'model' ? error_box.getAttribute('data-model')
+          : fill(error_box.getAttribute('data-' + found.kind), {
+            label: found.label, min: AtlasLabs.format.format_plain(Number(found.min)), max: AtlasLabs.format.format_plain(Number(found.max)),
+          });
+        list.appendChild(item);
+      }
+      error_box.appendChild(list);
+      const results = (at && at.closest('.lab-body') || panel).querySelector('.lab-results');
+      if (results && error_box.parentNode !== results) results.insertBefore(error_box, results.firstChild);
+      error_box.hidden = false;
+    }
+
+    function clear_invalid() {
+      panel.removeAttribute('data-invalid');
+      if (error_box) error_box.hidden = true;
+    }
+
+    function update(source) {
+      const problems = [];
+      const p = {};
+      let at = null;
+      for (const el of boxes) {
+        const found = problem(panel, el);
+        el.setAttribute('aria-invalid', found ? 'true' : 'false');
+        if (found) { problems.push(found); at = at || el; }
+        else p[el.getAttribute('data-param')] = read_box(el);
+      }
+      if (problems.length) { show_invalid(problems, at); return; }
       let out;
       try {
         out = opts.compute(p);
       } catch (err) {
-        if (live) live.textContent = err.message;
+        show_invalid([{ kind: 'model' }], source);
         return;
       }
+      clear_invalid();
       mark_relevance(p);
       const changes = [];
       for (const el of outputs) {
         const name = el.getAttribute('data-output');
         if (!(name in out)) continue;
-        const text = AtlasLabs.format.format_output(out[name], output_spec(el));
-        el.textContent = text;
-        if ((opts.announce || []).indexOf(name) >= 0) {
+        const text = write_output(el, out[name]);
+        if ((opts.announce || []).indexOf(name) >= 0 && !el.closest('[data-lab-summary]')) {
           if (!first && announced[name] !== text) changes.push(label_of(el) + ': ' + text);
           announced[name] = text;
         }
       }
+      if (state_output) panel.setAttribute('data-' + state_output.replace(/_/g, '-'), String(out[state_output]));
+      last = { out: out, params: p };
       if (opts.render) opts.render(panel, out, p);
       if (live && changes.length) live.textContent = changes.join('; ');
       first = false;
     }
 
-    function apply_preset(id) {
-      const button = presets.filter(function (b) { return b.getAttribute('data-preset') === id; })[0];
-      if (!button) { update(); return; }
+    function apply_preset(button) {
+      for (const el of boxes) reset_box(el);
       const values = JSON.parse(button.getAttribute('data-preset-values') || '{}');
-      for (const el of inputs) {
-        const name = el.getAttribute('data-param');
-        if (Object.prototype.hasOwnProperty.call(values, name)) write_input(el, values[name]);
-      }
+      for (const name of Object.keys(values)) if (box_of[name]) write_box(box_of[name], values[name]);
+      sync_sliders();
       for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
       if (preset_status) preset_status.textContent = button.getAttribute('data-preset-note') || '';
-      update();
+      update(button);
     }
 
-    for (const el of inputs) {
+    function show_group(group) {
+      for (const item of summary_items) item.hidden = item.getAttribute('data-group') !== group;
+    }
+
+    for (const el of all_inputs) {
       // `input` fires for typing, dragging, selects and checkboxes alike.
       el.addEventListener('input', function () {
         const name = el.getAttribute('data-param');
-        for (const other of inputs) {
-          if (other !== el && other.getAttribute('data-param') === name) write_input(other, read_input(el));
+        const box = box_of[name];
+        if (is_slider(el)) write_box(box, read_slider(el, box));
+        sync_sliders(name);
+        if (box.hasAttribute('data-preset-select')) {
+          const preset = presets.filter(function (b) { return b.getAttribute('data-preset') === box.value; })[0];
+          if (preset) { apply_preset(preset); return; }
         }
-        if (el.hasAttribute('data-preset-select')) { apply_preset(el.value); return; }
         for (const b of presets) b.setAttribute('aria-pressed', 'false');
         if (preset_status) preset_status.textContent = '';
-        update();
+        update(el);
       });
     }
     for (const b of presets) {
       b.setAttribute('aria-pressed', 'false');
-      b.addEventListener('click', function () { apply_preset(b.getAttribute('data-preset')); });
+      b.addEventListener('click', function () { apply_preset(b); });
+    }
+    if (summary_items.length) {
+      panel.addEventListener('focusin', function (event) {
+        const body = event.target.closest('[data-group]');
+        if (body && !body.closest('[data-lab-summary]')) show_group(body.getAttribute('data-group'));
+      });
+      show_group(summary_items[0].getAttribute('data-group'));
+    }
+    if (opts.render && typeof ResizeObserver === 'function') {
+      let width = 0;
+      new ResizeObserver(function () {
+        const now = panel.clientWidth;
+        if (now === width) return;
+        width = now;
+        if (last) opts.render(panel, last.out, last.params);
+      }).observe(panel);
     }
     panel.classList.add('lab-js');
-    update();
+    sync_sliders();
+    update(null);
     return { update: update, apply_preset: apply_preset };
   }
 

@@ -20,8 +20,9 @@
  * `lib` holds the helpers, bound to the namespace so errors name it:
  *   lib.finite(value, name)        value if it is a finite number, else a TypeError;
  *   lib.num(args, key, fallback)   the finite number args[key] (fallback when absent);
- *   lib.model(name)                another lab's model api: AtlasLabs[name] when it is
- *                                  registered, else labs_js/<name>/model.js through require;
+ *   lib.model(name)                another module's api: AtlasLabs[name] when it is
+ *                                  registered, else labs_js/<name>/model.js or
+ *                                  labs_js/formulas/<name>.js through require;
  *   lib.pick(source, names)        {name: source[name]} for each name: the outputs a result
  *                                  passes on from a part it computed.
  */
@@ -29,11 +30,22 @@
   'use strict';
   const AtlasLabs = root.AtlasLabs = root.AtlasLabs || {};
 
-  /** Another lab's model, e.g. lib.model('memory'). Look it up at call time, not at load. */
+  /**
+   * Another module's api, e.g. lib.model('memory') or lib.model('bottleneck'). Looked up at call
+   * time, not at load. A page loads the modules a lab model names here before it
+   * (render/site.py reads these calls); Node finds labs_js/<name>/model.js or labs_js/formulas/<name>.js.
+   */
   function model(name) {
     if (AtlasLabs[name]) return AtlasLabs[name];
-    if (typeof require === 'function') return require('../' + name + '/model.js');
-    throw new Error('labs_js: ' + name + '/model.js must be loaded first');
+    if (typeof require === 'function') {
+      try {
+        return require('../' + name + '/model.js');
+      } catch (err) {
+        if (err.code !== 'MODULE_NOT_FOUND' || err.message.indexOf(name + '/model.js') < 0) throw err;
+      }
+      return require('../formulas/' + name + '.js');
+    }
+    throw new Error('labs_js: the ' + name + ' module must be loaded first');
   }
 
   function pick(source, names) {

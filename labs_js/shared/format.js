@@ -1,5 +1,5 @@
 /*
- * Number formatting shared by the four lab UIs and by the static outputs in
+ * Number formatting shared by the lab UIs and by the static outputs in
  * ledger/labs.md (the no-JS page must show the same text the UI writes).
  * Classic script through shared/define.js (loaded before it): registers
  * globalThis.AtlasLabs.format and, under Node, module.exports.
@@ -34,10 +34,38 @@
     return negative && Number(fixed) !== 0 ? '−' + text : text;
   }
 
+  /** Decimals of a number as written (0.005 → 3): messages print limits as the ledger gives them. */
+  function decimals_of(value) {
+    const text = String(value);
+    const dot = text.indexOf('.');
+    return dot < 0 || /e/i.test(text) ? 0 : text.length - dot - 1;
+  }
+
+  /** "4,194,304", "0.005": a limit or setting printed with the decimals it was given. */
+  function format_plain(value) {
+    return format_number(value, decimals_of(value));
+  }
+
+  /**
+   * A duration in milliseconds in the unit a reader takes in at a glance:
+   * ms below 10 s (with `digits`), then s below 2 min, min below 2 h, else h
+   * (one decimal each). Returns {text, unit} with unit one of ms, s, min, h.
+   */
+  function format_duration(ms, digits) {
+    const abs = Math.abs(ms);
+    if (!(abs >= 10000)) return { text: format_number(ms, digits === undefined ? 0 : digits), unit: 'ms' };
+    if (abs < 120000) return { text: format_number(ms / 1000, 1), unit: 's' };
+    if (abs < 7200000) return { text: format_number(ms / 60000, 1), unit: 'min' };
+    return { text: format_number(ms / 3600000, 1), unit: 'h' };
+  }
+
   /**
    * Display text of one output. `spec`: {digits} for numbers, {percent: true}
-   * to show a 0..1 share as a percentage, {labels: {code: text}} for enums and
-   * booleans (keys "true"/"false").
+   * to show a 0..1 share as a percentage, {suffix: '%'} for a value already in
+   * percent, {signed: true} to mark a rise with "+", {labels: {code: text}} for
+   * enums and booleans (keys "true"/"false"), {duration: true} for
+   * milliseconds shown in the unit format_duration picks (text only; the unit
+   * comes from format_duration(...).unit).
    */
   function format_output(value, spec) {
     const s = spec || {};
@@ -47,9 +75,15 @@
     }
     if (typeof value === 'boolean') return String(value);
     if (typeof value === 'string') return value;
-    if (s.percent) return format_number(value * 100, s.digits === undefined ? 1 : s.digits) + '%';
-    return format_number(value, s.digits);
+    if (s.duration) return format_duration(value, s.digits).text;
+    let text = s.percent ? format_number(value * 100, s.digits === undefined ? 1 : s.digits) + '%'
+      : format_number(value, s.digits) + (s.suffix || '');
+    if (s.signed && value > 0 && /[1-9]/.test(text)) text = '+' + text;
+    return text;
   }
 
-  return { round_half_away: round_half_away, format_number: format_number, format_output: format_output };
+  return {
+    round_half_away: round_half_away, format_number: format_number, format_plain: format_plain,
+    format_duration: format_duration, format_output: format_output,
+  };
 });

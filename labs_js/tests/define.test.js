@@ -71,5 +71,5 @@ test('formula modules run as classic scripts too, finding a lab model on AtlasLa
   const A = page(['shared/define.js', 'memory/model.js', 'formulas/kv.js']);
   assert.equal(A.kv.kv_bytes_ratio({ kv_heads: 32, kv_heads_after: 8 }).ratio, 0.25);
   const lone = page(['shared/define.js', 'formulas/kv.js']);
-  assert.throws(() => lone.kv.kv_bytes_ratio({ kv_heads: 32, kv_heads_after: 8 }), /memory\/model\.js must be loaded first/);
+  assert.throws(() => lone.kv.kv_bytes_ratio({ kv_heads: 32, kv_heads_after: 8 }), /the memory module must be loaded first/);
 });

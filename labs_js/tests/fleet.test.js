@@ -127,3 +127,21 @@ test('lab() merges the policy model with the boundary and radix tools', () => {
   assert.equal(out.radix_tree_tokens, 8060);
   assert.equal(out.avoided_prefill_tokens, 16000);
 });
+
+test('cluster loads: the hot owner and the rest add up to the whole traffic; failover moves the busiest', () => {
+  const sum = (loads) => loads.reduce((s, c) => s + c.load + c.extra, 0);
+  for (const routing of ['round_robin', 'cache_affinity']) {
+    for (const clusters of [1, 2, 4, 7]) {
+      for (const secondary_failure of [false, true]) {
+        const out = fleet.evaluate({ ...LAB, routing, clusters, secondary_failure });
+        const loads = out.cluster_loads;
+        const failed = secondary_failure && clusters > 1;
+        assert.equal(loads.length, clusters);
+        assert.ok(Math.abs(sum(loads) - clusters) < 1e-9, 'mean load is 1: ' + JSON.stringify(loads));
+        assert.equal(loads[0].failed, failed);
+        if (!failed) assert.ok(Math.abs(Math.max(...loads.map((c) => c.load)) - out.hot_cluster_skew) < 1e-9);
+        else assert.ok(loads.slice(1).every((c) => Math.abs(c.extra - out.failover_spread_share * clusters) < 1e-9));
+      }
+    }
+  }
+});

@@ -30,3 +30,26 @@ test('format_output: percent shares, enum labels, booleans', () => {
   assert.equal(F.format_output('OOM', { labels: { FIT: 'fits' } }), 'OOM');
   assert.equal(F.format_output(2.7731, { digits: 2 }), '2.77');
 });
+
+test('format_output: signed changes and values already in percent', () => {
+  assert.equal(F.format_output(-20, { digits: 0, suffix: '%', signed: true }), '−20%');
+  assert.equal(F.format_output(50, { digits: 0, suffix: '%', signed: true }), '+50%');
+  assert.equal(F.format_output(0.2, { digits: 0, suffix: '%', signed: true }), '0%');
+  assert.equal(F.format_output(0, { digits: 1, signed: true }), '0.0');
+});
+
+test('format_duration: ms below 10 s, then s, min and h', () => {
+  assert.deepEqual(F.format_duration(1438.5, 0), { text: '1,439', unit: 'ms' });
+  assert.deepEqual(F.format_duration(9999.4, 0), { text: '9,999', unit: 'ms' });
+  assert.deepEqual(F.format_duration(10000, 0), { text: '10.0', unit: 's' });
+  assert.deepEqual(F.format_duration(119000, 0), { text: '119.0', unit: 's' });
+  assert.deepEqual(F.format_duration(600000, 0), { text: '10.0', unit: 'min' });
+  assert.deepEqual(F.format_duration(11537458, 0), { text: '3.2', unit: 'h' });
+  assert.equal(F.format_output(11537458, { duration: true, digits: 0 }), '3.2');
+});
+
+test('format_plain prints a limit with the decimals it was given', () => {
+  assert.equal(F.format_plain(4194304), '4,194,304');
+  assert.equal(F.format_plain(0.005), '0.005');
+  assert.equal(F.format_plain(1), '1');
+});

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const dir = path.join(__dirname, '..', 'formulas');
-const cost = require(path.join(dir, 'cost.js'));
+const cost = require('../cost/model.js');
 const bottleneck = require(path.join(dir, 'bottleneck.js'));
 const kv = require(path.join(dir, 'kv.js'));
 const quant = require(path.join(dir, 'quant.js'));

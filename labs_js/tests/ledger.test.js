@@ -62,37 +62,69 @@ test('every worked example is registered once: no two entries run the same funct
   }
 });
 
+/** What a lab shows for one output, language-neutral: enum codes as codes, a duration with its unit code. */
+function shown(value, o) {
+  if (o.labels) return String(value);
+  if (o.duration) {
+    const d = F.format_duration(value, o.digits);
+    return d.text + ' ' + d.unit;
+  }
+  return F.format_output(value, { digits: o.digits, percent: o.percent, suffix: o.suffix, signed: o.signed });
+}
+
 test('ledger/labs.md: static_outputs equal the formatted result for the defaults', (t) => {
   if (labs_fm.skip) return t.skip(labs_fm.skip);
   const labs = labs_fm.data.labs;
-  assert.deepEqual(labs.map((l) => l.id), ['memory', 'batch', 'speculative', 'fleet']);
+  assert.deepEqual(labs.map((l) => l.id), ['memory', 'batch', 'speculative', 'fleet', 'cost']);
   for (const lab of labs) {
+    assert.equal(lab.fn.split('.')[0], lab.id, lab.id + ': fn lives in labs_js/' + lab.id + '/model.js');
     const [out] = run([{ fn: lab.fn, args: lab.defaults }], modules);
     for (const o of lab.outputs) {
-      const want = o.labels ? String(out[o.name]) : F.format_output(out[o.name], { digits: o.digits, percent: o.percent });
+      const want = shown(out[o.name], o);
       assert.equal(lab.static_outputs[o.name], want, lab.id + '.' + o.name);
       if (o.labels) assert.ok(o.labels.map(String).includes(want), lab.id + '.' + o.name + ' code ' + want + ' not listed');
+      if (o.group !== undefined) assert.ok(lab.groups.includes(o.group), lab.id + '.' + o.name + ' in unknown group');
     }
-    // Every input has a default inside its range, and presets only set known inputs.
-    const params = new Set(lab.inputs.map((i) => i.param));
+    assert.ok(lab.outputs.some((o) => o.summary), lab.id + ' pins at least one output on phones');
+    if (lab.state) assert.ok(lab.outputs.some((o) => o.name === lab.state && o.labels), lab.id + ': state must be an enum output');
+    // Every input has a default inside its range; a log slider starts above zero.
     for (const input of lab.inputs) {
       const v = lab.defaults[input.param];
       assert.ok(v !== undefined, lab.id + ': no default for ' + input.param);
       if (input.options) assert.ok(input.options.includes(v), lab.id + '.' + input.param);
       else if (!input.checkbox) assert.ok(v >= input.min && v <= input.max, lab.id + '.' + input.param + ' out of range');
+      if (input.slider === 'log') assert.ok((input.slider_min || input.min) > 0, lab.id + '.' + input.param + ': log slider needs a positive start');
+      if (lab.groups) assert.ok(lab.groups.includes(input.group), lab.id + '.' + input.param + ' in unknown group');
     }
+    assert.deepEqual(Object.keys(lab.defaults).sort(), lab.inputs.map((i) => i.param).sort(), lab.id + ': defaults name exactly the inputs');
+  }
+});
+
+test('ledger/labs.md: every preset is a complete scenario that shows what its note promises', (t) => {
+  if (labs_fm.skip) return t.skip(labs_fm.skip);
+  for (const lab of labs_fm.data.labs) {
+    const params = new Set(lab.inputs.map((i) => i.param));
+    const ids = new Set();
     for (const preset of lab.presets) {
+      assert.ok(!ids.has(preset.id), lab.id + ' preset id twice: ' + preset.id);
+      ids.add(preset.id);
       assert.ok(['teaching-assumption', 'report-example'].includes(preset.kind), preset.id);
+      assert.ok(preset.note && preset.note.zh && preset.note.en, preset.id + ' needs a note in both languages');
       for (const key of Object.keys(preset.values)) assert.ok(params.has(key), lab.id + ' preset ' + preset.id + ' sets unknown ' + key);
-      // Presets must produce valid inputs for the model.
-      run([{ fn: lab.fn, args: { ...lab.defaults, ...preset.values } }], modules);
+      // The page applies the defaults first, then the preset: its result never depends on what came before.
+      const [out] = run([{ fn: lab.fn, args: { ...lab.defaults, ...preset.values } }], modules);
+      for (const [name, want] of Object.entries(preset.expect || {})) {
+        const o = lab.outputs.find((x) => x.name === name);
+        assert.ok(o, lab.id + ' preset ' + preset.id + ' expects unknown output ' + name);
+        assert.equal(shown(out[name], o), String(want), lab.id + ' preset ' + preset.id + ': ' + name);
+      }
     }
   }
 });
 
 test('ledger/labs.md: worked examples cite registered examples whose numbers they print', (t) => {
-  if (labs_fm.skip || examples_fm.skip) return t.skip(labs_fm.skip || examples_fm.skip);
-  const by_id = Object.fromEntries(examples_fm.data.examples.map((e) => [e.id, e]));
+  if (labs_fm.skip || examples_fm.skip || tutorial_fm.skip) return t.skip(labs_fm.skip || examples_fm.skip || tutorial_fm.skip);
+  const by_id = Object.fromEntries(examples_fm.data.examples.concat(tutorial_fm.data.examples || []).map((e) => [e.id, e]));
   for (const lab of labs_fm.data.labs) {
     const we = lab.worked_example;
     assert.ok(we && we.zh && we.en && we.refs.length, lab.id);
@@ -130,6 +162,13 @@ test('every UI string the templates ask for exists in zh and en', (t) => {
     }
     for (const g of lab.groups || []) needed.add(lab.id + '.group.' + g);
     for (const kind of new Set(lab.presets.map((p) => p.kind))) needed.add('labs.kind.' + kind);
+    if (lab.chart) {
+      needed.add(lab.chart.caption);
+      for (const key of Object.values(lab.chart.labels || {})) needed.add(key);
+      for (const [, key] of lab.chart.legend || []) needed.add(key);
+    }
+    if (lab.outputs.some((o) => o.duration)) for (const u of ['ms', 's', 'min', 'h']) needed.add('unit.' + u);
+    for (const f of lab.formulas) assert.ok(typeof f === 'string' || (f.zh && f.en), lab.id + ': a formula is a string or {zh, en}');
   }
   for (const key of needed) {
     assert.ok(strings[key], 'missing string ' + key);

@@ -71,7 +71,7 @@ RULES: dict[str, tuple[str, str]] = {
     "block.unclosed": ("Every `::: NAME` block ends with a line holding only ':::'; an unclosed block would swallow the rest of the file.", "Add the closing ':::' line."),
     "block.unknown-misconception": ("'::: misconception ID' names a misconception of the ledger.", "Use an id of ledger/misconceptions.md."),
     "block.unknown-lineage": ("'::: lineage ID' names a lineage of the ledger (`lineages:`).", "Use one of them, or add the lineage with its title in each language."),
-    "labs.unknown": ("{{labs:a,b}} names labs of ledger/labs.md.", "Use the lab ids as hinted."),
+    "labs.unknown": ("{{labs:a,b}} names labs of ledger/labs.md, each once: several form one tablist, a single one stands alone.", "Use the lab ids as hinted, e.g. {{labs:memory,batch,speculative,fleet}} or {{labs:cost}}."),
     "figure.unknown-kind": ("A figure's kind is one of book.yaml `figure_kinds`.", "Use a declared kind."),
     "map.unknown-route": ("A development-map node sits on a route of ledger/devmap.md.", "Use one of the route ids."),
     "map.unknown-source": ("A development-map node cites ledger numbers of the registry.", "Fix the number."),

@@ -63,13 +63,16 @@ def test_build_summary_counts_stages(mini):
 
 def test_lab_scripts_load_define_first_then_each_model_before_its_ui():
     """Every labs_js model and shared/format.js call AtlasLabs.define as they load (classic scripts)."""
-    from atlas_site.render.assets import lab_scripts
+    from atlas_site.render.assets import every_lab, lab_scripts
     from conftest import ROOT
 
-    scripts = lab_scripts(ROOT)
+    scripts = lab_scripts(ROOT, every_lab(ROOT))
     assert scripts[0] == "shared/define.js"
     shared = [s for s in scripts if s.startswith("shared/")]
     assert scripts[:len(shared)] == shared and "shared/format.js" in shared
-    for lab in ("memory", "batch", "speculative", "fleet"):
+    for lab in ("memory", "batch", "speculative", "fleet", "cost"):
         assert scripts.index(f"{lab}/model.js") < scripts.index(f"{lab}/ui.js")
-    assert not any(s.startswith(("formulas/", "tests/")) for s in scripts)
+    assert not any(s.startswith("tests/") for s in scripts)
+    # a formula module ships only as what a lab model uses, loaded before that model
+    assert [s for s in scripts if s.startswith("formulas/")] == ["formulas/bottleneck.js"]
+    assert scripts.index("formulas/bottleneck.js") < scripts.index("cost/model.js")

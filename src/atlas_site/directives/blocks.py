@@ -67,19 +67,21 @@ def _render_labs(state, use) -> str:
     for lab_id in use.keys:
         state.record.labs[lab_id] = [s["id"] for s in labs[lab_id].get("statements") or []]
     scripts = " ".join(f"../assets/labs/{name}" for name in lab_scripts_for(state.root, use.keys))
-    template = "labs/tablist.html.j2" if len(use.keys) > 1 else "labs/single.html.j2"
-    body = state.env.get_template(template).render(lang=state.lang, t=t, labs=labs, lab_ids=list(use.keys))
+    if len(use.keys) > 1:
+        body = state.env.get_template("labs/tablist.html.j2").render(lang=state.lang, t=t, labs=labs, lab_ids=list(use.keys))
+    else:
+        body = state.env.get_template("labs/panel.html.j2").render(lang=state.lang, t=t, lab=labs[use.key], in_tabs=False)
     return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{body}</div>\n'
 
 
 def _check_labs(book, use, computed, out) -> None:
     unknown = [lab for lab in use.keys if lab not in book.labs]
     if unknown:
-        out.error(use.location, "labs.unknown", f"no lab {', '.join(unknown)} in the ledger", closest(unknown[0], book.labs))
+        out.error(use.location, "labs.unknown", f"no lab {', '.join(repr(u) for u in unknown)} in the ledger", closest(unknown[0], book.labs))
 
 
 LABS = Directive(
-    "labs", "block", "ids", "in-browser labs: one lab, or several in one keyboard-operable tablist",
+    "labs", "block", "ids", "in-browser labs: one lab on its own, or several in one keyboard-operable tablist",
     render=_render_labs, check=_check_labs,
     depends=lambda deps, use: [deps.labs(use.keys)],
     example="{{labs:memory,batch}}",

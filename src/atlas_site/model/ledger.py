@@ -211,7 +211,7 @@ class LabContract(Frozen):
     """A lab's contract; UI-specific keys are free-form and read by its template."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
-    id: str = Field(pattern=SLUG)
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")  # also its labs_js/<id>/ folder and JS namespace
     title: Localized
     boundary: Localized
 

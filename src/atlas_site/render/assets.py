@@ -9,34 +9,55 @@ from ..output import Output
 # stylesheets: one for every page, and one per feature for the pages that have it
 STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css"),
                "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",)}
-# the tabs work at once (keyboard); the rest of the lab code loads near the labs (labs-loader.js)
-EAGER_LAB_SCRIPTS = ("shared/define.js", "shared/tabs.js")
 NOT_LABS = ("shared", "tests", "formulas")  # folders of labs_js that are not one lab each
+# a lab model names the other modules it uses as lib.model('name'); the page loads them before it
+LAB_DEPENDENCY = re.compile(r"lib\.model\('([a-z_]+)'\)")
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
 
 
-def lab_scripts(root: Path, lab_ids=None) -> list[str]:
-    """Lab scripts in load order: shared/define.js (every model and shared/format.js call it as
-    they load), the other shared helpers, then each lab's model before its ui — every lab's, or
-    those of `lab_ids`."""
+def lab_scripts(root: Path, lab_ids) -> list[str]:
+    """The scripts the labs `lab_ids` need, in load order: shared/define.js (every module calls it
+    as it loads), the other shared helpers (tabs.js only when several labs form a tablist), then per
+    lab the modules its model names with lib.model (labs_js/<name>/model.js or formulas/<name>.js),
+    its model.js and its ui.js."""
     base = root / "labs_js"
     shared = sorted(p.relative_to(base).as_posix() for p in (base / "shared").glob("*.js"))
     shared.sort(key=lambda name: name != "shared/define.js")
-    labs = []
-    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS):
-        if lab_ids is not None and folder.name not in lab_ids:
-            continue
-        for name in ("model.js", "ui.js"):
-            if (folder / name).exists():
-                labs.append(f"{folder.name}/{name}")
-    return shared + labs
+    scripts = [s for s in shared if s != "shared/tabs.js" or len(lab_ids) > 1]
+
+    def add_module(name: str) -> None:
+        own = base / name / "model.js"
+        path = own if own.exists() else base / "formulas" / f"{name}.js"
+        script = path.relative_to(base).as_posix()
+        if script in scripts:
+            return
+        for dependency in LAB_DEPENDENCY.findall(path.read_text(encoding="utf-8")):
+            add_module(dependency)
+        scripts.append(script)
+
+    for lab in lab_ids:
+        add_module(lab)
+        scripts.append(f"{lab}/ui.js")
+    return scripts
+
+
+def every_lab(root: Path) -> list[str]:
+    base = root / "labs_js"
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists())
+
+
+def eager_lab_scripts(lab_ids) -> list[str]:
+    """Loaded with the page: the module wrapper, and the tabs when there is a tablist (the keyboard
+    works at once); the rest of the lab code loads near the labs (labs-loader.js)."""
+    return ["shared/define.js"] + (["shared/tabs.js"] if len(lab_ids) > 1 else [])
 
 
 def lab_scripts_for(root: Path, lab_ids) -> list[str]:
-    """What a page with these labs loads when the reader nears them (the eager ones are already there)."""
-    return [s for s in lab_scripts(root, lab_ids) if s not in EAGER_LAB_SCRIPTS]
+    """What a page with these labs loads when the reader nears them."""
+    eager = eager_lab_scripts(lab_ids)
+    return [s for s in lab_scripts(root, lab_ids) if s not in eager]
 
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -59,7 +80,7 @@ def add_assets(root: Path, output: Output) -> None:
         output.add(f"assets/{name}", shipped(css, line_comments=False))
     for path in sorted((root / "templates" / "static").glob("*.js")):
         output.add(f"assets/{path.name}", shipped(path.read_text(encoding="utf-8")))
-    for script in lab_scripts(root):
+    for script in lab_scripts(root, every_lab(root)):
         output.add(f"assets/labs/{script}", shipped((root / "labs_js" / script).read_text(encoding="utf-8")))
 
 
@@ -68,7 +89,8 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
     scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
     if parsed_page.uses_of("dev-map"):
         scripts.append("devmap.js")
-    if parsed_page.uses_of("labs"):
-        scripts += [f"labs/{s}" for s in EAGER_LAB_SCRIPTS] + ["labs-loader.js"]
+    lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
+    if lab_ids:
+        scripts += [f"labs/{s}" for s in eager_lab_scripts(lab_ids)] + ["labs-loader.js"]
     styles = ["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else [])
     return scripts, styles

@@ -1,11 +1,13 @@
 /*
- * cost — teaching formulas for "what does one qualified output token cost".
+ * Lab E · Cost & Bottleneck — pure model (no DOM), and the tutorial's teaching
+ * formulas for "what does one qualified output token cost".
  * Classic script through shared/define.js: registers globalThis.AtlasLabs.cost
  * and, under Node, module.exports. Every function takes one object of snake_case
  * inputs and returns one object of snake_case outputs.
  *
  * All money here is whatever unit the caller uses (the tutorial uses yuan);
- * the functions never assume a currency or a price.
+ * the functions never assume a currency or a price. `lab` composes these
+ * formulas with the step bound and Amdahl's law of formulas/bottleneck.js.
  */
 (typeof module === 'object' ? module : {}).exports = (typeof require === 'function'
   ? require('../shared/define.js') : globalThis.AtlasLabs.define)('cost', function (lib) {
@@ -157,7 +159,73 @@
     return { total_cut_pct: mix.saving_pct };
   }
 
+  const STEP_TERMS = [['compute', 'compute_s'], ['memory', 'memory_s'], ['network', 'comm_s']];
+
+  /**
+   * The step lower bound of Lab E in the units a reader types (GFLOP at TFLOP/s,
+   * GB at TB/s, MB at GB/s, ms): max of the three terms plus the exposed time.
+   * The bottleneck is the largest of the four parts; 'overhead' when the exposed
+   * time is at least the slowest term, 'none' when the step holds no work.
+   */
+  function step(args) {
+    const bound = lib.model('bottleneck').step_time_lower_bound({
+      flops: num(args, 'step_gflop') * 1e9, flops_per_s: num(args, 'compute_tflops') * 1e12,
+      bytes: num(args, 'step_gb') * 1e9, bytes_per_s: num(args, 'hbm_tbps') * 1e12,
+      comm_bytes: num(args, 'step_comm_mb') * 1e6, comm_bytes_per_s: num(args, 'net_gbps') * 1e9,
+      exposed_s: num(args, 'overhead_ms') / 1e3,
+    });
+    const terms_ms = {};
+    let bottleneck = 'none';
+    let slowest = 0;
+    for (const [name, key] of STEP_TERMS) {
+      terms_ms[name] = bound[key] * 1e3;
+      if (terms_ms[name] > slowest) { slowest = terms_ms[name]; bottleneck = name; }
+    }
+    terms_ms.overhead = num(args, 'overhead_ms');
+    if (terms_ms.overhead > 0 && terms_ms.overhead >= slowest) bottleneck = 'overhead';
+    return { step_lower_bound_ms: bound.lower_bound_s * 1e3, bottleneck: bottleneck, step_terms_ms: terms_ms };
+  }
+
+  /**
+   * Everything Lab E shows, one section per formula of the tutorial page:
+   * cost per million qualified tokens before and after a change (and the
+   * throughput and spend changes that explain it), the task ledger of two
+   * options, the step lower bound, Amdahl's law applied to that step, and the
+   * mean cost of routing a share of traffic to a cheaper model.
+   */
+  function lab(args) {
+    const unit = compare_hourly({
+      before_hourly_cost: num(args, 'hourly_cost'), before_tokens_per_s: num(args, 'good_tokens_per_s'),
+      after_hourly_cost: num(args, 'opt_hourly_cost'), after_tokens_per_s: num(args, 'opt_good_tokens_per_s'),
+    });
+    const a = task_cost({ cost_per_attempt: num(args, 'attempt_cost_a'), attempts_per_task: num(args, 'attempts_a') });
+    const b = task_cost({ cost_per_attempt: num(args, 'attempt_cost_b'), attempts_per_task: num(args, 'attempts_b') });
+    const bound = step(args);
+    const amdahl = lib.model('bottleneck').amdahl({ fraction: num(args, 'optimizable_share'), local_speedup: num(args, 'local_speedup') });
+    const cheap = num(args, 'cheap_share');
+    const routing = mixture_cost({ shares: [cheap, 1 - cheap], relative_costs: [num(args, 'cheap_cost_ratio'), 1] });
+    return {
+      cost_per_million: unit.before_per_million,
+      opt_cost_per_million: unit.after_per_million,
+      cost_change_pct: -unit.cost_reduction_pct,
+      throughput_change_pct: unit.throughput_gain_pct,
+      spend_change_pct: unit.spend_increase_pct,
+      task_cost_a: a.task_cost,
+      task_cost_b: b.task_cost,
+      step_lower_bound_ms: bound.step_lower_bound_ms,
+      bottleneck: bound.bottleneck,
+      step_terms_ms: bound.step_terms_ms,
+      amdahl_speedup: amdahl.speedup,
+      amdahl_step_ms: bound.step_lower_bound_ms * amdahl.remaining_fraction,
+      amdahl_limit: amdahl.speedup_limit === null ? Infinity : amdahl.speedup_limit,
+      routing_mean_cost: routing.mean_relative_cost,
+      routing_saving_pct: routing.saving_pct,
+    };
+  }
+
   return {
+    step: step,
+    lab: lab,
     cost_per_million: cost_per_million,
     cost_per_million_hourly: cost_per_million_hourly,
     cost_ratio: cost_ratio,
