@@ -44,8 +44,9 @@ class BlockRenderer:
             elif kind == "claim" and key in self.book.claims:
                 values[reference] = self.book.claims[key].text[self.lang]
         raw = spec.model_dump()
-        svg = self.cache.get("figure-svg", lambda: digest(raw, self.lang, values, self.code_version),
-                             lambda: figures.render_figure_svg(raw, self.lang, values, self.root / "templates"))
+        series = self.inline.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
+        svg = self.cache.get("figure-svg", lambda: digest(raw, self.lang, values, series, self.code_version),
+                             lambda: figures.render_figure_svg(raw, self.lang, values, self.root / "templates", series))
         kind_label = ui(spec.kind, self.lang)
         cites = self.inline.cite(list(spec.sources)) if spec.sources else ""
         return (

@@ -43,7 +43,8 @@ class Dependencies:
         def value():
             shown = [ref.partition(":")[2].partition(".")[0] for ref in (spec.numbers.values() if spec else ())]
             return [_dump(spec), [self.source(n) for n in (spec.sources if spec else ())],
-                    [[self.example(k), _dump(self.book.claims.get(k))] for k in shown]]
+                    [[self.example(k), _dump(self.book.claims.get(k))] for k in shown],
+                    self.computed.get(f"figure:{figure_id}")]  # its charts' computed series
 
         return self._once("figure", figure_id, value)
 
