@@ -90,7 +90,8 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.offline.request": ("Pages request nothing outside the site.", "Ship the asset in the repo."),
     "gate.offline.console": ("Pages log no console error.", "Open the page and fix the error shown."),
     "search.index": ("The search index is built by Pagefind over the written pages.", "Reinstall the project (pip install -e .) so pagefind[extended] is present, then rebuild."),
-    "gate.figures.layout": ("Figure labels fit their boxes and do not overlap.", "Shorten the label or widen the box in the figure's data."),
+    "gate.figures.layout": ("Figure labels fit their boxes and panels, do not overlap, and render at 13 CSS px or more on a 390 px phone.", "Shorten the label, widen the box in the figure's data, or keep the text at 15 units or more in its 400-unit panel."),
+    "gate.figures.width": ("At 1280 px a figure's drawing spans at least 60 % of the text column (the widest paragraph of the article).", "Give the figure a second panel or let its lone panel grow (figures.css)."),
 }
 
 

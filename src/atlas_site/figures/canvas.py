@@ -21,6 +21,7 @@ from .text import (ASCENT_EM, MIN_SIZE, SCRIPT_SHIFT_EM, block_height, line_gap,
 
 DEFAULT_SIZE = 15
 PANEL_W = 400           # every panel's viewBox width (see text.MIN_SIZE)
+_ANCHOR = {"middle": "fig-m", "end": "fig-e"}   # text-anchor and bold come from figures.css
 
 
 def _u(value: float) -> str:
@@ -109,10 +110,10 @@ class Canvas:
         """One <text> for a wrapped label; its line box starts at ``top``. Sub/superscripts
         become shifted <tspan>s; a single plain line needs no <tspan> at all."""
         size = fit.size
-        head = f'<text x="{_u(x)}" y="{_u(self.baseline(top, size))}" font-size="{_u(size)}"'
-        head += ' font-weight="bold"' if fit.bold else ""
-        head += f' text-anchor="{anchor}"' if anchor != "start" else ""
-        head += f' class="{escape(cls)}"' if cls else ""
+        head = f'<text x="{_u(x)}" y="{_u(self.baseline(top, size))}"'
+        head += f' font-size="{_u(size)}"' if size != DEFAULT_SIZE else ""  # figures.css sets 15
+        classes = " ".join(c for c in (cls, "fig-b" if fit.bold else "", _ANCHOR.get(anchor, "")) if c)
+        head += f' class="{escape(classes)}"' if classes else ""
         if len(fit.lines) == 1 and len(runs(fit.lines[0])) < 2 and not runs(fit.lines[0])[0][0]:
             return Markup(f"{head}>{escape(fit.lines[0])}</text>")
         body, shift = [], 0.0
