@@ -209,7 +209,7 @@ def run_browser_gates(output: Output) -> list[GateReport]:
                             (pending if draft else tabs).extend(issues)
                     if viewport == "390":
                         problems = figure_layout_problems(page)
-                        figure_count += page.locator("figure.figure").count()
+                        figure_count += page.locator("figure.figure[data-figure]").count()
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
                     if viewport == "1280":
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
