@@ -200,7 +200,7 @@ class Canvas:
         for sign in (1, -1):
             a = ang + math.pi + sign * spread
             pts.append((x2 + size * math.cos(a), y2 + size * math.sin(a)))
-        return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        return " ".join(f"{_u(px)},{_u(py)}" for px, py in pts)
 
     @staticmethod
     def shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float]:
