@@ -62,7 +62,9 @@ RULES: dict[str, tuple[str, str]] = {
     "example.failed": ("labs_js/compute.js must run every example.", "Run `node labs_js/compute.js` with the example's request to see the error."),
     "term.unknown": ("{{term:id}} names a term of ledger/glossary.md.", "Use the id as hinted, or add the term in both languages."),
     "figure.unknown": ("{{figure:id}} names a figure of ledger/figures.md.", "Use one of the figure ids."),
-    "figure.unknown-number": ("A figure's numbers come from the ledger: 'ex:<example>.<output>' (a declared output) or 'claim:<id>'.", "Fix the reference, or declare the output in the example's 'outputs'."),
+    "figure.unknown-number": ("A figure's numbers come from the ledger: 'ex:<example>.<output>' (a declared output), 'claim:<id>', 'assume:<key>' (a chart assumption the figure states with its value) or 'series:<name>.<arg>' (a fixed input of one of its charts).", "Fix the reference, declare the output in the example's 'outputs', or add the key to the figure's 'assume'."),
+    "figure.series": ("A chart's points are computed by a lab function: each entry of a figure's 'series' names fn, args, optionally vary + values, and the outputs it reads; arguments may name an example's input (ex:<id>.<arg>) or an 'assume' entry, values may follow another series' output (series:<name>.<output>).", "Fix the series as the message says; the function must return every output listed."),
+    "figure.series-failed": ("labs_js/compute.js could not compute a point of a figure's series (unknown function, bad arguments, or the function threw).", "Check the function name against labs_js and the arguments it needs."),
     "figure.unknown-source": ("A figure's sources are ledger numbers.", "Fix the number."),
     "directive.unknown": ("Only the directives of the registry exist (CONTRIBUTING.md lists them: inline claim, ex, term; block figure, labs, question-cards, node-table, open-questions, dev-map; blocks misconception, lineage, note).", "Use the name as hinted."),
     "directive.argument": ("Each directive takes the argument it declares (none, one id, a list of ids, id.output).", "Write it as the hint shows."),
@@ -105,7 +107,8 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.offline.console": ("Pages log no console error.", "Open the page and fix the error shown."),
     "i18n.missing-language": ("Every lab UI string (ledger/labs.md `strings:`) has a non-empty text in every language of book.yaml.", "Add the missing language's text."),
     "search.index": ("The search index is built by Pagefind over the written pages.", "Reinstall the project (pip install -e .) so pagefind[extended] is present, then rebuild."),
-    "gate.figures.layout": ("Figure labels fit their boxes and do not overlap.", "Shorten the label or widen the box in the figure's data."),
+    "gate.figures.layout": ("Figure labels fit their boxes and panels, do not overlap, and render at 13 CSS px or more on a 390 px phone.", "Shorten the label, widen the box in the figure's data, or keep the text at 15 units or more in its 400-unit panel."),
+    "gate.figures.width": ("At 1280 px a figure's drawing spans at least 60 % of the text column (the widest paragraph of the article).", "Give the figure a second panel or let its lone panel grow (figures.css)."),
 }
 
 

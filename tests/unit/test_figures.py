@@ -1,4 +1,5 @@
-"""The fifteen figures: specs in ledger/figures.md rendered by atlas_site.figures."""
+"""The figures: specs in ledger/figures.md rendered by atlas_site.figures, their charts' series
+computed by the labs' own functions."""
 
 from __future__ import annotations
 
@@ -10,17 +11,25 @@ from pathlib import Path
 import pytest
 import yaml
 
-from atlas_site.figures import (FigureError, layout_estimate_problems,
+from atlas_site.figures import (SERIES_KEY, FigureError, layout_estimate_problems,
                                 render_figure_svg, spec_problems)
+from atlas_site.figures.canvas import PANEL_W
+from atlas_site.figures.text import MIN_SIZE, plain
+from atlas_site.load.project import load_project
+from atlas_site.resolve.examples import compute_examples
+from atlas_site.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
-IDS = ["serving-stack", "request-clock", "kv-formula", "attention-state", "paged-allocator",
-       "roofline", "batching-timelines", "radix-tree", "pd-disaggregation",
-       "speculative-state-machine", "quantization-objects", "parallel-topologies",
-       "deepseek-lineage", "kimi-cache-lineage", "fleet-objectives"]
+CHAPTER = ["serving-stack", "request-clock", "goodput-load", "kv-formula", "attention-state",
+           "paged-allocator", "roofline", "batching-timelines", "radix-tree", "pd-disaggregation",
+           "speculative-state-machine", "quantization-objects", "parallel-topologies",
+           "deepseek-lineage", "kimi-cache-lineage", "fleet-objectives"]
+TUTORIAL = ["factory-map", "cost-curve", "bottleneck-chart"]
+IDS = CHAPTER + TUTORIAL
 LANGS = ("zh", "en")
-PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
+PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")
+GENERATED = re.compile(r"^-?[\d.,]+[KMG%]?$")   # tick and value labels: numbers computed from the data
 
 
 def front_matter(path: Path) -> dict:
@@ -31,32 +40,70 @@ def front_matter(path: Path) -> dict:
 
 
 SPECS = front_matter(ROOT / "ledger" / "figures.md")["figures"]
-KINDS = yaml.safe_load((ROOT / "book.yaml").read_text(encoding="utf-8"))["figure_kinds"]
 BY_ID = {spec["id"]: spec for spec in SPECS}
+KINDS = yaml.safe_load((ROOT / "book.yaml").read_text(encoding="utf-8"))["figure_kinds"]
+
+
+@pytest.fixture(scope="module")
+def project():
+    """The real book and everything computed for it (examples and figure series), once."""
+    book, _rules, problems = validate(load_project(ROOT))
+    computed, compute_problems = compute_examples(book, ROOT)
+    assert [str(p) for p in list(problems) + compute_problems if p.severity == "error"] == []
+    return book, computed
+
+
+def series_of(project, fig_id: str) -> dict:
+    return project[1].get(SERIES_KEY.format(fig_id), {})
 
 
 def fake_values(spec: dict, lang: str) -> dict[str, str]:
-    """A distinct, realistic-looking display text for every number reference."""
-    refs = sorted(set((spec.get("numbers") or {}).values()))
+    """A distinct, realistic-looking display text for every example and claim reference."""
+    refs = sorted({r for r in (spec.get("numbers") or {}).values() if r.startswith(("ex:", "claim:"))})
     return {ref: f"{9000 + i:,} {'个' if lang == 'zh' else 'units'}#{i}" for i, ref in enumerate(refs)}
 
 
-def render(spec: dict, lang: str, values: dict | None = None) -> str:
-    return render_figure_svg(spec, lang, values if values is not None else fake_values(spec, lang), TEMPLATES, KINDS[spec["kind"]][lang])
+def render(spec: dict, lang: str, series: dict, values: dict | None = None) -> str:
+    return render_figure_svg(spec, lang, values if values is not None else fake_values(spec, lang), TEMPLATES, series)
 
 
 def squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def text_elements(root: ET.Element) -> list[str]:
-    return ["".join(el.itertext()) for el in root.iter("text")]
+def parse(markup: str) -> ET.Element:
+    return ET.fromstring(markup)
+
+
+def texts(root: ET.Element) -> list[ET.Element]:
+    return list(root.iter("{http://www.w3.org/2000/svg}text")) + list(root.iter("text"))
+
+
+def label_texts(spec: dict, lang: str, shown: dict[str, str]) -> dict[str, str]:
+    """Every label as drawn: placeholders filled, script markup removed."""
+    def fill(m):
+        return shown[spec["numbers"][m.group(1)]]
+    return {key: squash(plain(PLACEHOLDER.sub(fill, e[lang]))) for key, e in spec["labels"].items()}
+
+
+def shown_numbers(spec: dict, lang: str, series: dict) -> dict[str, str]:
+    """What each number reference displays: fake texts for examples and claims, the renderer's
+    own formatting for assume and series references (read back from a one-label render)."""
+    values = fake_values(spec, lang)
+    out = dict(values)
+    from atlas_site.figures.render import Texts
+    texts_ = Texts(spec, lang, values, series)
+    for key, ref in (spec.get("numbers") or {}).items():
+        out.setdefault(ref, texts_.n(key))
+    return out
 
 
 # -- the ledger ------------------------------------------------------------------
 
-def test_all_fifteen_figures_in_order():
+def test_figures_in_ledger_order_without_hand_numbers():
+    """Figures are numbered by their order on the page (the renderer counts), never by hand."""
     assert [s["id"] for s in SPECS] == IDS
+    assert not any("number" in s for s in SPECS)
 
 
 @pytest.mark.parametrize("fig_id", IDS)
@@ -71,41 +118,29 @@ def test_every_number_is_used_by_a_label(fig_id):
     assert used == set(spec.get("numbers") or {})
 
 
-def _registered() -> tuple[dict[str, set[str]], set[str]]:
-    examples: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "ledger").glob("examples*.md")):
-        for item in front_matter(path).get("examples") or []:
-            # a figure may show an output or one of the example's (top-level) inputs
-            examples[item["id"]] = set(item.get("outputs") or {}) | set(item.get("args") or {})
-    claims_path = ROOT / "ledger" / "claims.md"
-    claims = {c["id"] for c in front_matter(claims_path).get("claims") or []} if claims_path.exists() else set()
-    return examples, claims
+def test_every_figure_is_placed_in_both_languages():
+    placed = {lang: set() for lang in LANGS}
+    for lang in LANGS:
+        for path in (ROOT / "content" / lang).rglob("*.md"):
+            placed[lang] |= set(re.findall(r"^\{\{figure:([a-z0-9-]+)\}\}$", path.read_text(encoding="utf-8"), re.M))
+    assert placed["zh"] == placed["en"] == set(IDS)
 
 
-def _references():
+def test_referenced_examples_and_claims_exist(project):
+    book, _ = project
+    missing = []
     for spec in SPECS:
         for ref in (spec.get("numbers") or {}).values():
-            yield spec["id"], ref
-
-
-def test_referenced_examples_and_claims_exist():
-    examples, claims = _registered()
-    if not examples and not claims:
-        pytest.skip("no example or claim ledger yet")
-    missing = []
-    for fig_id, ref in _references():
-        kind, _, key = ref.partition(":")
-        name = key.split(".")[0]
-        if (kind == "ex" and name not in examples) or (kind == "claim" and name not in claims):
-            missing.append(f"{fig_id}: {ref}")
-    assert missing == []
-
-
-def test_referenced_example_outputs_or_inputs_exist():
-    examples, _ = _registered()
-    missing = [f"{fig_id}: {ref}" for fig_id, ref in _references()
-               if ref.startswith("ex:") and "." in ref
-               and ref[3:].split(".")[1] not in examples.get(ref[3:].split(".")[0], set())]
+            kind, _, key = ref.partition(":")
+            name, _, field = key.partition(".")
+            if kind == "ex" and (name not in book.examples or field not in {**book.examples[name].outputs, **book.examples[name].args}):
+                missing.append(f"{spec['id']}: {ref}")
+            elif kind == "claim" and key not in book.claims:
+                missing.append(f"{spec['id']}: {ref}")
+            elif kind == "series" and name not in (spec.get("series") or {}):
+                missing.append(f"{spec['id']}: {ref}")
+            elif kind == "assume" and key not in (spec.get("assume") or {}):
+                missing.append(f"{spec['id']}: {ref}")
     assert missing == []
 
 
@@ -113,121 +148,251 @@ def test_referenced_example_outputs_or_inputs_exist():
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fig_id", IDS)
-def test_renders_accessible_svg(fig_id, lang):
+def test_renders_accessible_panels(project, fig_id, lang):
     spec = BY_ID[fig_id]
-    svg = render(spec, lang)
-    root = ET.fromstring(svg)
-    assert root.tag == "svg"
+    root = parse(render(spec, lang, series_of(project, fig_id)))
+    assert root.tag == "div" and "fig" in root.get("class").split()
     assert root.get("data-figure") == fig_id and root.get("lang") == lang
     assert root.get("role") == "img"
     assert root.get("aria-labelledby") == f"fig-{fig_id}-title fig-{fig_id}-desc"
-    vb = [float(v) for v in root.get("viewBox").split()]
-    assert vb[:3] == [0, 0, 480] and vb[3] > 100
-    assert float(root.get("width")) == vb[2] and float(root.get("height")) == vb[3]
-    title, desc = root.find("title"), root.find("desc")
+    panels = root.findall("svg")
+    assert panels and f"fig-n{len(panels)}" in root.get("class").split()
+    for svg in panels:
+        vb = [float(v) for v in svg.get("viewBox").split()]
+        assert vb[:3] == [0, 0, PANEL_W] and vb[3] > 40
+        assert float(svg.get("width")) == vb[2] and float(svg.get("height")) == vb[3]
+    title, desc = panels[0].find("title"), panels[0].find("desc")
     assert title.get("id") == f"fig-{fig_id}-title" and title.text == spec["title"][lang]
     assert desc.get("id") == f"fig-{fig_id}-desc" and desc.text == spec["desc"][lang]
-    texts = text_elements(root)
-    assert KINDS[spec["kind"]][lang] in texts
+    assert all(p.find("title") is None for p in panels[1:])
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fig_id", IDS)
-def test_every_number_appears_as_text(fig_id, lang):
+def test_every_number_appears_as_text(project, fig_id, lang):
     spec = BY_ID[fig_id]
-    values = fake_values(spec, lang)
-    shown = squash(" ".join(text_elements(ET.fromstring(render(spec, lang, values)))))
-    for ref, value in values.items():
+    series = series_of(project, fig_id)
+    shown = squash(" ".join("".join(t.itertext()) for t in texts(parse(render(spec, lang, series)))))
+    for ref, value in shown_numbers(spec, lang, series).items():
         assert squash(value) in shown, f"{fig_id} ({lang}) does not show {ref}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fig_id", IDS)
-def test_all_visible_text_comes_from_labels(fig_id, lang):
-    """No template types text: each <text> is (part of) a label, a number or the kind label."""
+def test_all_visible_text_comes_from_labels(project, fig_id, lang):
+    """No template types text: each <text> is (part of) a label, or a number the chart computed
+    (tick and value labels, marked fig-tick / fig-value)."""
     spec = BY_ID[fig_id]
-    values = fake_values(spec, lang)
-    allowed = [squash(PLACEHOLDER.sub(lambda m: values[spec["numbers"][m.group(1)]], e[lang]))
-               for e in spec["labels"].values()]
-    allowed.append(squash(KINDS[spec["kind"]][lang]))
-    for text in text_elements(ET.fromstring(render(spec, lang, values))):
-        assert any(squash(text) in label for label in allowed), f"{fig_id}: stray text {text!r}"
+    series = series_of(project, fig_id)
+    allowed = list(label_texts(spec, lang, shown_numbers(spec, lang, series)).values())
+    for el in texts(parse(render(spec, lang, series))):
+        text = squash("".join(el.itertext()))
+        if set((el.get("class") or "").split()) & {"fig-tick", "fig-value"}:
+            assert GENERATED.match(text), f"{fig_id}: generated label {text!r} is not a number"
+        else:
+            assert any(text in label for label in allowed), f"{fig_id}: stray text {text!r}"
 
 
 @pytest.mark.parametrize("fig_id", IDS)
-def test_every_label_is_drawn(fig_id):
+def test_every_label_is_drawn(project, fig_id):
     spec = BY_ID[fig_id]
+    series = series_of(project, fig_id)
     for lang in LANGS:
-        values = fake_values(spec, lang)
-        drawn = squash("".join(text_elements(ET.fromstring(render(spec, lang, values)))))
-        for key, entry in spec["labels"].items():
-            label = squash(PLACEHOLDER.sub(lambda m: values[spec["numbers"][m.group(1)]], entry[lang]))
+        drawn = squash("".join("".join(t.itertext()) for t in texts(parse(render(spec, lang, series)))))
+        for key, label in label_texts(spec, lang, shown_numbers(spec, lang, series)).items():
             assert label in drawn, f"{fig_id} ({lang}): label {key!r} is never drawn"
 
 
+@pytest.mark.parametrize("fig_id", IDS)
+def test_same_label_keys_and_placeholders_in_both_languages(fig_id):
+    for key, entry in BY_ID[fig_id]["labels"].items():
+        assert set(entry) == set(LANGS), key
+        assert set(PLACEHOLDER.findall(entry["zh"])) == set(PLACEHOLDER.findall(entry["en"])), key
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fig_id", IDS)
-def test_markup_is_self_contained(fig_id, lang):
-    svg = render(BY_ID[fig_id], lang)
+def test_markup_is_self_contained(project, fig_id, lang):
+    svg = render(BY_ID[fig_id], lang, series_of(project, fig_id))
     for banned in ("style=", "<script", "http", "href", "<image", "<foreignObject", "font-family"):
         assert banned not in svg, f"{fig_id}: {banned!r} in output"
+    assert not re.search(r"<[^>]*\son[a-z]+=", svg), "event handler attribute"
     assert not re.search(r'(fill|stroke)="(#|rgb|white|black)', svg), "hard-coded colour"
     sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
-    assert sizes and min(sizes) >= 15
+    assert min(sizes, default=MIN_SIZE) >= MIN_SIZE     # 15 units in a 400-unit panel: >= 13 px at 390
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fig_id", IDS)
-def test_layout_estimate_fits(fig_id, lang):
+def test_layout_estimate_fits(project, fig_id, lang):
     spec = BY_ID[fig_id]
-    assert layout_estimate_problems(spec, lang, fake_values(spec, lang), TEMPLATES, KINDS[spec["kind"]][lang]) == []
+    assert layout_estimate_problems(spec, lang, fake_values(spec, lang), TEMPLATES, series_of(project, fig_id)) == []
 
 
-def test_text_is_escaped():
+def test_text_is_escaped(project):
     spec = copy.deepcopy(BY_ID["serving-stack"])
     spec["labels"]["moe"] = {"zh": "<b>&", "en": "<b>&"}
     spec["title"] = {"zh": "a<b", "en": "a<b"}
-    svg = render(spec, "en")
+    svg = render(spec, "en", {})
     assert "&lt;b&gt;&amp;" in svg and "<b>" not in svg
     assert "<title id=\"fig-serving-stack-title\">a&lt;b</title>" in svg
 
 
+def test_subscripts_are_shifted_tspans_at_least_the_minimum_size(project):
+    spec = BY_ID["kv-formula"]
+    svg = render(spec, "en", series_of(project, "kv-formula"))
+    assert re.search(r'H<tspan dy="[\d.]+">kv</tspan>', svg)
+    assert "_{" not in svg and "^{" not in svg
+
+
 def test_template_dir_may_be_the_figures_folder():
-    spec = BY_ID["roofline"]
-    assert render_figure_svg(spec, "zh", {}, TEMPLATES / "figures", KINDS[spec["kind"]]["zh"]) == render(spec, "zh", {})
+    spec = BY_ID["serving-stack"]
+    assert render_figure_svg(spec, "zh", {}, TEMPLATES / "figures") == render(spec, "zh", {}, {})
 
 
 def test_missing_label_names_figure_and_key():
-    spec = copy.deepcopy(BY_ID["kv-formula"])
-    del spec["labels"]["per_token"]
-    with pytest.raises(FigureError, match=r"kv-formula.*per_token"):
-        render(spec, "en")
+    spec = copy.deepcopy(BY_ID["serving-stack"])
+    del spec["labels"]["moe"]
+    with pytest.raises(FigureError, match=r"serving-stack.*moe"):
+        render(spec, "en", {})
 
 
 def test_label_missing_a_language_is_an_error():
-    spec = copy.deepcopy(BY_ID["roofline"])
-    del spec["labels"]["regime"]["zh"]
-    with pytest.raises(FigureError, match=r"roofline.*regime.*zh"):
-        render(spec, "zh")
-    assert any("regime" in p for p in spec_problems(spec, KINDS, LANGS))
+    spec = copy.deepcopy(BY_ID["serving-stack"])
+    del spec["labels"]["routing"]["zh"]
+    with pytest.raises(FigureError, match=r"serving-stack.*routing.*zh"):
+        render(spec, "zh", {})
+    assert any("routing" in p for p in spec_problems(spec, KINDS, LANGS))
 
 
-def test_missing_number_value_names_figure_and_reference():
+def test_missing_number_value_names_figure_and_reference(project):
     spec = BY_ID["kv-formula"]
     values = fake_values(spec, "zh")
     values.pop("ex:kv-128k-context.gib")
     with pytest.raises(FigureError, match=r"kv-formula.*ctx_gib.*kv-128k-context\.gib"):
-        render(spec, "zh", values)
+        render(spec, "zh", series_of(project, "kv-formula"), values)
 
 
-def test_unknown_placeholder_is_an_error():
+def test_unknown_placeholder_is_an_error(project):
     spec = copy.deepcopy(BY_ID["kv-formula"])
     spec["labels"]["ex_head"] = {"zh": "{nope}", "en": "{nope}"}
     with pytest.raises(FigureError, match=r"kv-formula.*nope"):
-        render(spec, "en")
+        render(spec, "en", series_of(project, "kv-formula"))
     assert any("nope" in p for p in spec_problems(spec, KINDS, LANGS))
+
+
+def test_a_chart_without_its_series_is_an_error():
+    with pytest.raises(FigureError, match=r"roofline.*series.*not computed"):
+        render(BY_ID["roofline"], "en", {})
 
 
 def test_unknown_language_is_rejected():
     with pytest.raises(FigureError):
-        render_figure_svg(BY_ID["roofline"], "fr", {}, TEMPLATES, "kind")
+        render(BY_ID["serving-stack"], "fr", {}, {})
+
+
+# -- the pictures tell the truth -----------------------------------------------------
+
+def test_serving_stack_request_enters_at_the_cluster_and_flows_down(project):
+    spec = BY_ID["serving-stack"]
+    assert [layer["key"] for layer in spec["layers"]] == ["fleet", "engine", "kernel", "model"]
+    root = parse(render(spec, "en", {}))
+    down, back = [p.get("points") for p in root.iter("polyline")][:2]
+    ys = [float(pt.split(",")[1]) for pt in down.split()]
+    assert ys[1] > ys[0], "the request arrow must run downwards, from the cluster to the model"
+    assert float(back.split()[-1].split(",")[1]) < float(back.split()[0].split(",")[1]), "tokens travel back up"
+
+
+def test_request_clock_ttft_ends_at_the_first_token_after_the_first_decode_step():
+    clock = BY_ID["request-clock"]["clock"]
+    assert clock["prefill"][1] == clock["steps"][0] < clock["steps"][1]
+    template = (TEMPLATES / "figures" / "request-clock.svg.j2").read_text(encoding="utf-8")
+    assert 'm.span(c.queue[0], s[1], sy, t("span_ttft")' in template
+    assert 'm.label(t("ev_first"), s[1]' in template
+
+
+def test_paged_allocator_gaps_fit_the_request_in_total_but_not_alone(project):
+    spec = BY_ID["paged-allocator"]
+    book, _ = project
+    request = book.examples["paged-waste-100-11-4"].args["max_len"]
+    assert series_of(project, "paged-allocator")["paged"]["reserved_slots"] == [request]
+    ends, gaps, at = spec["pool"]["slots"], [], 0
+    for _key, start, stop in spec["pool"]["used"]:
+        if start > at:
+            gaps.append(start - at)
+        at = stop
+    if at < ends:
+        gaps.append(ends - at)
+    assert sum(gaps) >= request > max(gaps)
+
+
+def test_speculative_rounds_show_a_rejection_and_an_all_accepted_bonus():
+    first, second = BY_ID["speculative-state-machine"]["strip"]
+    assert [m for _, m in first][-1] == "correct" and "reject" in [m for _, m in first]
+    assert all(m == "accept" for _, m in second[:-1]) and second[-1][1] == "bonus"
+
+
+def test_roofline_bandwidth_roof_passes_through_the_origin(project):
+    roof = series_of(project, "roofline")["roof"]
+    attainable = [x / t for x, t in zip(roof["x"], roof["lower_bound_s"])]
+    bandwidth, peak = roof["args"]["bytes_per_s"], roof["args"]["flops_per_s"]
+    for x, y, bound in zip(roof["x"], attainable, roof["bound"]):
+        assert y == pytest.approx(min(peak, bandwidth * x))       # y = B × I: zero at zero intensity
+        assert bound == ("memory" if bandwidth * x < peak else "compute")
+
+
+# -- series: computed by the labs' formulas ------------------------------------------
+
+def test_series_are_the_labs_formulas(project):
+    book, _ = project
+    kv = series_of(project, "kv-formula")["gqa_many"]
+    per_token = book.examples["kv-per-token"]
+    for tokens, gib in zip(kv["x"], kv["gib"]):
+        expected = kv["args"]["concurrency"] * tokens * per_token.args["layers"] * 2 * per_token.args["kv_heads"] * per_token.args["head_dim"] * 2 / 2 ** 30
+        assert gib == pytest.approx(expected)
+    case = series_of(project, "speculative-state-machine")["case"]["expected_tokens"][0]
+    assert case == pytest.approx(_computed(project, "spec-expected-tokens-teaching")["expected_tokens"])
+
+
+def _computed(project, example_id):
+    return project[1][example_id]
+
+
+def _book_with(spec_edit):
+    book, _rules, _problems = validate(load_project(ROOT))
+    figures = dict(book.figures)
+    raw = figures["roofline"].model_dump()
+    spec_edit(raw)
+    figures["roofline"] = type(figures["roofline"])(**raw)
+    return book.model_copy(update={"figures": figures})
+
+
+def test_changing_a_formula_input_changes_the_chart(project):
+    """The chart follows its inputs: a different peak compute moves the compute roof."""
+    before = render(BY_ID["roofline"], "en", series_of(project, "roofline"))
+
+    def faster(raw):
+        raw["assume"] = {"peak_tflops": 400}
+    book = _book_with(faster)
+    computed, problems = compute_examples(book, ROOT)
+    assert problems == []
+    spec = book.figures["roofline"].model_dump()
+    after_series = computed[SERIES_KEY.format("roofline")]
+    assert max(x / t for x, t in zip(after_series["roof"]["x"], after_series["roof"]["lower_bound_s"])) == pytest.approx(400)
+    after = render(spec, "en", after_series)
+    assert after != before and "400 TFLOP/s" in after and "400 TFLOP/s" not in before
+
+
+@pytest.mark.parametrize("edit, code, message", [
+    (lambda raw: raw["series"]["roof"].update(fn="bottleneck.no_such_function"), "figure.series-failed", "no_such_function"),
+    (lambda raw: raw["series"]["roof"].update(outputs=["lower_bound_s", "nonsense"]), "figure.series", "returns no output nonsense"),
+    (lambda raw: raw["series"]["roof"]["args"].update(bytes_per_s="ex:no-such-example.x"), "figure.series", "no input of a worked example"),
+    (lambda raw: raw["series"]["points"].update(values="series:roof.nothing"), "figure.series", "names no output"),
+    (lambda raw: raw["series"]["roof"].update(lab="nolab"), "figure.series", "no lab 'nolab'"),
+])
+def test_series_problems_are_located(edit, code, message):
+    book = _book_with(edit)
+    _, problems = compute_examples(book, ROOT)
+    found = [p for p in problems if p.code == code]
+    assert found and message in found[0].message, problems
+    assert found[0].location == book.locate("figures:roofline") and found[0].location.line > 0

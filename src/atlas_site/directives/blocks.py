@@ -30,8 +30,9 @@ def _render_figure(state, use) -> str:
             values[reference] = book.claims[key].text[lang]
     raw = spec.model_dump()
     kind_label = book.profile.figure_kinds[spec.kind][lang]
-    svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, kind_label, state.code_version),
-                          lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", kind_label, book.languages))
+    series = state.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
+    svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series, state.code_version),
+                          lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
     state.figures += 1
     state.record.figures[spec.id] = {"number": state.figures, "drawn": unescape(TAGS.sub(" ", svg))}
     cites = state.cite(list(spec.sources)) if spec.sources else ""

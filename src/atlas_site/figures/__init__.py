@@ -1,8 +1,10 @@
-"""Figures: a YAML spec (ledger/figures.md) + a Jinja SVG template -> inline SVG.
+"""Figures: a YAML spec (ledger/figures.md) + a Jinja SVG template -> inline SVG panels.
 
-Public API: ``render_figure_svg(spec, lang, values, template_dir) -> str``.
+Public API: ``render_figure_svg(spec, lang, values, template_dir, series) -> str``; the charts'
+``series`` are computed by the labs' functions at build time (``series.py``).
 """
 
 from .render import FigureError, layout_estimate_problems, render_figure_svg, spec_problems
+from .series import COMPUTED_KEY as SERIES_KEY
 
-__all__ = ["FigureError", "layout_estimate_problems", "render_figure_svg", "spec_problems"]
+__all__ = ["SERIES_KEY", "FigureError", "layout_estimate_problems", "render_figure_svg", "spec_problems"]

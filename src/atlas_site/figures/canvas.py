@@ -1,20 +1,31 @@
 """Layout helpers handed to the figure templates as ``cv``.
 
-A ``Canvas`` is created fresh for every render. Templates ask it how a label wraps
-(``fit``), where a row of chips goes (``flow``), where an arrow head points
-(``head``); every drawing macro reports the area it used (``mark``) so the base
-template can size the viewBox to the content. Nothing here does I/O.
+A ``Canvas`` is created fresh for every render. A figure is one or more panels, each its own
+small ``<svg>`` (``begin`` / ``end``) that CSS lays out side by side or stacked. Templates ask the
+canvas how a label wraps (``fit``), draw it (``text``), place a row of chips (``flow``), aim an
+arrow head (``head``) or set up chart axes (``scale``); every drawing macro reports the area it
+used (``mark``) so each panel's viewBox fits its content. Nothing here does I/O.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from html import escape
 
-from .text import ASCENT_EM, block_height, line_gap, text_width, wrap
+from markupsafe import Markup
+
+from .chart import Scale, decade_bounds, nice_top, number
+from .text import (ASCENT_EM, MIN_SIZE, SCRIPT_SHIFT_EM, block_height, line_gap, runs,
+                   script_size, text_width, wrap)
 
 DEFAULT_SIZE = 15
-MIN_SIZE = 15
+PANEL_W = 400           # every panel's viewBox width (see text.MIN_SIZE)
+_ANCHOR = {"middle": "fig-m", "end": "fig-e"}   # text-anchor and bold come from figures.css
+
+
+def _u(value: float) -> str:
+    return f"{round(float(value), 1):g}"
 
 
 @dataclass(frozen=True)
@@ -34,12 +45,33 @@ class Fit:
 
 @dataclass
 class Canvas:
-    """Mutable per-render layout state: the content's extent and estimated overflows."""
+    """Mutable per-render layout state: the current panel's extent, the panels drawn so far
+    and the estimated overflows."""
 
-    width: float
+    width: float = PANEL_W
     right: float = 0.0
     bottom: float = 0.0
     problems: list[str] = field(default_factory=list)
+    panels: list[str] = field(default_factory=list)
+
+    # -- panels ------------------------------------------------------------------
+    def begin(self, key: str) -> str:
+        """Start a panel: a fresh extent. Returns ''."""
+        if key in self.panels:
+            raise ValueError(f"panel '{key}' drawn twice")
+        self.panels.append(key)
+        self.right = self.bottom = 0.0
+        return ""
+
+    def end(self, pad: float = 10) -> int:
+        """Finish the current panel; its viewBox height."""
+        if self.right > self.width + 0.5:
+            self.problems.append(f"panel {self.panels[-1]}: drawing {self.right:.0f} wide > {self.width}")
+        return int(math.ceil(self.bottom + pad))
+
+    @property
+    def first(self) -> bool:
+        return len(self.panels) == 1
 
     # -- measuring -------------------------------------------------------------
     def fit(self, text: str, width: float, size: float = DEFAULT_SIZE,
@@ -73,6 +105,46 @@ class Canvas:
     def baseline(self, top: float, size: float = DEFAULT_SIZE) -> float:
         """Baseline of a first line whose line box starts at ``top``."""
         return round(top + ASCENT_EM * size, 2)
+
+    def text(self, fit: Fit, x: float, top: float, anchor: str = "start", cls: str = "") -> Markup:
+        """One <text> for a wrapped label; its line box starts at ``top``. Sub/superscripts
+        become shifted <tspan>s; a single plain line needs no <tspan> at all."""
+        size = fit.size
+        head = f'<text x="{_u(x)}" y="{_u(self.baseline(top, size))}"'
+        head += f' font-size="{_u(size)}"' if size != DEFAULT_SIZE else ""  # figures.css sets 15
+        classes = " ".join(c for c in (cls, "fig-b" if fit.bold else "", _ANCHOR.get(anchor, "")) if c)
+        head += f' class="{escape(classes)}"' if classes else ""
+        if len(fit.lines) == 1 and len(runs(fit.lines[0])) < 2 and not runs(fit.lines[0])[0][0]:
+            return Markup(f"{head}>{escape(fit.lines[0])}</text>")
+        body, shift = [], 0.0
+        for i, line in enumerate(fit.lines):
+            dy = (line_gap(size) if i else 0.0) - shift
+            shift, parts = 0.0, []
+            for mark, chunk in runs(line):
+                want = SCRIPT_SHIFT_EM.get(mark, 0.0) * size
+                attrs = f' dy="{_u(want - shift)}"' if want != shift else ""
+                attrs += f' font-size="{_u(script_size(size))}"' if mark and script_size(size) != size else ""
+                parts.append(f"<tspan{attrs}>{escape(chunk)}</tspan>" if attrs else escape(chunk))
+                shift = want
+            lead = f' dy="{_u(dy)}"' if dy else ""
+            body.append(f'<tspan x="{_u(x)}"{lead}>{"".join(parts)}</tspan>')
+        return Markup(f"{head}>{''.join(body)}</text>")
+
+    # -- charts --------------------------------------------------------------------
+    @staticmethod
+    def scale(lo: float, hi: float, start: float, end: float, log: bool = False,
+              pad_top: bool = False, decades: bool = True) -> Scale:
+        """A chart axis. ``pad_top`` rounds a linear [0, hi] up to a round number; a log axis
+        is widened to whole decades unless ``decades`` is false."""
+        if log and decades:
+            lo, hi = decade_bounds(lo, hi)
+        elif pad_top:
+            hi = nice_top(hi)
+        return Scale(float(lo), float(hi), float(start), float(end), log)
+
+    @staticmethod
+    def num(value: float, style: str = "si", digits: int | None = None) -> str:
+        return number(value, style, digits)
 
     # -- bookkeeping -------------------------------------------------------------
     def mark(self, x: float, y: float, w: float, h: float) -> str:
@@ -128,7 +200,7 @@ class Canvas:
         for sign in (1, -1):
             a = ang + math.pi + sign * spread
             pts.append((x2 + size * math.cos(a), y2 + size * math.sin(a)))
-        return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        return " ".join(f"{_u(px)},{_u(py)}" for px, py in pts)
 
     @staticmethod
     def shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float]:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import jinja2
 
-from .canvas import Canvas
+from .canvas import PANEL_W, Canvas
+from .chart import number
 
-WIDTH = 480
-PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
-REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+)$")
+PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")  # not a _{sub} or ^{sup}
+REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+|assume:[a-z0-9_]+|series:[a-z0-9_]+\.[a-z0-9_]+)$")
 
 
 class FigureError(KeyError):
@@ -27,24 +27,43 @@ class Texts:
     """Looks up a figure's labels and numbers in one language.
 
     ``t(key)`` returns a label with its ``{number_key}`` placeholders filled in;
-    ``n(key)`` returns a number's display text. Missing keys raise FigureError
-    naming the figure and the key.
+    ``n(key)`` returns a number's display text: an example's or claim's from ``values``, one
+    of the figure's own ``assume`` entries, or a fixed argument (or the one-point output) of
+    one of its ``series``.
+    Missing keys raise FigureError naming the figure and the key.
     """
 
-    def __init__(self, spec: Mapping, lang: str, values: Mapping[str, str]):
+    def __init__(self, spec: Mapping, lang: str, values: Mapping[str, str], series: Mapping | None = None):
         self.fig = spec.get("id", "?")
         self.lang = lang
         self.labels = spec.get("labels") or {}
         self.numbers = spec.get("numbers") or {}
+        self.assume = spec.get("assume") or {}
+        self.series = series or {}
         self.values = values
 
     def n(self, key: str) -> str:
         if key not in self.numbers:
             raise FigureError(f"figure '{self.fig}': no number '{key}' in its spec")
         ref = self.numbers[key]
+        if ref.startswith(("assume:", "series:")):
+            kind, _, target = ref.partition(":")
+            name, _, arg = target.partition(".")
+            value = self.assume.get(target) if kind == "assume" else self._series_value(name, arg)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise FigureError(f"figure '{self.fig}': number '{key}' ({ref}) names no {kind} value")
+            return number(value, "plain", 0) if float(value).is_integer() else number(value)
         if ref not in self.values:
             raise FigureError(f"figure '{self.fig}': number '{key}' ({ref}) has no value")
         return str(self.values[ref])
+
+    def _series_value(self, name: str, key: str):
+        """A series' fixed argument, or the output of a series computed at one point."""
+        data = self.series.get(name) or {}
+        if key in data.get("args", {}):
+            return data["args"][key]
+        points = data.get(key)
+        return points[0] if isinstance(points, list) and len(points) == 1 else None
 
     def t(self, key: str) -> str:
         entry = self.labels.get(key)
@@ -77,40 +96,49 @@ def _environment(template_dir: str) -> jinja2.Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["u"] = _num
+    env.filters["num"] = number
     return env
 
 
 def _render(spec: Mapping, lang: str, values: Mapping[str, str],
-            template_dir: Path, kind_label: str) -> tuple[str, Canvas]:
+            template_dir: Path, series: Mapping | None) -> tuple[str, Canvas]:
     fig_id = spec["id"]
     for field in ("title", "desc"):
         if lang not in (spec.get(field) or {}):
             raise FigureError(f"figure '{fig_id}': no {field} in '{lang}'")
-    texts = Texts(spec, lang, values)
+    texts = Texts(spec, lang, values, series)
     env = _environment(_figure_dir(template_dir))
-    canvas = Canvas(WIDTH)
+    declared = spec.get("series") or {}
+    series = series or {}
+    missing = sorted(set(declared) - set(series))
+    if missing:
+        raise FigureError(f"figure '{fig_id}': series {', '.join(missing)} not computed")
+    canvas = Canvas(PANEL_W)
     svg = env.get_template(f"{fig_id}.svg.j2").render(
-        fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas,
-        W=WIDTH, kind_label=kind_label,
+        fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas, W=PANEL_W, S=series,
     )
+    if not canvas.panels:
+        raise FigureError(f"figure '{fig_id}': its template draws no panel")
     return svg, canvas
 
 
 def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
-                      template_dir: Path, kind_label: str, languages=None) -> str:
-    """Render one figure spec (a raw item of ``figures:``) as inline ``<svg>`` markup.
+                      template_dir: Path, series: Mapping | None = None) -> str:
+    """Render one figure spec (a raw item of ``figures:``) as inline markup: a ``<div
+    role="img">`` holding one ``<svg>`` per panel.
 
-    ``values`` maps each reference in ``spec["numbers"]`` to its display text.
-    Raises FigureError (a KeyError) naming the figure and the missing label or number.
+    ``values`` maps each reference in ``spec["numbers"]`` to its display text; ``series`` holds
+    the computed series the spec declares (figures/series.py). Raises FigureError (a KeyError)
+    naming the figure and the missing label, number or series.
     """
-    svg, _ = _render(spec, lang, values, template_dir, kind_label)
+    svg, _ = _render(spec, lang, values, template_dir, series)
     return "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
 
 
 def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str],
-                             template_dir: Path, kind_label: str = "") -> list[str]:
+                             template_dir: Path, series: Mapping | None = None) -> list[str]:
     """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
-    _, canvas = _render(spec, lang, values, template_dir, kind_label)
+    _, canvas = _render(spec, lang, values, template_dir, series)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]
 
 
@@ -132,9 +160,16 @@ def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
             re.fullmatch(r"n\d{2,}|r[1-9]\d*", str(s)) for s in sources):
         out.append(f"figure '{fig}': sources must be a list of ledger numbers")
     numbers = spec.get("numbers") or {}
+    assume = spec.get("assume") or {}
+    if not isinstance(assume, Mapping) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in assume.values()):
+        out.append(f"figure '{fig}': assume must map names to numbers")
+        assume = {}
     for key, ref in numbers.items():
         if not REFERENCE.match(str(ref)):
             out.append(f"figure '{fig}': number '{key}' has a bad reference {ref!r}")
+        elif str(ref).startswith("assume:") and str(ref)[7:] not in assume:
+            out.append(f"figure '{fig}': number '{key}' names no assume entry {ref!r}")
     for key, entry in (spec.get("labels") or {}).items():
         if not isinstance(entry, Mapping) or set(entry) != set(LANGS):
             out.append(f"figure '{fig}': label '{key}' needs exactly {', '.join(LANGS)}")

@@ -5,10 +5,14 @@ estimate of how wide a label will be. The estimate is deliberately generous: Lat
 advance widths are the larger of DejaVu Sans and Liberation Sans (the wide fallback
 fonts of a bare Linux browser), CJK and other wide characters count one em, and
 the line box uses the tall Noto Sans CJK ascent and descent.
+
+Labels may hold sub- and superscripts as ``H_{kv}`` and ``a^{k}``: they are measured at their
+own size (never below ``MIN_SIZE``) and drawn lowered or raised by ``canvas.Canvas.text``.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Advance widths (em) of printable ASCII (space .. '~'): the larger of DejaVu Sans and
@@ -39,10 +43,39 @@ ASCENT_EM = 1.16            # Noto Sans CJK hhea ascent: the tallest line box in
 DESCENT_EM = 0.288
 LINE_BOX_EM = ASCENT_EM + DESCENT_EM
 LINE_GAP_EM = 1.3           # baseline-to-baseline distance inside one <text>
+# Panels are 400 user units wide and shown at least 350 CSS px wide (a 390 px phone), so 15
+# units never render below 13 CSS px; sub- and superscripts included.
+MIN_SIZE = 15
+SCRIPT_SCALE = 0.8          # a sub/superscript is this much of its line's size (floored at MIN_SIZE)
+SCRIPT_SHIFT_EM = {"_": 0.3, "^": -0.4}   # baseline offset of a sub/superscript, in em of the line
+_SCRIPT = re.compile(r"([_^])\{([^{}]*)\}")
 
 # Characters a line must not start with (CJK closing punctuation) or end with.
 _NO_LINE_START = set("，。、；：！？）》」』】〉,.;:!?)]}%·")
 _NO_LINE_END = set("（《「『【〈([{")
+
+
+def runs(text: str) -> list[tuple[str, str]]:
+    """Split a label into (mark, text) runs: mark '' for plain text, '_' or '^' for scripts."""
+    out: list[tuple[str, str]] = []
+    at = 0
+    for m in _SCRIPT.finditer(text):
+        if m.start() > at:
+            out.append(("", text[at:m.start()]))
+        out.append((m.group(1), m.group(2)))
+        at = m.end()
+    if at < len(text):
+        out.append(("", text[at:]))
+    return out
+
+
+def plain(text: str) -> str:
+    """The label as read aloud or searched: script markup removed."""
+    return _SCRIPT.sub(lambda m: m.group(2), text)
+
+
+def script_size(size: float) -> float:
+    return max(MIN_SIZE, round(size * SCRIPT_SCALE, 2))
 
 
 def char_em(ch: str, bold: bool = False) -> float:
@@ -56,13 +89,18 @@ def char_em(ch: str, bold: bool = False) -> float:
     return 1.0
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """Estimated advance width of ``text`` at font size ``size`` (user units)."""
+def _plain_width(text: str, size: float, bold: bool) -> float:
     width = 0.0
     for ch in text:
         em = char_em(ch, bold)
         width += em * (BOLD_FACTOR if bold and em < 1.0 and ch not in _ASCII_EM else 1.0)
     return width * size
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Estimated advance width of ``text`` at font size ``size`` (user units); scripts are
+    measured at their own size."""
+    return sum(_plain_width(chunk, script_size(size) if mark else size, bold) for mark, chunk in runs(text))
 
 
 def line_gap(size: float) -> float:
@@ -88,7 +126,12 @@ def _tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     word = ""
+    depth = 0                       # inside a _{...} or ^{...}: no break opportunity
     for ch in text:
+        if depth or ch in "{}":
+            depth += (ch == "{") - (ch == "}")
+            word += ch
+            continue
         if _is_wide(ch):
             if word:
                 tokens.append(word)
@@ -115,11 +158,20 @@ def _tokens(text: str) -> list[str]:
                 word = ""
     if word:
         tokens.append(word)
-    return tokens
+    merged: list[str] = []
+    for token in tokens:      # no break before a short tail: "TB/s", "TFLOP/s", "e-2"
+        if merged and merged[-1][-1:] in "/-" and len(token.rstrip()) <= 3:
+            merged[-1] += token
+        else:
+            merged.append(token)
+    return merged
 
 
 def _split_long(token: str, width: float, size: float, bold: bool) -> list[str]:
-    """Break a single token that is wider than a whole line at character level."""
+    """Break a single token that is wider than a whole line at character level (never inside
+    script markup)."""
+    if _SCRIPT.search(token):
+        return [token]
     parts: list[str] = []
     cur = ""
     for ch in token:

@@ -197,7 +197,6 @@ class FigureSpec(Frozen):
 
     model_config = ConfigDict(frozen=True, extra="allow")
     id: str
-    number: int = Field(ge=1)
     kind: str  # one of the profile's figure_kinds
     title: Localized
     desc: Localized

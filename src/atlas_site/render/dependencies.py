@@ -51,7 +51,8 @@ class Dependencies:
             shown = [ref.partition(":")[2].partition(".")[0] for ref in (spec.numbers.values() if spec else ())]
             return [_dump(spec), [self.source(n) for n in (spec.sources if spec else ())],
                     [[self.example(k), _dump(self.book.claims.get(k))] for k in shown],
-                    _dump(self.book.profile.figure_kinds.get(spec.kind)) if spec else None]
+                    _dump(self.book.profile.figure_kinds.get(spec.kind)) if spec else None,
+                    self.computed.get(f"figure:{figure_id}")]  # its charts' computed series
 
         return self._once("figure", figure_id, value)
 

@@ -44,8 +44,12 @@ def check_ledger_references(book: Book, out: Collector) -> None:
             elif kind == "ex" and (example_id not in book.examples or (output not in book.examples[example_id].outputs and output not in book.examples[example_id].args)):
                 known = book.examples[example_id].outputs if example_id in book.examples else book.examples
                 out.error(where, "figure.unknown-number", f"figure '{figure.id}' number '{key}' names '{reference}', which is neither a declared output nor an input of that example", closest(output or example_id, known))
-            elif kind not in ("claim", "ex"):
-                out.error(where, "figure.unknown-number", f"figure '{figure.id}' number '{key}' must be 'ex:<id>.<output>' or 'claim:<id>' (got '{reference}')")
+            elif kind == "assume" and target not in (getattr(figure, "assume", None) or {}):
+                out.error(where, "figure.unknown-number", f"figure '{figure.id}' number '{key}' names '{reference}', which is not in the figure's assume", closest(target, getattr(figure, "assume", None) or {}))
+            elif kind == "series" and example_id not in (getattr(figure, "series", None) or {}):
+                out.error(where, "figure.unknown-number", f"figure '{figure.id}' number '{key}' names '{reference}', which is not one of the figure's series", closest(example_id, getattr(figure, "series", None) or {}))
+            elif kind not in ("claim", "ex", "assume", "series"):
+                out.error(where, "figure.unknown-number", f"figure '{figure.id}' number '{key}' must be 'ex:<id>.<output>', 'claim:<id>', 'assume:<key>' or 'series:<name>.<arg>' (got '{reference}')")
         for number in figure.sources:
             if registry.entry(number) is None:
                 out.error(where, "figure.unknown-source", f"figure '{figure.id}' cites unknown source '{number}'")

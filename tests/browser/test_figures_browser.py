@@ -1,0 +1,101 @@
+"""Every figure of the real site in Chromium, both languages: text at least 13 CSS px at 390 px
+(sub- and superscripts included), no figure narrower than 60 % of the text column at 1280 px,
+labels inside their boxes and not overlapping at both widths, in light and dark."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.gates.browser import launched_browser, serve_folder
+from atlas_site.gates.figure_layout import (MIN_COLUMN_SHARE, MIN_TEXT_PX, figure_layout_problems,
+                                            figure_width_problems)
+from atlas_site.write import write_site
+from conftest import ROOT
+
+PAGES = ["zh/ch14.html", "en/ch14.html", "zh/tf-overview.html", "en/tf-overview.html"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    result = assemble(ROOT)
+    assert result.output is not None, "\n".join(map(str, result.errors))
+    with tempfile.TemporaryDirectory(prefix="atlas-figures-") as folder:
+        write_site(result.output, Path(folder) / "_site")
+        with serve_folder(Path(folder) / "_site") as base, launched_browser() as browser:
+            yield base, browser, result.book
+
+
+def _open(site, path, width, scheme="light"):
+    base, browser, _ = site
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base}/{path}")
+    return context, page
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_figure_text_is_at_least_13_px_at_390(site, path):
+    context, page = _open(site, path, 390)
+    try:
+        sizes = page.evaluate("""() => [...document.querySelectorAll('[data-figure]:not(figure)')].map((fig) => {
+            let least = Infinity;
+            for (const svg of fig.querySelectorAll('svg')) {
+              const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+              for (const t of svg.querySelectorAll('text, tspan')) least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * scale);
+            }
+            return [fig.dataset.figure, least];
+        })""")
+        assert sizes, f"{path}: no figure found"
+        small = [(f, round(px, 2)) for f, px in sizes if px < MIN_TEXT_PX]
+        assert small == [], f"{path} at 390 px: figure text below {MIN_TEXT_PX} px: {small}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_figure_narrower_than_60_percent_of_the_column_at_1280(site, path):
+    context, page = _open(site, path, 1280)
+    try:
+        assert page.locator("figure.figure").count() > 0
+        assert figure_width_problems(page, MIN_COLUMN_SHARE) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("path", PAGES)
+def test_labels_fit_their_boxes_and_do_not_overlap(site, path, width, scheme):
+    context, page = _open(site, path, width, scheme)
+    try:
+        assert figure_layout_problems(page, min_text_px=MIN_TEXT_PX if width == 390 else 0) == []
+    finally:
+        context.close()
+
+
+def test_every_figure_is_shown_somewhere(site):
+    _, _, book = site
+    seen = set()
+    for path in PAGES:
+        context, page = _open(site, path, 1280)
+        seen |= set(page.evaluate("() => [...document.querySelectorAll('figure.figure')].map((f) => f.dataset.figure)"))
+        context.close()
+    assert seen == set(book.figures)
+
+
+def test_the_checks_fail_on_a_cramped_figure(site):
+    """The size and width checks are not vacuous: a figure of small text shown narrow fails both."""
+    context, page = _open(site, "en/ch14.html", 1280)
+    try:
+        page.evaluate("""() => {
+            const fig = document.querySelector('[data-figure]:not(figure)');
+            fig.style.width = '200px';
+            fig.querySelector('svg text').setAttribute('font-size', '6');
+        }""")
+        assert any("text column" in p for p in figure_width_problems(page))
+        assert any("renders at" in p for p in figure_layout_problems(page))
+    finally:
+        context.close()
