@@ -207,7 +207,7 @@
     return {
       cost_per_million: unit.before_per_million,
       opt_cost_per_million: unit.after_per_million,
-      cost_change_pct: -unit.cost_reduction_pct,
+      cost_change_pct: unit.cost_reduction_pct === 0 ? 0 : -unit.cost_reduction_pct,  // never −0
       throughput_change_pct: unit.throughput_gain_pct,
       spend_change_pct: unit.spend_increase_pct,
       task_cost_a: a.task_cost,
