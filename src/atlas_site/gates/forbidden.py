@@ -2,35 +2,64 @@
 them; Gate 11: no prose cites a candidate lead."""
 from __future__ import annotations
 
-import re
+import regex
 
 from ..diagnostics import Diagnostic, SourceLocation
 from .context import GateContext
 from .prose_scan import prose_lines
 from .report import GateReport
 
-
-def _screens(book) -> dict[str, tuple[re.Pattern, list]]:
-    """Per language, one alternation of every forbidden pattern (one search per line, not 55) and
-    the individual patterns to name which misconception matched."""
-    screens = {}
-    for lang in ("zh", "en"):
-        patterns = [(item.id, re.compile(p, re.IGNORECASE)) for item in book.misconceptions for p in getattr(item.forbidden, lang)]
-        combined = re.compile("|".join(f"(?:{p.pattern})" for _, p in patterns), re.IGNORECASE) if patterns else None
-        screens[lang] = (combined, patterns)
-    return screens
+# The ledger refuses the usual catastrophic shapes ((a+)+); a pattern that still backtracks for
+# longer than this on one line is reported and left out, never waited for.
+SEARCH_SECONDS = 1.0
 
 
-def _scan(page, screen) -> tuple[list[Diagnostic], int, int]:
+class _Screen:
+    """One language: one alternation of every forbidden pattern (one search per line, not 55), the
+    individual patterns to name which misconception matched, and the ones found too slow."""
+
+    def __init__(self, patterns: list[tuple[str, regex.Pattern]]):
+        self.patterns = patterns
+        self.slow: set[str] = set()
+        self.combined = self._combine()
+
+    def _combine(self):
+        usable = [p for _, p in self.patterns if p.pattern not in self.slow]
+        return regex.compile("|".join(f"(?:{p.pattern})" for p in usable), regex.IGNORECASE) if usable else None
+
+
+def _screens(book) -> dict[str, _Screen]:
+    return {lang: _Screen([(item.id, regex.compile(p, regex.IGNORECASE)) for item in book.misconceptions
+                           for p in getattr(item.forbidden, lang)]) for lang in ("zh", "en")}
+
+
+def _slow(screen: _Screen, misconception: str, pattern, where, line) -> Diagnostic:
+    screen.slow.add(pattern.pattern)
+    screen.combined = screen._combine()
+    return Diagnostic(where(misconception), "gate.forbidden.slow-pattern",
+                      f"misconception {misconception}: forbidden pattern {pattern.pattern!r} took over {SEARCH_SECONDS:g} s on "
+                      f"{line.location.path}:{line.location.line} and was left out",
+                      "simplify it: avoid alternatives or repeats that can match the same text in many ways")
+
+
+def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
     """One page: statements outside a correcting block, statements quoted inside one, lines read."""
-    combined, patterns = screen
     problems, quoted, lines = [], 0, 0
     for line in prose_lines(page):
         lines += 1
-        if combined is None or not combined.search(line.text):
-            continue
-        for misconception, pattern in patterns:
-            match = pattern.search(line.text)
+        try:
+            if screen.combined is None or not screen.combined.search(line.text, timeout=SEARCH_SECONDS):
+                continue
+        except TimeoutError:
+            pass  # find out below which pattern is slow
+        for misconception, pattern in screen.patterns:
+            if pattern.pattern in screen.slow:
+                continue
+            try:
+                match = pattern.search(line.text, timeout=SEARCH_SECONDS)
+            except TimeoutError:
+                problems.append(_slow(screen, misconception, pattern, where, line))
+                continue
             if not match:
                 continue
             if line.block.startswith("misconception:"):
@@ -45,12 +74,13 @@ def _scan(page, screen) -> tuple[list[Diagnostic], int, int]:
 
 def check_forbidden(ctx: GateContext) -> GateReport:
     screens = _screens(ctx.book)
-    total = sum(len(patterns) for _, patterns in screens.values())
+    total = sum(len(screen.patterns) for screen in screens.values())
     problems, corrected, scanned = [], 0, 0
     patterns_version = [[m.id, m.forbidden.model_dump()] for m in ctx.book.misconceptions]
+    where = lambda misconception: ctx.book.locate(f"misconceptions:{misconception}")
     for parsed in ctx.parsed.values():
-        found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang]), patterns_version)
-        problems += found
+        found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang], where), patterns_version)
+        problems += [p for p in found if p not in problems]  # a slow pattern is named once
         corrected += quoted
         scanned += lines
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}

@@ -3,9 +3,12 @@ figure and lab contracts."""
 from __future__ import annotations
 
 import re
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
+from re._parser import parse as _sre_parse
+
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from .base import Bilingual, Frozen
 
@@ -93,19 +96,49 @@ class Question(Frozen):
     wrong: Bilingual
 
 
-class Forbidden(Frozen):
-    zh: tuple[str, ...] = ()
-    en: tuple[str, ...] = ()
+def _nested_repeat(items, inside: bool = False) -> bool:
+    """Whether a parsed pattern repeats something that itself repeats, like (\\w+\\s?)* or (a+)+:
+    the shape whose backtracking grows exponentially with the line's length."""
+    for op, arg in items:
+        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+            repeats = arg[1] > 1
+            if (repeats and inside) or _nested_repeat(arg[2], inside or repeats):
+                return True
+        elif op == _sre.SUBPATTERN:
+            bodies = [arg[-1]]
+        elif op == _sre.BRANCH:
+            bodies = arg[1]
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+            bodies = [arg[1]]
+        elif op == _sre.ATOMIC_GROUP:
+            bodies = [arg]
+        elif op == _sre.GROUPREF_EXISTS:
+            bodies = [body for body in arg[1:] if body]
+        else:
+            continue
+        if op not in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and any(_nested_repeat(b, inside) for b in bodies):
+            return True
+    return False
 
-    @field_validator("zh", "en")
-    @classmethod
-    def _compiles(cls, patterns):
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
-        return patterns
+
+def _safe_pattern(pattern: str) -> str:
+    try:
+        parsed = _sre_parse(pattern)
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
+    if _nested_repeat(parsed):
+        raise ValueError(f"pattern {pattern!r} repeats a group that itself repeats (like (a+)+): "
+                         "it can take for ever on a long line; bound the inner part or drop a quantifier")
+    return pattern
+
+
+ForbiddenPattern = Annotated[str, AfterValidator(_safe_pattern)]
+
+
+class Forbidden(Frozen):
+    zh: tuple[ForbiddenPattern, ...] = ()
+    en: tuple[ForbiddenPattern, ...] = ()
 
 
 class Misconception(Frozen):
@@ -162,7 +195,7 @@ class FigureSpec(Frozen):
     """A figure's data; layout keys beyond these are free-form and read by its SVG template."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
-    id: str
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")  # it names a template file too
     number: int = Field(ge=1)
     kind: Literal["structural-sketch", "analytic-model", "redrawn-from-report"]
     title: Bilingual
@@ -171,6 +204,16 @@ class FigureSpec(Frozen):
     sources: tuple[str, ...] = ()
     labels: dict[str, Bilingual] = Field(default_factory=dict)
     numbers: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _drawable(self):
+        """The rules of a figure spec that the schema cannot say (figures.spec_problems)."""
+        from ..figures.render import spec_problems
+
+        problems = spec_problems(self.model_dump(mode="json"))
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
 
 class LabContract(Frozen):
