@@ -9,15 +9,17 @@ from .citations import check_citations
 from .claims import check_claims
 from .context import GateContext
 from .forbidden import check_forbidden, check_leads
+from .images import check_images
 from .links import check_links
 from .parity import check_parity
 from .report import GateReport
+from .scripts import check_scripts
 from .security import check_security
 from .structure import check_structure
 from .terms import check_terms
 
 STATIC_GATES = (check_citations, check_claims, check_terms, check_forbidden, check_structure,
-                check_links, check_parity, check_leads, check_security)
+                check_links, check_parity, check_leads, check_security, check_images, check_scripts)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:
@@ -33,7 +35,7 @@ def check_release(ctx: GateContext, release: bool) -> GateReport:
 
 def run_static_gates(book, parsed, output, root: Path, release: bool = False, reference_problems=(), cache=None,
                      code_version: str = "") -> list[GateReport]:
-    ctx = GateContext(book, parsed, output, list(reference_problems), cache=cache, code_version=code_version)
+    ctx = GateContext(book, parsed, output, list(reference_problems), cache=cache, code_version=code_version, root=root)
     reports = [gate(ctx) for gate in STATIC_GATES]
     reports.append(check_release(ctx, release))
     return reports

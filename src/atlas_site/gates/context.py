@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
@@ -21,6 +22,7 @@ class GateContext:
     tutorial_page_count: int = TUTORIAL_PAGES
     cache: BuildCache | None = None
     code_version: str = ""
+    root: Path | None = None  # the project (the scripts gate reads the repository's copies)
     _html: dict = field(default_factory=dict)
 
     def per_page(self, kind: str, parsed, compute, *inputs):
