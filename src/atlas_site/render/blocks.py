@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from .. import figures
 from ..cache import BuildCache, NoCache, digest
+from ..diagnostics import AtlasError
 from ..model import Book
 from .i18n import ui
 from .inline import InlineRenderer
@@ -44,8 +45,11 @@ class BlockRenderer:
             elif kind == "claim" and key in self.book.claims:
                 values[reference] = self.book.claims[key].text[self.lang]
         raw = spec.model_dump()
-        svg = self.cache.get("figure-svg", lambda: digest(raw, self.lang, values, self.code_version),
-                             lambda: figures.render_figure_svg(raw, self.lang, values, self.root / "templates"))
+        try:
+            svg = self.cache.get("figure-svg", lambda: digest(raw, self.lang, values, self.code_version),
+                                 lambda: figures.render_figure_svg(raw, self.lang, values, self.root / "templates"))
+        except figures.FigureError as error:  # a located line, not a traceback
+            raise AtlasError([error.diagnostic(self.book.locate(f"figures:{figure_id}"))]) from None
         kind_label = ui(spec.kind, self.lang)
         cites = self.inline.cite(list(spec.sources)) if spec.sources else ""
         return (
