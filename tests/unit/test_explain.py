@@ -6,7 +6,7 @@ import re
 from atlas_site.explain import RULES, explain
 from conftest import ROOT, run_cli
 
-CODE = re.compile(r'"((?:gate|yaml|bib|source|schema|ledger|page|heading|cite|lead|claim|example|term|figure|directive|block|wave|frontmatter|file)\.[a-z0-9.-]+)"')
+CODE = re.compile(r'"((?:gate|yaml|bib|source|schema|ledger|page|heading|cite|lead|claim|example|term|figure|directive|block|wave|frontmatter|file|output|cache|serve|browser|search)\.[a-z0-9.-]+)"')
 
 
 def emitted_codes() -> set[str]:
