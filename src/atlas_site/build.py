@@ -101,5 +101,5 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
             with clock.stage("search index"):
                 index_search(staging)
     with clock.stage("write"):
-        write_site(result.output, destination, finish=finish)
+        write_site(result.output, destination, finish=finish, root=root)
     return result

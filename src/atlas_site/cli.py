@@ -94,6 +94,8 @@ def cmd_check(args) -> int:
     browser_gates = None
     if args.browser:  # before the work: a missing extra is known at once
         try:
+            import playwright.sync_api  # noqa: F401  (the browser gates import it only when they start)
+
             from .gates.browser import run_browser_gates as browser_gates
         except ImportError as error:
             print(f"atlas-site: error[browser.unavailable]: check --browser needs Playwright ({error}) "

@@ -15,7 +15,8 @@ STAMP = "last-build.json"
 
 
 def _files_digest(roots: list[Path], relative_to: Path) -> str:
-    """Every file's path and bytes. A file that resolves outside `relative_to` is not read (the
+    """Every path's name and kind, and every file's bytes: a new empty folder or a broken link
+    changes what a build sees too. A file that resolves outside `relative_to` is not read (the
     loader refuses it): its link target is hashed instead."""
     hasher = hashlib.sha256()
     boundary = relative_to.resolve()
@@ -25,16 +26,16 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
         for path in sorted(root.rglob("*")):
             if "__pycache__" in path.parts:
                 continue
+            hasher.update(path.relative_to(relative_to).as_posix().encode() + b"\0")
             try:
-                resolved = path.resolve()
-                if not resolved.is_relative_to(boundary):
-                    hasher.update(path.relative_to(relative_to).as_posix().encode())
-                    hasher.update(b"outside:" + os.fsencode(os.readlink(path) if path.is_symlink() else ""))
+                if path.is_symlink() and not path.resolve().is_relative_to(boundary):
+                    hasher.update(b"outside:" + os.fsencode(os.readlink(path)))
                 elif path.is_file():
-                    hasher.update(path.relative_to(relative_to).as_posix().encode())
                     hasher.update(hashlib.sha256(path.read_bytes()).digest())
+                else:
+                    hasher.update(b"folder" if path.is_dir() else b"other:" + os.fsencode(os.readlink(path) if path.is_symlink() else ""))
             except (OSError, RuntimeError):  # unreadable, vanished, a link loop: the build will say what
-                hasher.update(path.relative_to(relative_to).as_posix().encode() + b"\0unreadable")
+                hasher.update(b"unreadable")
     return hasher.hexdigest()
 
 

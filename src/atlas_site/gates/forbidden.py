@@ -21,11 +21,14 @@ class _Screen:
     def __init__(self, patterns: list[tuple[str, regex.Pattern]]):
         self.patterns = patterns
         self.slow: set[str] = set()
+        self.split = False  # True once the alternation proved slow: then each pattern on its own
         self.combined = self._combine()
 
     def _combine(self):
         usable = [p for _, p in self.patterns if p.pattern not in self.slow]
-        return regex.compile("|".join(f"(?:{p.pattern})" for p in usable), regex.IGNORECASE) if usable else None
+        if self.split or not usable:
+            return None
+        return regex.compile("|".join(f"(?:{p.pattern})" for p in usable), regex.IGNORECASE)
 
 
 def _screens(book) -> dict[str, _Screen]:
@@ -47,11 +50,14 @@ def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
     problems, quoted, lines = [], 0, 0
     for line in prose_lines(page):
         lines += 1
-        try:
-            if screen.combined is None or not screen.combined.search(line.text, timeout=SEARCH_SECONDS):
-                continue
-        except TimeoutError:
-            pass  # find out below which pattern is slow
+        if screen.combined is not None:
+            try:
+                if not screen.combined.search(line.text, timeout=SEARCH_SECONDS):
+                    continue
+            except TimeoutError:  # one pattern is slow, or only their alternation: see below
+                screen.split, screen.combined = True, None
+        elif not screen.split:
+            continue  # no patterns at all
         for misconception, pattern in screen.patterns:
             if pattern.pattern in screen.slow:
                 continue

@@ -130,6 +130,8 @@ def _safe_pattern(pattern: str) -> str:
     if _nested_repeat(parsed):
         raise ValueError(f"pattern {pattern!r} repeats a group that itself repeats (like (a+)+): "
                          "it can take for ever on a long line; bound the inner part or drop a quantifier")
+    if re.search(pattern, ""):
+        raise ValueError(f"pattern {pattern!r} matches empty text, so it would flag every line")
     return pattern
 
 
