@@ -97,12 +97,30 @@ def remove_ours(folder: Path) -> None:
         pass  # something appeared meanwhile: leave it for the next clean-up
 
 
+def _alive(pid_text: str) -> bool:
+    """Whether the build that named a folder (…new-<pid>-… / …old-<pid>) is still running."""
+    pid = pid_text.split("-", 1)[0]
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, but is not ours to signal
+        return True
+    return True
+
+
 def clean_leftovers(destination: Path) -> list[str]:
-    """Staging and old folders a killed build left beside `destination` (ours or empty only)."""
+    """Staging and old folders a killed build left beside `destination` (ours or empty only; not
+    those of a build that is still running)."""
     removed = []
-    for pattern in (f".{destination.name}.new-*", f".{destination.name}.old-*"):
-        for folder in sorted(destination.parent.glob(pattern)):
-            if folder.is_dir() and not folder.is_symlink() and (is_ours(folder) or not any(folder.iterdir())):
+    for kind in ("new", "old"):
+        prefix = f".{destination.name}.{kind}-"
+        for folder in sorted(destination.parent.glob(prefix + "*")):
+            if _alive(folder.name[len(prefix):]) or folder.is_symlink() or not folder.is_dir():
+                continue
+            if is_ours(folder) or not any(folder.iterdir()):
                 remove_ours(folder)
                 removed.append(folder.name)
     return removed
@@ -148,7 +166,7 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
         clean_leftovers(destination)
-        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.new-", dir=destination.parent))
+        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.new-{os.getpid()}-", dir=destination.parent))
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         for relative, content in output.items():
             target = staging / relative

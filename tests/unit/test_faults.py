@@ -381,15 +381,19 @@ def test_leftovers_of_a_killed_build_are_cleaned_but_a_users_folder_is_kept(buil
     (staging / "en").mkdir(parents=True)
     (staging / ".atlas-site").write_text('{"generator": "atlas-site"}', encoding="utf-8")
     (staging / "en" / "ch14.html").write_text("half", encoding="utf-8")
-    old = project / "._site.old-4242"
+    old = project / "._site.old-x"
     old.mkdir()
     mine = project / "._site.new-mine"
     mine.mkdir()
     (mine / "keep.txt").write_text("mine", encoding="utf-8")
+    running = project / f"._site.new-{os.getppid()}-abc"  # a build that is still running (here: a live process)
+    running.mkdir()
+    (running / ".atlas-site").write_text('{"generator": "atlas-site"}', encoding="utf-8")
     edit(project / "content/en/ch14/00-intro.md", "counts from arrival", "counts from the arrival")
     assert run_cli("build", "--no-search", cwd=project).returncode == 0
     assert not staging.exists() and not old.exists()
     assert (mine / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert running.is_dir(), "the staging folder of a live build is left alone"
 
 
 def test_two_cold_builds_at_once_both_succeed(mini):
@@ -640,6 +644,18 @@ def test_ctrl_c_is_one_line_and_exit_130(built):
     assert run.wait(timeout=60) == 130, "".join(seen) + rest
     assert rest.strip().splitlines() == ["atlas-site: interrupted"]
     assert snapshot(project / "_site") == before
+
+
+def test_ctrl_c_stops_serve_in_one_line(mini):
+    run = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(mini), "serve", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in run.stdout:
+        if line.startswith("serving "):
+            break
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "atlas-site: interrupted"
 
 
 # ---------------------------------------------------------------- 7. no success with wrong output
