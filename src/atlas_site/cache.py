@@ -88,6 +88,7 @@ def _type_name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
+@lru_cache(maxsize=None)
 def _storable_type(name: str) -> type:
     """The dataclass an entry names; only this package's own and markdown-it's Token."""
     module, _, qualname = name.partition(":")
@@ -97,6 +98,11 @@ def _storable_type(name: str) -> type:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise ValueError(f"{name!r} is not a dataclass")
     return cls
+
+
+@lru_cache(maxsize=None)
+def _fields(cls: type) -> tuple:
+    return tuple(dataclasses.fields(cls))
 
 
 def encode(value):
@@ -124,7 +130,7 @@ def encode(value):
         name = _type_name(type(value))
         if _storable_type(name) is not type(value):
             raise _NotStorable(name)
-        return {"$": "object", "t": name, "v": [encode(getattr(value, f.name)) for f in dataclasses.fields(value)]}
+        return {"$": "object", "t": name, "v": [encode(getattr(value, f.name)) for f in _fields(type(value))]}
     raise _NotStorable(type(value).__name__)
 
 
@@ -153,7 +159,7 @@ def _bad(what: str):
 def _object(data: dict):
     cls = _storable_type(_expect(data["t"], str))
     values = _expect(data["v"], list)
-    fields = [f for f in dataclasses.fields(cls)]
+    fields = _fields(cls)
     if len(values) != len(fields):
         raise ValueError(f"{data['t']} has {len(fields)} fields, the entry {len(values)}")
     if all(f.init for f in fields):

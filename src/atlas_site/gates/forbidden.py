@@ -16,31 +16,43 @@ SEARCH_SECONDS = 1.0
 
 class _Screen:
     """One language: one alternation of every forbidden pattern (one search per line, not 55), the
-    individual patterns to name which misconception matched, and the ones found too slow."""
+    individual patterns to name which misconception matched, and the ones found too slow. Compiled
+    on first use: a build whose pages are all cached compiles nothing."""
 
-    def __init__(self, patterns: list[tuple[str, regex.Pattern]]):
-        self.patterns = patterns
+    def __init__(self, patterns: list[tuple[str, str]]):
+        self.patterns = patterns  # (misconception id, pattern)
         self.slow: set[str] = set()
-        self.split = False  # True once the alternation proved slow: then each pattern on its own
-        self.combined = self._combine()
+        self.split = not patterns  # True once the alternation proved slow: each pattern on its own
+        self._combined = None
+        self._compiled: dict[str, regex.Pattern] = {}
 
-    def _combine(self):
-        usable = [p for _, p in self.patterns if p.pattern not in self.slow]
-        if self.split or not usable:
-            return None
-        return regex.compile("|".join(f"(?:{p.pattern})" for p in usable), regex.IGNORECASE)
+    def compiled(self, pattern: str) -> regex.Pattern:
+        if pattern not in self._compiled:
+            self._compiled[pattern] = regex.compile(pattern, regex.IGNORECASE)
+        return self._compiled[pattern]
+
+    def screens(self, text: str) -> bool:
+        """Whether the line may hold a forbidden statement (True when it must be checked pattern by pattern)."""
+        if self.split:
+            return bool(self.patterns)
+        if self._combined is None:
+            self._combined = regex.compile("|".join(f"(?:{p})" for _, p in self.patterns), regex.IGNORECASE)
+        try:
+            return bool(self._combined.search(text, timeout=SEARCH_SECONDS))
+        except TimeoutError:  # one pattern is slow, or only their alternation: see pattern by pattern
+            self.split = True
+            return True
 
 
 def _screens(book) -> dict[str, _Screen]:
-    return {lang: _Screen([(item.id, regex.compile(p, regex.IGNORECASE)) for item in book.misconceptions
-                           for p in getattr(item.forbidden, lang)]) for lang in ("zh", "en")}
+    return {lang: _Screen([(item.id, p) for item in book.misconceptions for p in getattr(item.forbidden, lang)])
+            for lang in ("zh", "en")}
 
 
-def _slow(screen: _Screen, misconception: str, pattern, where, line) -> Diagnostic:
-    screen.slow.add(pattern.pattern)
-    screen.combined = screen._combine()
+def _slow(screen: _Screen, misconception: str, pattern: str, where, line) -> Diagnostic:
+    screen.slow.add(pattern)
     return Diagnostic(where(misconception), "gate.forbidden.slow-pattern",
-                      f"misconception {misconception}: forbidden pattern {pattern.pattern!r} took over {SEARCH_SECONDS:g} s on "
+                      f"misconception {misconception}: forbidden pattern {pattern!r} took over {SEARCH_SECONDS:g} s on "
                       f"{line.location.path}:{line.location.line} and was left out",
                       "simplify it: avoid alternatives or repeats that can match the same text in many ways")
 
@@ -50,19 +62,13 @@ def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
     problems, quoted, lines = [], 0, 0
     for line in prose_lines(page):
         lines += 1
-        if screen.combined is not None:
-            try:
-                if not screen.combined.search(line.text, timeout=SEARCH_SECONDS):
-                    continue
-            except TimeoutError:  # one pattern is slow, or only their alternation: see below
-                screen.split, screen.combined = True, None
-        elif not screen.split:
-            continue  # no patterns at all
+        if not screen.screens(line.text):
+            continue
         for misconception, pattern in screen.patterns:
-            if pattern.pattern in screen.slow:
+            if pattern in screen.slow:
                 continue
             try:
-                match = pattern.search(line.text, timeout=SEARCH_SECONDS)
+                match = screen.compiled(pattern).search(line.text, timeout=SEARCH_SECONDS)
             except TimeoutError:
                 problems.append(_slow(screen, misconception, pattern, where, line))
                 continue
@@ -81,12 +87,12 @@ def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
 def check_forbidden(ctx: GateContext) -> GateReport:
     screens = _screens(ctx.book)
     total = sum(len(screen.patterns) for screen in screens.values())
-    problems, corrected, scanned = [], 0, 0
+    problems, corrected, scanned, seen = [], 0, 0, set()
     patterns_version = [[m.id, m.forbidden.model_dump()] for m in ctx.book.misconceptions]
     where = lambda misconception: ctx.book.locate(f"misconceptions:{misconception}")
     for parsed in ctx.parsed.values():
         found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang], where), patterns_version)
-        problems += [p for p in found if p not in problems]  # a slow pattern is named once
+        problems += [p for p in found if p not in seen and not seen.add(p)]  # a slow pattern is named once
         corrected += quoted
         scanned += lines
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}
