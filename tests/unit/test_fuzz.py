@@ -143,6 +143,8 @@ def run_build(project: Path, timeout: float = BUILD_TIMEOUT) -> tuple[int | None
                 os.setpgid(0, 0)
                 os.dup2(out.fileno(), 1)
                 os.dup2(err.fileno(), 2)
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # pytest's capture replaced them
+                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
                 code = main(["--root", str(project), "build", "--no-search"])
             except SystemExit as exit_:
                 code = exit_.code if isinstance(exit_.code, int) else 1
@@ -219,7 +221,7 @@ def fuzz_project(tmp_path_factory):
 
 
 @seed(14)
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck),
           phases=(Phase.explicit, Phase.generate))
 @given(case=CASE)
 def test_any_mutation_fails_cleanly_or_builds(fuzz_project, case):
