@@ -11,6 +11,11 @@
  * labs_js/<namespace>/model.js and labs_js/formulas/<namespace>.js that
  * exists. An unknown function, a bad request or a function that throws ends
  * the run with exit code 1 and a message on stderr naming the item.
+ *
+ * A number that is NaN or ±Infinity (which JSON cannot hold) is printed as
+ * {"$nonfinite": "NaN"}, never as null. With --trace, a line on stderr names
+ * each lab file before it loads and each function before it runs, so a
+ * caller that stops a run that takes too long can say where it hung.
  */
 'use strict';
 
@@ -18,6 +23,14 @@ const fs = require('fs');
 const path = require('path');
 
 const HERE = __dirname;
+const TRACE = process.argv.includes('--trace');
+
+function trace(what) {
+  if (TRACE) process.stderr.write('compute.js: ' + what + '\n');
+}
+
+/** The lab file that defines each namespace (for messages). */
+const FILES = {};
 
 /** namespace -> module, from model.js folders and formulas/*.js files. */
 function load_modules() {
@@ -25,7 +38,11 @@ function load_modules() {
   for (const entry of fs.readdirSync(HERE, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name === 'formulas') continue;
     const file = path.join(HERE, entry.name, 'model.js');
-    if (fs.existsSync(file)) modules[entry.name] = require(file);
+    if (fs.existsSync(file)) {
+      FILES[entry.name] = 'labs_js/' + entry.name + '/model.js';
+      trace('load ' + FILES[entry.name]);
+      modules[entry.name] = require(file);
+    }
   }
   const formulas = path.join(HERE, 'formulas');
   if (fs.existsSync(formulas)) {
@@ -33,6 +50,8 @@ function load_modules() {
       if (!name.endsWith('.js')) continue;
       const ns = name.slice(0, -3);
       if (modules[ns]) throw new Error('namespace "' + ns + '" is defined twice (labs_js/' + ns + '/model.js and labs_js/formulas/' + name + ')');
+      FILES[ns] = 'labs_js/formulas/' + name;
+      trace('load ' + FILES[ns]);
       modules[ns] = require(path.join(formulas, name));
     }
   }
@@ -58,12 +77,19 @@ function run(requests, modules) {
       if (!item || typeof item !== 'object') throw new Error('item is not an object');
       const args = item.args === undefined ? {} : item.args;
       if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('"args" must be an object');
-      return resolve(modules, item.fn)(args);
+      const fn = resolve(modules, item.fn);
+      trace('run ' + index + ' ' + item.fn + ' ' + FILES[item.fn.split('.')[0]]);
+      return fn(args);
     } catch (err) {
       err.message = 'item ' + index + ' (' + JSON.stringify(item && item.fn) + '): ' + err.message;
       throw err;
     }
   });
+}
+
+/** JSON.stringify would print NaN and ±Infinity as null: keep them visible. */
+function keep_nonfinite(_key, value) {
+  return typeof value === 'number' && !Number.isFinite(value) ? { $nonfinite: String(value) } : value;
 }
 
 function main() {
@@ -73,7 +99,7 @@ function main() {
   process.stdin.on('end', function () {
     try {
       const results = run(JSON.parse(input || '[]'), load_modules());
-      process.stdout.write(JSON.stringify(results) + '\n');
+      process.stdout.write(JSON.stringify(results, keep_nonfinite) + '\n');
     } catch (err) {
       process.stderr.write('compute.js: ' + err.message + '\n');
       process.exitCode = 1;
@@ -83,4 +109,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { load_modules: load_modules, run: run };
+module.exports = { load_modules: load_modules, run: run, keep_nonfinite: keep_nonfinite };

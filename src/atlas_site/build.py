@@ -89,7 +89,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
-                          cache=cache, code_version=code_version)
+                          cache=cache, code_version=code_version, root=root)
         reports = run_static_gates(ctx, release=release)
         result.gate_reports = reports
         for report in reports:
@@ -110,5 +110,5 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
             with clock.stage("search index"):
                 index_search(staging)
     with clock.stage("write"):
-        write_site(result.output, destination, finish=finish)
+        write_site(result.output, destination, finish=finish, root=root)
     return result

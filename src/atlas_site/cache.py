@@ -1,15 +1,29 @@
 """Content-addressed memo for incremental builds. An artefact is recomputed only when the hash of
 everything it depends on changes: content hashes, never timestamps, so a rebuild is byte-identical
-to a cold build. Kept in memory (`atlas-site serve`) and, for the CLI, in `.atlas-cache/`."""
+to a cold build. Kept in memory (`atlas-site serve`) and, for the CLI, in `.atlas-cache/`.
+
+On disk an entry is JSON that cannot execute: plain data, plus dataclasses of this package (and
+markdown-it's Token) rebuilt field by field by name. Every key includes the engine's version (the
+bytes of this package), and every entry names its kind and key and carries a checksum: a corrupt,
+truncated, foreign or undecodable entry is a miss, recomputed, never trusted. A cache folder that
+cannot be written (a file, read-only, a full disk) turns into a memory-only cache with one warning.
+"""
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import hashlib
+import importlib
 import json
-import pickle
+import math
+import os
+import tempfile
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 CODE_ROOTS = ("src/atlas_site", "templates", "labs_js")  # a change here invalidates what it produced
+FORMAT = "atlas-cache/1"
 
 
 def digest(*parts) -> str:
@@ -27,16 +41,149 @@ def digest(*parts) -> str:
     return hasher.hexdigest()
 
 
+def inside(path: Path, root: Path) -> bool:
+    """Whether `path`, with every symbolic link followed, lies under `root` (itself resolved)."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
 def tree_digest(root: Path, folders=CODE_ROOTS) -> str:
-    """The version of the code and templates: every file's path and bytes."""
+    """The version of the code and templates: every file's path and bytes. A file that resolves
+    outside the project is not read (the loader reports it); its link target is hashed instead."""
     package = Path(__file__).resolve().parent
+    project = root.resolve()
     parts = []
     for folder in folders:
         base = package if folder == "src/atlas_site" else root / folder
         for path in sorted(base.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and "tests" not in path.relative_to(base).parts[:1]:
+            if "__pycache__" in path.parts or "tests" in path.relative_to(base).parts[:1]:
+                continue
+            if base is not package and not inside(path, project):
+                parts += [path.relative_to(base).as_posix(), "outside: " + os.readlink(path) if path.is_symlink() else "outside"]
+            elif path.is_file():
                 parts += [path.relative_to(base).as_posix(), path.read_bytes()]
     return digest(*parts)
+
+
+@lru_cache(maxsize=1)
+def engine_version() -> str:
+    """The bytes of this package: part of every cache key, so new code never reads old results."""
+    package = Path(__file__).resolve().parent
+    parts = []
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            parts += [path.relative_to(package).as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+# --- the on-disk format: JSON with tagged tuples, sets, dates, odd dict keys and known dataclasses
+
+class _NotStorable(TypeError):
+    """A value the on-disk format does not cover: it stays in memory only."""
+
+
+def _type_name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+@lru_cache(maxsize=None)
+def _storable_type(name: str) -> type:
+    """The dataclass an entry names; only this package's own and markdown-it's Token."""
+    module, _, qualname = name.partition(":")
+    if not (module.startswith("atlas_site.") or module == "markdown_it.token") or "." in qualname:
+        raise ValueError(f"type {name!r} is not storable")
+    cls = getattr(importlib.import_module(module), qualname)
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise ValueError(f"{name!r} is not a dataclass")
+    return cls
+
+
+@lru_cache(maxsize=None)
+def _fields(cls: type) -> tuple:
+    return tuple(dataclasses.fields(cls))
+
+
+def encode(value):
+    """A value -> JSON-able data with tags ({"$": kind, ...}) for what JSON cannot say itself."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
+    if isinstance(value, list):
+        return [encode(item) for item in value]
+    if isinstance(value, tuple):
+        return {"$": "tuple", "v": [encode(item) for item in value]}
+    if isinstance(value, dict):
+        if all(isinstance(key, str) for key in value) and "$" not in value:
+            return {key: encode(item) for key, item in value.items()}
+        return {"$": "dict", "v": [[encode(key), encode(item)] for key, item in value.items()]}
+    if isinstance(value, (set, frozenset)):
+        return {"$": "frozenset" if isinstance(value, frozenset) else "set",
+                "v": sorted((encode(item) for item in value), key=lambda item: json.dumps(item, sort_keys=True))}
+    if isinstance(value, datetime.datetime):
+        return {"$": "datetime", "v": value.isoformat()}
+    if isinstance(value, datetime.date):
+        return {"$": "date", "v": value.isoformat()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        name = _type_name(type(value))
+        if _storable_type(name) is not type(value):
+            raise _NotStorable(name)
+        return {"$": "object", "t": name, "v": [encode(getattr(value, f.name)) for f in _fields(type(value))]}
+    raise _NotStorable(type(value).__name__)
+
+
+_DECODERS = {
+    "float": lambda data: float(_expect(data["v"], str)) if data["v"] in ("inf", "-inf", "nan") else _bad("float"),
+    "tuple": lambda data: tuple(_expect(data["v"], list)),
+    "dict": lambda data: {key: item for key, item in _expect(data["v"], list)},
+    "set": lambda data: set(_expect(data["v"], list)),
+    "frozenset": lambda data: frozenset(_expect(data["v"], list)),
+    "datetime": lambda data: datetime.datetime.fromisoformat(_expect(data["v"], str)),
+    "date": lambda data: datetime.date.fromisoformat(_expect(data["v"], str)),
+    "object": lambda data: _object(data),
+}
+
+
+def _expect(value, kind: type):
+    if not isinstance(value, kind):
+        raise ValueError(f"expected {kind.__name__}")
+    return value
+
+
+def _bad(what: str):
+    raise ValueError(f"bad {what}")
+
+
+def _object(data: dict):
+    cls = _storable_type(_expect(data["t"], str))
+    values = _expect(data["v"], list)
+    fields = _fields(cls)
+    if len(values) != len(fields):
+        raise ValueError(f"{data['t']} has {len(fields)} fields, the entry {len(values)}")
+    if all(f.init for f in fields):
+        return cls(*values)
+    instance = cls(**{f.name: v for f, v in zip(fields, values) if f.init})
+    for f, v in zip(fields, values):
+        if not f.init:
+            object.__setattr__(instance, f.name, v)
+    return instance
+
+
+def _tagged(data: dict):
+    tag = data.get("$")
+    if tag is None:
+        return data
+    decoder = _DECODERS.get(tag)
+    if decoder is None:
+        raise ValueError(f"unknown tag {tag!r}")
+    return decoder(data)
+
+
+def decode(text: str):
+    """The inverse of `encode` (after json.loads); anything malformed raises ValueError/TypeError."""
+    return json.loads(text, object_hook=_tagged)
 
 
 class BuildCache:
@@ -45,45 +192,86 @@ class BuildCache:
         self.memory: dict[tuple[str, str], object] = {}
         self.used: set[tuple[str, str]] = set()
         self.stats: Counter = Counter()
+        self.warnings: list[str] = []  # at most one: why the folder is not used
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
-        entry = (kind, key() if callable(key) else key)
+        entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
         self.used.add(entry)
         if entry in self.memory:
             self.stats[f"{kind} hit"] += 1
             return self.memory[entry]
-        path = self._path(entry)
-        if path is not None and path.exists():
-            try:
-                value = pickle.loads(path.read_bytes())
-                self.memory[entry] = value
-                self.stats[f"{kind} hit"] += 1
-                return value
-            except Exception:  # a stale or torn entry is recomputed, never trusted
-                pass
+        found, value = self._read(entry)
+        if found:
+            self.memory[entry] = value
+            self.stats[f"{kind} hit"] += 1
+            return value
         self.stats[f"{kind} miss"] += 1
         value = compute()
         self.memory[entry] = value
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(".tmp")
-            temporary.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            temporary.replace(path)
+        self._write(entry, value)
         return value
+
+    def warn(self, reason: str) -> None:
+        """Stop using the folder for this build, and say so once."""
+        if not self.warnings:
+            from .diagnostics import Diagnostic, SourceLocation
+
+            where = str(self.folder) if self.folder is not None else ".atlas-cache"
+            self.warnings.append(str(Diagnostic(SourceLocation(where), "cache.unavailable",
+                                                f"{reason}; building without the on-disk cache", severity="warning")))
+        self.folder = None
+
+    def _read(self, entry) -> tuple[bool, object]:
+        path = self._path(entry)
+        if path is None:
+            return False, None
+        try:
+            text = path.read_text(encoding="utf-8")
+            checksum, _, body = text.partition("\n")
+            if checksum != hashlib.sha256(body.encode("utf-8")).hexdigest():
+                return False, None
+            envelope = decode(body)
+            if envelope.get("format") != FORMAT or envelope.get("kind") != entry[0] or envelope.get("key") != entry[1]:
+                return False, None
+            return True, envelope["value"]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, ImportError, RecursionError):
+            return False, None  # missing, torn, foreign or from another format: recompute
+
+    def _write(self, entry, value) -> None:
+        path = self._path(entry)
+        if path is None:
+            return
+        try:
+            body = json.dumps({"format": FORMAT, "kind": entry[0], "key": entry[1], "value": encode(value)},
+                              ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except (_NotStorable, ValueError, RecursionError):
+            return  # kept in memory only
+        text = hashlib.sha256(body.encode("utf-8")).hexdigest() + "\n" + body
+        temporary = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.stem[:16]}-", suffix=".tmp", dir=path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, path)
+        except OSError as error:
+            if temporary is not None:
+                Path(temporary).unlink(missing_ok=True)
+            self.warn(f"cannot write ({error.strerror or error})")
 
     def forget_unused(self) -> None:
         """Drop entries the last build did not ask for, so the cache tracks the current book."""
         for entry in [e for e in self.memory if e not in self.used]:
             del self.memory[entry]
-            path = self._path(entry)
-            if path is not None:
-                path.unlink(missing_ok=True)
-        if self.folder is not None and self.folder.exists():
+        if self.folder is not None and self.folder.is_dir():
             keep = {self._path(e) for e in self.used}
-            for path in self.folder.glob("*/*.pkl"):
-                if path not in keep:
-                    path.unlink(missing_ok=True)
+            try:
+                for path in self.folder.glob("*/*"):
+                    if path not in keep and path.suffix in (".json", ".pkl", ".tmp") and path.is_file():
+                        path.unlink(missing_ok=True)
+            except OSError:
+                pass  # a read-only cache keeps its old entries; they are never wrong, only unused
         self.used = set()
 
     def summary(self) -> str:
@@ -91,7 +279,7 @@ class BuildCache:
         return ", ".join(f"{kind} {self.stats[kind + ' hit']}/{self.stats[kind + ' hit'] + self.stats[kind + ' miss']}" for kind in kinds)
 
     def _path(self, entry: tuple[str, str]) -> Path | None:
-        return self.folder / entry[0] / f"{entry[1]}.pkl" if self.folder is not None else None
+        return self.folder / entry[0] / f"{entry[1]}.json" if self.folder is not None else None
 
 
 class NoCache(BuildCache):

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-from .uptodate import is_up_to_date, record
+from .uptodate import inputs_digest, is_up_to_date, record
 
 EXIT_PROBLEMS = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 
 
 def _progress(stage: str) -> None:
@@ -35,28 +38,49 @@ def _print_problems(problems, suppressed: int = 0) -> None:
         print(f"({suppressed} follow-on problem(s) of the causes above not shown)", file=sys.stderr)
 
 
+def _print_warnings(cache) -> None:
+    for line in getattr(cache, "warnings", []):
+        print(line, file=sys.stderr)
+
+
 def cmd_build(args) -> int:
+    from .write import build_lock, check_destination
+
     root = Path(args.root).resolve()
     out = Path(args.out).resolve() if args.out else root / "_site"
     start = time.perf_counter()
     options = {"search": not args.no_search}
-    if not args.no_cache and is_up_to_date(root, out, options):
-        print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
-        return 0
-    from .build import build
-    from .cache import BuildCache, NoCache
     from .diagnostics import AtlasError
 
-    cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
     try:
-        result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache)
+        check_destination(out, root)  # before any work: a folder we may not replace stops here
     except AtlasError as error:
-        _print_problems(error.diagnostics, error.suppressed)
-        print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
+        _print_problems(error.diagnostics)
         return EXIT_PROBLEMS
-    if not args.no_cache:
-        cache.forget_unused()
-        record(root, out, options)
+    with build_lock(root, announce=lambda message: print(message, file=sys.stderr, flush=True)):
+        inputs = None if args.no_cache else inputs_digest(root, options)
+        if not args.no_cache and is_up_to_date(root, out, options, inputs):
+            print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
+            return 0
+        from .build import build
+        from .cache import BuildCache, NoCache
+
+        cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
+        try:
+            result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache)
+        except AtlasError as error:
+            _print_problems(error.diagnostics, error.suppressed)
+            _print_warnings(cache)
+            print(f"build failed: {len(error.diagnostics)} problem(s); {out} left as it was", file=sys.stderr)
+            return EXIT_PROBLEMS
+        if not args.no_cache:
+            cache.forget_unused()
+            if not cache.warnings:
+                try:
+                    record(root, out, options, inputs)
+                except OSError as error:
+                    cache.warn(f"cannot record the build ({error.strerror or error})")
+    _print_warnings(cache)
     print(f"built {out}: " + _summary(result, time.perf_counter() - start))
     print(f"open {out / 'index.html'} in a browser, or serve it: python -m http.server -d {out}")
     return 0
@@ -64,6 +88,7 @@ def cmd_build(args) -> int:
 
 def cmd_check(args) -> int:
     from .build import assemble
+    from .diagnostics import AtlasError
 
     if args.explain:
         from .explain import explain
@@ -73,7 +98,24 @@ def cmd_check(args) -> int:
         return 0 if known else EXIT_PROBLEMS
     root = Path(args.root).resolve()
     start = time.perf_counter()
-    result = assemble(root, release=args.release)
+    browser_gates = None
+    if args.browser:  # before the work: a missing extra is known at once
+        try:
+            import playwright.sync_api  # noqa: F401  (the browser gates import it only when they start)
+
+            from .gates.browser import run_browser_gates as browser_gates
+        except ImportError as error:
+            from .diagnostics import Diagnostic, SourceLocation
+
+            _print_problems([Diagnostic(SourceLocation("atlas-site"), "browser.unavailable", f"check --browser needs Playwright ({error})",
+                                        "install the test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once")])
+            return EXIT_PROBLEMS
+    try:
+        result = assemble(root, release=args.release)
+    except AtlasError as error:
+        _print_problems(error.diagnostics, error.suppressed)
+        print(f"check failed: {len(error.diagnostics)} problem(s) before the gates could run", file=sys.stderr)
+        return EXIT_PROBLEMS
     gate_problems = {id(p) for r in result.gate_reports for p in r.problems}
     _print_problems([p for p in result.problems if id(p) not in gate_problems], result.suppressed)
     if result.output is None:
@@ -82,11 +124,9 @@ def cmd_check(args) -> int:
     reports = list(result.gate_reports)
     if args.reproducible:
         reports.append(_reproducible(root, result))
-    if args.browser:
-        from .gates.browser import run_browser_gates
-
+    if browser_gates is not None:
         browser_rules = [r for r in result.rules if r.browser]
-        reports += run_browser_gates(result.output, browser_rules, result.book.languages)
+        reports += browser_gates(result.output, browser_rules, result.book.languages)
     print("gates:")
     for report in reports:
         print("  " + report.line())
@@ -119,10 +159,15 @@ def _reproducible(root: Path, first):
 
 
 def cmd_serve(args) -> int:
+    from .diagnostics import AtlasError
     from .serve import serve
 
     root = Path(args.root).resolve()
-    serve(root, root / "_site", port=args.port, search=args.search)
+    try:
+        serve(root, root / "_site", port=args.port, search=args.search)
+    except AtlasError as error:
+        _print_problems(error.diagnostics)
+        return EXIT_PROBLEMS
     return 0
 
 
@@ -172,4 +217,14 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("atlas-site: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a bug of ours: one line, never a traceback (ATLAS_TRACEBACK=1 shows it)
+        if os.environ.get("ATLAS_TRACEBACK"):
+            raise
+        print(f"atlas-site: internal error: {type(error).__name__}: {error} "
+              "(hint: this is a bug in atlas-site; ATLAS_TRACEBACK=1 shows where)", file=sys.stderr)
+        return EXIT_INTERNAL

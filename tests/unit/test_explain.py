@@ -11,7 +11,7 @@ from atlas_site.rules import RULE_KINDS
 from conftest import ROOT, run_cli
 
 # callee name -> index of the positional argument that is the code
-CODE_ARGUMENT = {"Diagnostic": 1, "error": 1, "report": 0, "problem": 3, "require": 5}
+CODE_ARGUMENT = {"Diagnostic": 1, "error": 1, "report": 0, "problem": 3, "require": 5, "_problem": 1}
 
 
 def emitted_codes() -> set[str]:

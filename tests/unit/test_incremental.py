@@ -53,3 +53,52 @@ def test_no_change_rebuild_is_a_no_op_and_identical(mini, tmp_path):
     cold_files = {p.relative_to(tmp_path / "cold"): p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file()}
     assert warm_files == cold_files
     assert before  # the first build wrote a site
+
+
+def test_a_warm_build_from_disk_reads_every_kind_back_and_matches_a_cold_build(mini, tmp_path):
+    """Every kind of entry survives the JSON round trip: a second process (a fresh cache object on
+    the same folder) recomputes nothing and renders the same bytes."""
+    folder = tmp_path / "cache"
+    cold_cache = BuildCache(folder)
+    cold = assemble(mini, cache=cold_cache)
+    assert sorted(folder.rglob("*.pkl")) == []
+    stored = {path.parent.name for path in folder.rglob("*.json")}
+    computed = {k.rsplit(" ", 1)[0] for k in cold_cache.stats}
+    assert stored == computed, f"kinds kept in memory only: {sorted(computed - stored)}"
+    warm_cache = BuildCache(folder)
+    warm = assemble(mini, cache=warm_cache)
+    kinds = {k.rsplit(" ", 1)[0] for k in warm_cache.stats}
+    assert kinds and all(warm_cache.stats[f"{kind} miss"] == 0 for kind in kinds), warm_cache.summary()
+    assert warm.output.items() == cold.output.items()
+    assert [str(p) for p in warm.problems] == [str(p) for p in cold.problems]
+
+
+def test_the_cache_format_round_trips_the_types_a_build_stores():
+    import datetime
+
+    from atlas_site.cache import decode, encode
+    from atlas_site.diagnostics import Diagnostic, SourceLocation
+    from atlas_site.load.yaml_source import LocatedData
+
+    value = (
+        [Diagnostic(SourceLocation("a.md", 3, 4), "cite.unknown", "m", "h")],
+        {("claims", 0): SourceLocation("b.md", 1, 1), "$odd": {1, 2}, 3: frozenset({"a"})},
+        LocatedData({"when": datetime.date(2026, 1, 2), "at": datetime.datetime(2026, 1, 2, 3, 4)}, {("k",): SourceLocation("c", 1, 1)}, SourceLocation("c")),
+        float("inf"), -0.5, None, True, "text", (),
+    )
+    import json
+    assert decode(json.dumps(encode(value))) == value
+
+
+def test_the_cache_format_refuses_what_it_does_not_know():
+    import json
+
+    import pytest as _pytest
+
+    from atlas_site.cache import decode
+
+    for text in ('{"$": "object", "t": "os:system", "v": ["true"]}', '{"$": "object", "t": "atlas_site.cli:main", "v": []}',
+                 '{"$": "pickle", "v": "x"}', '{"$": "float", "v": "1e3"}', '{"$": "dict", "v": [[[1], 2]]}'):
+        with _pytest.raises((ValueError, TypeError, KeyError)):
+            decode(text)
+    assert decode(json.dumps({"a": [1, 2]})) == {"a": [1, 2]}

@@ -58,3 +58,60 @@ def test_all_problems_are_reported_at_once(mini):
     result = run_cli("check", cwd=mini)
     codes = [line.split("error[")[1].split("]")[0] for line in result.stderr.splitlines() if "error[" in line]
     assert {"cite.unknown", "claim.unknown", "ledger.duplicate-id"} <= set(codes)
+
+
+YAML_REFUSALS = [
+    # (yaml text, first problem) — the parser's own refusals, each located
+    ("a: &x [*x]", "f.md:2:8: error[yaml.alias]: YAML alias '*x' is not allowed"),
+    ("a: &k [1]\nb: *k", "f.md:3:4: error[yaml.alias]: YAML alias '*k' is not allowed"),
+    ("? [a, b]\n: 1", "f.md:2:3: error[yaml.complex-key]: a mapping key must be a plain name, not a list or mapping"),
+    ("a: 2026-13-45", "f.md:2:4: error[yaml.value]: invalid YAML value: month must be in 1..12"),
+    ("a: !!binary aGk=", "f.md:2:4: error[yaml.value]: the tag 'tag:yaml.org,2002:binary' makes a bytes, not plain data"),
+    ("a: !!set {x, y}", "f.md:2:4: error[yaml.value]: the tag 'tag:yaml.org,2002:set' is not allowed: inputs are plain lists and mappings"),
+    ("a: {b: .nan}", "f.md:2:8: error[yaml.value]: '.nan' is not a finite number"),
+    ("a: -.inf", "f.md:2:4: error[yaml.value]: '-.inf' is not a finite number"),
+    ("a: \x07", "f.md:2:4: error[yaml.syntax]: invalid YAML: control characters are not allowed"),
+    ("a: " + "[" * 2000 + "]" * 2000, "f.md:2:1003: error[yaml.syntax]: invalid YAML: exceeded maximum nesting depth"),
+]
+
+
+@pytest.mark.parametrize("text, first", YAML_REFUSALS, ids=[t[1].split("error[")[1].split("]")[0] + f"-{i}" for i, t in enumerate(YAML_REFUSALS)])
+def test_yaml_refuses_what_is_not_plain_data(text, first):
+    from atlas_site.diagnostics import SourceLocation
+    from atlas_site.load.yaml_source import parse_yaml
+
+    data, problems = parse_yaml(text, SourceLocation("f.md", 2, 1))
+    assert data is None
+    assert [str(p) for p in problems][0].startswith(first), problems
+
+
+def test_yaml_of_plain_data_is_unchanged():
+    import datetime
+
+    from atlas_site.diagnostics import SourceLocation
+    from atlas_site.load.yaml_source import parse_yaml
+
+    data, problems = parse_yaml("a: [1, 2.5, 'x*y', &anchor-alone 3]\nb: 2026-01-02\nc: {d: null, e: yes}", SourceLocation("f.md", 1, 1))
+    assert problems == []
+    assert data.data == {"a": [1, 2.5, "x*y", 3], "b": datetime.date(2026, 1, 2), "c": {"d": None, "e": True}}
+
+
+def test_bibtex_values_are_text_in_braces():
+    from atlas_site.load.bibtex import parse_bibtex
+
+    records, problems = parse_bibtex("w.bib", "@article{a,\n  title = {{GPT}: a {b} c},\n  year = 2022,\n  note = \"q\"\n}\n")
+    assert problems == []
+    assert records[0][0] == {"key": "a", "entry_type": "article", "title": "{GPT}: a {b} c", "year": "2022", "note": "q"}
+    _, problems = parse_bibtex("w.bib", "@article{a,\n  title = {A} # {B},\n  year = {2022}\n}\n")
+    assert [p.code for p in problems] == ["bib.macro"]
+
+
+def test_read_text_locates_a_bad_byte(tmp_path):
+    from atlas_site.load.project import read_text
+
+    (tmp_path / "content").mkdir()
+    path = tmp_path / "content" / "x.md"
+    path.write_bytes("line one\nzwei \xff drei\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    problems = []
+    assert read_text(path, tmp_path, problems) is None
+    assert str(problems[0]) == "content/x.md:2:6: error[file.encoding]: not UTF-8: invalid start byte (byte 0xff) (hint: re-save the file as UTF-8)"

@@ -52,3 +52,92 @@ def test_serve_rebuilds_shows_problems_and_recovers(mini):
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def start(project, **kwargs):
+    stop = threading.Event()
+    ready: dict = {}
+    thread = threading.Thread(target=serve, kwargs=dict(root=project, site=project / "_site", port=0,
+                                                         ready=lambda url: ready.setdefault("url", url), stop=stop, **kwargs), daemon=True)
+    thread.start()
+    return stop, thread, wait_for(lambda: ready.get("url"))
+
+
+def test_serve_stays_up_whatever_an_edit_does(mini, monkeypatch):
+    from atlas_site import serve as serve_module
+
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))
+    try:
+        first = status()["version"]
+        time.sleep(0.3)
+        glossary = mini / "ledger/glossary.md"
+        edit(glossary, "    en: goodput", "    en: &x [*x]")  # once a RecursionError that stopped the server
+        broken = wait_for(lambda: status()["problems"])
+        assert any(line.startswith("ledger/glossary.md:5:13: error[yaml.alias]") for line in broken), broken
+        edit(glossary, "    en: &x [*x]", "    en: goodput")
+        wait_for(lambda: status()["version"] > first and not status()["problems"])
+
+        page = mini / "content/en/ch14/00-intro.md"  # an editor's save: delete, then write anew
+        text = page.read_text(encoding="utf-8")
+        page.unlink()
+        time.sleep(0.3)
+        page.write_text(text.replace("counts from arrival.", "counts from arrival, saved anew."), encoding="utf-8")
+        wait_for(lambda: b"saved anew" in get(base + "en/ch14.html") and not status()["problems"])
+
+        real_build = serve_module.build
+
+        def buggy(*args, **kwargs):
+            raise RuntimeError("a bug of ours")
+        monkeypatch.setattr(serve_module, "build", buggy)
+        edit(page, "saved anew", "saved again")
+        broken = wait_for(lambda: status()["problems"])
+        assert broken == ["atlas-site: internal error: RuntimeError: a bug of ours (hint: this is a bug in atlas-site; "
+                          "the server goes on with the last good site)"]
+        monkeypatch.setattr(serve_module, "build", real_build)
+        edit(page, "saved again", "saved a third time")
+        wait_for(lambda: b"a third time" in get(base + "en/ch14.html") and not status()["problems"])
+        assert thread.is_alive()
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def relative_luminance(rgb: str) -> float:
+    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(foreground: str, background: str) -> float:
+    lighter, darker = sorted((relative_luminance(foreground), relative_luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_overlay_is_readable_in_light_and_dark_mode(mini):
+    from atlas_site.gates.browser import launched_browser
+
+    stop, thread, base = start(mini)
+    try:
+        time.sleep(0.3)
+        edit(mini / "content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:no-such-claim}}")
+        wait_for(lambda: json.loads(get(base + "__atlas/status"))["problems"])
+        with launched_browser() as browser:
+            for scheme in ("light", "dark"):
+                page = browser.new_page(color_scheme=scheme)
+                page.goto(base + "en/ch14.html")
+                page.wait_for_selector(".atlas-live-overlay pre", timeout=10000)
+                colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
+                    const style = getComputedStyle(e);
+                    let back = style.backgroundColor, node = e;
+                    while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
+                    return [e.tagName, style.color, back];
+                })""")
+                assert len(colours) == 3
+                for tag, foreground, background in colours:
+                    assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
+                assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
+                page.close()
+    finally:
+        stop.set()
+        thread.join(timeout=10)

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from .. import figures
 from ..cache import digest
-from ..diagnostics import closest
+from ..diagnostics import AtlasError, closest
 from ..model import number_order
 from ..render.assets import lab_scripts_for
 from ..render.state import source_label
@@ -31,8 +31,11 @@ def _render_figure(state, use) -> str:
     raw = spec.model_dump()
     kind_label = book.profile.figure_kinds[spec.kind][lang]
     series = state.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
-    svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series, state.code_version),
-                          lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
+    try:
+        svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series, state.code_version),
+                              lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
+    except figures.FigureError as error:  # a located line, not a traceback
+        raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
     state.figures += 1
     state.record.figures[spec.id] = {"number": state.figures, "drawn": unescape(TAGS.sub(" ", svg))}
     cites = state.cite(list(spec.sources)) if spec.sources else ""

@@ -13,14 +13,28 @@ from .canvas import PANEL_W, Canvas
 from .chart import number
 
 PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")  # not a _{sub} or ^{sup}
+ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+|assume:[a-z0-9_]+|series:[a-z0-9_]+\.[a-z0-9_]+)$")
 
 
 class FigureError(KeyError):
-    """A figure spec lacks something its template needs (a label, a number)."""
+    """A figure cannot be drawn: its spec lacks something its template needs (a label, a number),
+    or its template is missing or broken. `where` is (template path, line) when the template is
+    at fault, None when the spec is."""
+
+    def __init__(self, message: str, where: tuple[str, int] | None = None):
+        super().__init__(message)
+        self.where = where
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""
+
+    def diagnostic(self, spec_location):
+        """One located line: at the template's line, or at the figure's spec (`spec_location`)."""
+        from ..diagnostics import Diagnostic, SourceLocation
+
+        location = SourceLocation(self.where[0], self.where[1], 1) if self.where else spec_location
+        return Diagnostic(location, "figure.render", str(self), "fix the figure's spec in ledger/figures.md or its template")
 
 
 class Texts:
@@ -106,20 +120,57 @@ def _render(spec: Mapping, lang: str, values: Mapping[str, str],
     for field in ("title", "desc"):
         if lang not in (spec.get(field) or {}):
             raise FigureError(f"figure '{fig_id}': no {field} in '{lang}'")
+    if not ID.fullmatch(str(fig_id)):
+        raise FigureError(f"figure {fig_id!r}: an id is lower-case letters, digits and '-'")
     texts = Texts(spec, lang, values, series)
-    env = _environment(_figure_dir(template_dir))
+    folder = _figure_dir(template_dir)
+    env = _environment(folder)
     declared = spec.get("series") or {}
     series = series or {}
     missing = sorted(set(declared) - set(series))
     if missing:
         raise FigureError(f"figure '{fig_id}': series {', '.join(missing)} not computed")
     canvas = Canvas(PANEL_W)
-    svg = env.get_template(f"{fig_id}.svg.j2").render(
-        fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas, W=PANEL_W, S=series,
-    )
+    name = f"{fig_id}.svg.j2"
+    shown = lambda filename: _project_path(filename or str(Path(folder) / name), template_dir)
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateNotFound:
+        raise FigureError(f"figure '{fig_id}' has no template {shown(None)}") from None
+    except jinja2.TemplateSyntaxError as error:
+        raise FigureError(f"figure '{fig_id}': {error.message}", (shown(error.filename), error.lineno or 1)) from None
+    try:
+        svg = template.render(fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas, W=PANEL_W, S=series)
+    except FigureError:
+        raise
+    except Exception as error:  # an error of the template's own code: point at its line
+        where = _template_line(error.__traceback__)
+        raise FigureError(f"figure '{fig_id}': {type(error).__name__}: {error}",
+                          (shown(where[0]), where[1]) if where else (shown(None), 1)) from None
     if not canvas.panels:
         raise FigureError(f"figure '{fig_id}': its template draws no panel")
     return svg, canvas
+
+
+def _project_path(filename: str, template_dir: Path) -> str:
+    """A template's path as the project names it (templates/figures/x.svg.j2)."""
+    base = Path(template_dir).resolve()
+    project = base.parent if base.name == "templates" else base.parent.parent
+    try:
+        return Path(filename).resolve().relative_to(project).as_posix()
+    except ValueError:
+        return Path(filename).name
+
+
+def _template_line(traceback) -> tuple[str, int] | None:
+    """The innermost template frame of a traceback (Jinja maps them to template lines)."""
+    found = None
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            found = (filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found
 
 
 def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
@@ -144,13 +195,13 @@ def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str]
 
 def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
     """Structural problems of one raw figure spec (empty when it is well formed), given the book's
-    figure kinds and languages."""
+    figure kinds (None: not checked here) and languages."""
     KINDS, LANGS = kinds, tuple(languages)
     fig = spec.get("id", "?")
     out: list[str] = []
     if not re.fullmatch(r"[a-z0-9-]+", str(fig)):
         out.append(f"figure '{fig}': bad id")
-    if spec.get("kind") not in KINDS:
+    if KINDS is not None and spec.get("kind") not in KINDS:
         out.append(f"figure '{fig}': kind must be one of {sorted(KINDS)}")
     for field in ("title", "desc", "caption"):
         if set(spec.get(field) or {}) != set(LANGS):

@@ -8,13 +8,16 @@ from .citations import check_citations
 from .claims import check_claims
 from .context import GateContext
 from .forbidden import check_forbidden, check_leads
+from .images import check_images
 from .links import check_links
 from .parity import check_parity
 from .report import GateReport
 from .rules import check_rules
+from .scripts import check_scripts
 from .security import check_security
 
-STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security)
+STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security,
+                check_images, check_scripts)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:

@@ -3,6 +3,7 @@ manifest), the rendered output (HTML indexed once, for what only HTML can show) 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
@@ -22,6 +23,7 @@ class GateContext:
     reference_problems: list = field(default_factory=list)
     cache: BuildCache | None = None
     code_version: str = ""
+    root: Path | None = None  # the project (the scripts gate reads the repository's copies)
     _html: dict = field(default_factory=dict)
 
     def per_page(self, kind: str, parsed, compute, *inputs):

@@ -14,10 +14,7 @@ ARTICLE = re.compile(r"<article\b[^>]*\bclass=\"prose\"[^>]*>(.*?)</article>", r
 NOT_PROSE = re.compile(r"<ol class=\"qcards\"[^>]*>.*?</ol>|<div class=\"figure-box\">.*?</div>\n|<script\b.*?</script>", re.S)
 ANY_TAG = re.compile(r"<[^>]+>")
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
-SVG_HANDLER = re.compile(r"<(\w+)[^>]*?\s(on[a-z]+)\s*=", re.I)
-SVG_STYLE = re.compile(r"<[^>]*?\sstyle\s*=", re.I)
 ID = re.compile(r"\sid=\"([^\"]*)\"")
-HANDLER = re.compile(r"\s(on[a-z]+)\s*=", re.I)
 # tags whose attributes a gate reads; every other tag only contributes its id, handlers and style
 INTERESTING = re.compile(r"^(?:a|meta|html|dfn|script)$|class=\"[^\"]*\b(?:claim|badge-claim|claim-setting)\b|data-lab=|data-statement=")
 
@@ -51,6 +48,17 @@ def _attributes(text: str) -> dict:
     return attrs
 
 
+def _attribute_names(text: str) -> list[str]:
+    """The names of a tag's attributes; a value is skipped whole, so an escaped `"><svg onload=…>`
+    inside one is text, not a handler."""
+    return [match.group(1).lower() for match in ATTR.finditer(text)]
+
+
+def _security(tag: str, names: list[str], index: "HtmlIndex") -> None:
+    index.handler_attrs += [(tag, name) for name in names if name.startswith("on")]
+    index.style_attrs += names.count("style")
+
+
 def _prose(article_html: str) -> str:
     return unescape(ANY_TAG.sub("", NOT_PROSE.sub("", article_html)))
 
@@ -60,8 +68,9 @@ def index_html(html: str) -> HtmlIndex:
     article = ARTICLE.search(html)
     # inline SVG figures hold thousands of drawing tags: only the security rules look inside them
     for svg in SVG.finditer(html):
-        index.handler_attrs += [(m.group(1), m.group(2).lower()) for m in SVG_HANDLER.finditer(svg.group(0))]
-        index.style_attrs += len(SVG_STYLE.findall(svg.group(0)))
+        for match in TAG.finditer(svg.group(0)):
+            if match.group(2):
+                _security(match.group(1).lower(), _attribute_names(match.group(2)), index)
     outside = SVG.sub(lambda m: "<svg>" + " " * (len(m.group(0)) - 11) + "</svg>", html)  # same offsets
     prose_before, prose_upto = 0, article.start(1) if article else 0  # running prose length, for <dfn>
     index.ids.update(ID.findall(outside))
@@ -69,8 +78,8 @@ def index_html(html: str) -> HtmlIndex:
         tag = match.group(1).lower()
         raw = match.group(2)
         if not INTERESTING.search(tag) and not INTERESTING.search(raw):
-            index.handler_attrs += [(tag, name.lower()) for name in HANDLER.findall(raw)]
-            index.style_attrs += " style=" in raw or "\tstyle=" in raw
+            if raw:
+                _security(tag, _attribute_names(raw), index)
             continue
         attrs = _attributes(raw)
         element = Element(tag, attrs, frozenset(attrs.get("class", "").split()))
@@ -84,8 +93,7 @@ def index_html(html: str) -> HtmlIndex:
             prose_before += len(_prose(html[prose_upto:match.start()]))
             prose_upto = match.start()
             element.text_start = prose_before
-        index.handler_attrs += [(tag, name) for name in attrs if name.startswith("on")]
-        index.style_attrs += "style" in attrs
+        _security(tag, list(attrs), index)
         index.elements.append(element)
     for match in SCRIPT.finditer(html):
         attrs = _attributes(match.group(1))

@@ -1,7 +1,13 @@
-"""BibTeX -> one raw record per entry, with its line; every syntax problem reported."""
+"""BibTeX -> one raw record per entry, with its line; every syntax problem reported.
+
+Values are read as written ({…} or "…" or a bare number): a bare word is a BibTeX macro, which the
+registry never uses, so an undefined one cannot silently become a title; and text left between
+entries that holds a `field = value` means a brace closed an entry early (`title = {X}},`), which
+would otherwise drop the fields after it without a word."""
 from __future__ import annotations
 
 import logging
+import re
 
 import bibtexparser
 
@@ -9,15 +15,49 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report every 
 
 from ..diagnostics import Diagnostic, SourceLocation
 
+STRAY_FIELD = re.compile(r"^\s*,?\s*([A-Za-z][\w-]*)\s*=", re.M)
+NUMBER = re.compile(r"^\d+$")
+
+
+def _enclosed(value: str) -> str | None:
+    """The text of a braced or quoted value, or None when the value is anything else (a macro,
+    a concatenation with #)."""
+    if len(value) >= 2 and value[0] == "{" and value[-1] == "}":
+        depth = 0
+        for index, char in enumerate(value):
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth == 0 and index != len(value) - 1:
+                return None  # `{a} # {b}`: the first group closes before the end
+        return value[1:-1]
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"' and '"' not in value[1:-1]:
+        return value[1:-1]
+    return value if NUMBER.match(value) else None
+
 
 def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]], list[Diagnostic]]:
-    library = bibtexparser.parse_string(text)
-    records = []
+    library = bibtexparser.parse_string(text, parse_stack=[])
+    records, problems = [], []
     for entry in library.entries:
-        fields = {field.key.lower(): field.value for field in entry.fields}
-        record = {"key": entry.key, "entry_type": entry.entry_type.lower(), **fields}
+        record = {"key": entry.key, "entry_type": entry.entry_type.lower()}
+        for field in entry.fields:
+            value = _enclosed(field.value.strip())
+            if value is None:
+                problems.append(Diagnostic(SourceLocation(path, field.start_line + 1, 1), "bib.macro",
+                                           f"'{entry.key}': {field.key} = {field.value.strip()[:60]} is not text in braces (an undefined BibTeX macro?)",
+                                           "write the value in braces: " + field.key + " = {…}"))
+                value = field.value.strip()  # kept as written, so no follow-on "missing title"
+            record[field.key.lower()] = value
         records.append((record, SourceLocation(path, entry.start_line + 1, 1)))
-    problems = []
+    previous = sorted(((entry.start_line, entry.key) for entry in library.entries))
+    for comment in library.comments:
+        stray = STRAY_FIELD.search(comment.raw)
+        if stray and type(comment).__name__ == "ImplicitComment":
+            line = comment.start_line + 1 + comment.raw[:stray.start(1)].count("\n")
+            before = [key for start, key in previous if start < comment.start_line]
+            after = f" closed entry '{before[-1]}' early" if before else " is outside any entry"
+            problems.append(Diagnostic(SourceLocation(path, line, 1), "bib.stray-field",
+                                       f"field '{stray.group(1)}' is outside any entry: a '}}' too many{after}",
+                                       "check the braces of the field before it; every field of an entry is kept inside its @type{…}"))
     for block in library.failed_blocks:
         location = SourceLocation(path, block.start_line + 1, 1)
         name = type(block).__name__

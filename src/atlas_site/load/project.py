@@ -1,14 +1,20 @@
 """Read every input file of a project into raw, located records (no schema yet)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache, digest
-from ..diagnostics import Diagnostic, SourceLocation, relpath
+from ..cache import BuildCache, NoCache, digest, inside
+from ..diagnostics import Diagnostic, SourceLocation
 from .bibtex import parse_bibtex
 from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
+
+INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js")
+# C0 controls but tab, newline and carriage return; DEL; C1 controls. HTML, YAML and JSON refuse them.
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+BOM = "\ufeff"
 
 
 PROFILE = "book.yaml"
@@ -26,18 +32,91 @@ class RawProject:
     problems: list = field(default_factory=list)
 
 
-def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
+def input_name(path: Path, root: Path) -> str:
+    """The path as the project names it (a symbolic link by its own name, not its target's)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        problems.append(Diagnostic(SourceLocation(relpath(path, root)), "file.encoding", f"not UTF-8: {exc.reason}"))
+        return path.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def outside_inputs(root: Path, folders=INPUT_FOLDERS) -> list[Diagnostic]:
+    """Every input file or folder that resolves outside the project (a symbolic link out of it):
+    nothing under it is read, since it would publish whatever it points at."""
+    project = root.resolve()
+    problems = []
+    for folder in folders:
+        base = root / folder
+        if not base.exists() and not base.is_symlink():
+            continue
+        candidates = [base] if not inside(base, project) else sorted(base.rglob("*"))
+        for path in candidates:
+            if path.is_symlink() and not inside(path, project):
+                problems.append(_outside(path, root))
+    return problems
+
+
+def _outside(path: Path, root: Path) -> Diagnostic:
+    try:
+        target = str(path.readlink())
+    except OSError:
+        target = "?"
+    return Diagnostic(SourceLocation(input_name(path, root), 1, 1), "file.outside-project",
+                      f"links to {target}, outside the project: inputs are read only from inside it",
+                      "copy the file into the project instead of linking to it")
+
+
+def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
+    """The text of one input file, or None (with a located problem) when it cannot be used as one.
+    A byte-order mark or a control character is reported and neutralised, so the rest of the file
+    is still checked."""
+    name = input_name(path, root)
+    where = SourceLocation(name, 1, 1)
+    if not inside(path, root.resolve()):
+        return None  # the link that leads out is reported by outside_inputs()
+    if path.is_symlink() and not path.exists():
+        problems.append(Diagnostic(where, "file.unreadable", f"a symbolic link to {path.readlink()}, which does not exist", "restore the file or delete the link"))
         return None
+    if path.is_dir():
+        problems.append(Diagnostic(where, "file.unreadable", "is a folder, not a file", "rename the folder (only files may end in .md, .yaml or .bib)"))
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as error:  # vanished mid-build (an editor's save), no permission, …
+        problems.append(Diagnostic(where, "file.unreadable", f"cannot be read: {error.strerror or error}"))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        col = len(data[data.rfind(b"\n", 0, error.start) + 1:error.start].decode("utf-8", "replace")) + 1
+        problems.append(Diagnostic(SourceLocation(name, line, col), "file.encoding", f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
+                                   "re-save the file as UTF-8"))
+        return None
+    if text.startswith(BOM):
+        problems.append(Diagnostic(where, "file.bom", "starts with a byte-order mark (U+FEFF)", "save the file as UTF-8 without BOM"))
+        text = text[1:]
+    controls = list(CONTROL.finditer(text))
+    if controls:
+        first = controls[0]
+        line = text.count("\n", 0, first.start()) + 1
+        col = first.start() - (text.rfind("\n", 0, first.start()) + 1) + 1
+        more = f" (and {len(controls) - 1} more)" if len(controls) > 1 else ""
+        problems.append(Diagnostic(SourceLocation(name, line, col), "file.control-character",
+                                   f"control character U+{ord(first.group(0)):04X}{more}", "delete it: inputs are plain text"))
+        text = CONTROL.sub("\ufffd", text)
+    return text
+
+
+def _blank(text: str) -> bool:
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
     """Parse every input file; a file whose bytes did not change is not parsed again."""
     cache = cache or NoCache()
     raw = RawProject(root)
+    raw.problems += outside_inputs(root)
     raw.profile = _yaml(root / PROFILE, root, raw, cache)
     if raw.profile is None and not (root / PROFILE).exists():
         raw.problems.append(Diagnostic(SourceLocation(PROFILE), "profile.missing", f"no {PROFILE}: the book profile names the book's languages, parts and rules"))
@@ -49,14 +128,23 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
     for path in sorted(sources.glob("*.bib")):
         text = read_text(path, root, raw.problems)
         if text is not None:
-            name = relpath(path, root)
+            name = input_name(path, root)
             records, problems = cache.get("bib", digest(name, text), lambda: parse_bibtex(name, text))
             raw.bib_records += records
             raw.problems += problems
     for path in sorted(sources.glob("*.yaml")):
-        data = _yaml(path, root, raw, cache)
-        if data is not None:
-            raw.source_tables[path.stem] = data
+        name = input_name(path, root)
+        origin = SourceLocation(name, 1, 1)
+        text = read_text(path, root, raw.problems)
+        if text is None:
+            raw.source_tables[path.stem] = LocatedData([], {}, origin)  # reported; never "missing" as well
+            continue
+        data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, origin))
+        raw.problems += problems
+        if data is not None and _blank(text):
+            raw.problems.append(Diagnostic(origin, "source.empty", f"{name} is empty", "restore its entries (git checkout, or your last good copy)"))
+            data = None
+        raw.source_tables[path.stem] = data or LocatedData([], {}, origin)  # reported; never "missing" as well
     for path in sorted((root / "ledger").glob("*.md")):
         doc, problems = _markdown(path, root, raw, cache)
         if doc is not None and doc.meta is not None:
@@ -80,7 +168,7 @@ def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> Located
     text = read_text(path, root, raw.problems)
     if text is None:
         return None
-    name = relpath(path, root)
+    name = input_name(path, root)
     data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1)))
     raw.problems += problems
     return data
@@ -91,10 +179,10 @@ def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> tup
     text = read_text(path, root, raw.problems)
     if text is None:
         return None, []
-    name = relpath(path, root)
+    name = input_name(path, root)
     doc, problems = cache.get("markdown", digest(name, text), lambda: split_front_matter(name, text))
     raw.problems += problems
     return doc, problems
 
 
-__all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile"]
+__all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile", "outside_inputs"]

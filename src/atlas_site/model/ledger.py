@@ -3,11 +3,14 @@ figure and lab contracts."""
 from __future__ import annotations
 
 import re
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
+from re._parser import parse as _sre_parse
 
-from .base import Frozen, Localized, split_language_keys
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+from .base import Frozen, Localized, book_languages, split_language_keys
 
 # a ledger number names an entry of a source registry: n04 (a formal node), r42 (a reference);
 # its shape is checked here, its existence by resolve/references.py
@@ -103,26 +106,58 @@ class Question(Frozen):
     wrong: Localized
 
 
-class Forbidden(Frozen):
-    """Per language, the regular expressions that state the misconception."""
+def _nested_repeat(items, inside: bool = False) -> bool:
+    """Whether a parsed pattern repeats something that itself repeats, like (\\w+\\s?)* or (a+)+:
+    the shape whose backtracking grows exponentially with the line's length."""
+    for op, arg in items:
+        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+            repeats = arg[1] > 1
+            if (repeats and inside) or _nested_repeat(arg[2], inside or repeats):
+                return True
+        elif op == _sre.SUBPATTERN:
+            bodies = [arg[-1]]
+        elif op == _sre.BRANCH:
+            bodies = arg[1]
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+            bodies = [arg[1]]
+        elif op == _sre.ATOMIC_GROUP:
+            bodies = [arg]
+        elif op == _sre.GROUPREF_EXISTS:
+            bodies = [body for body in arg[1:] if body]
+        else:
+            continue
+        if op not in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and any(_nested_repeat(b, inside) for b in bodies):
+            return True
+    return False
 
-    patterns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+def _safe_pattern(pattern: str) -> str:
+    try:
+        parsed = _sre_parse(pattern)
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
+    if _nested_repeat(parsed):
+        raise ValueError(f"pattern {pattern!r} repeats a group that itself repeats (like (a+)+): "
+                         "it can take for ever on a long line; bound the inner part or drop a quantifier")
+    if re.search(pattern, ""):
+        raise ValueError(f"pattern {pattern!r} matches empty text, so it would flag every line")
+    return pattern
+
+
+ForbiddenPattern = Annotated[str, AfterValidator(_safe_pattern)]
+
+
+class Forbidden(Frozen):
+    """Per language, the regular expressions that state the misconception; each is refused when it
+    cannot compile, matches empty text, or could backtrack for ever (a repeat inside a repeat)."""
+
+    patterns: dict[str, tuple[ForbiddenPattern, ...]] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
     def _language_keys(cls, data):
         return {"patterns": data} if isinstance(data, dict) and "patterns" not in data else data
-
-    @field_validator("patterns")
-    @classmethod
-    def _compiles(cls, patterns):
-        for items in patterns.values():
-            for pattern in items:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
-        return patterns
 
     def of(self, lang: str) -> tuple[str, ...]:
         return self.patterns.get(lang, ())
@@ -196,7 +231,7 @@ class FigureSpec(Frozen):
     """A figure's data; layout keys beyond these are free-form and read by its SVG template."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
-    id: str
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")  # it names a template file too
     kind: str  # one of the profile's figure_kinds
     title: Localized
     desc: Localized
@@ -204,6 +239,20 @@ class FigureSpec(Frozen):
     sources: tuple[str, ...] = ()
     labels: dict[str, Localized] = Field(default_factory=dict)
     numbers: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _drawable(self, info: ValidationInfo):
+        """The rules of a figure spec that the schema cannot say (figures.spec_problems); its kind
+        is checked against the profile by resolve/references.py."""
+        from ..figures.render import spec_problems
+
+        languages = book_languages(info)
+        if languages is None:
+            return self
+        problems = spec_problems(self.model_dump(mode="json"), None, languages)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
 
 class LabContract(Frozen):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 
 from ..directives import REGISTRY
+from .mathml import to_mathml
 
 
 class Call:
@@ -50,8 +50,7 @@ def _math(display: bool):
     def rule(self, tokens, idx, options, env):
         source = tokens[idx].content.strip()
         try:
-            mathml = latex_to_mathml(source, display="block" if display else "inline")
-            mathml = mathml.replace("<math ", f'<math alttext="{escape(source)}" ', 1)
+            mathml = to_mathml(source, display)  # links, scripts and styles are never carried over
         except Exception:  # an unsupported macro: show the source rather than fail the page
             mathml = f'<code class="math-src">{escape(source)}</code>'
         if display:
@@ -78,6 +77,22 @@ def _link_open(self, tokens, idx, options, env):
     return self.renderToken(tokens, idx, options, env)
 
 
+def is_local_image(src: str) -> bool:
+    """A relative path inside the site: no scheme (https:, data:, javascript:), not absolute."""
+    head = src.split("/", 1)[0]
+    return bool(src) and not src.startswith(("/", "\\")) and ":" not in head and "\\" not in src
+
+
+def _image(self, tokens, idx, options, env):
+    """A local image as usual; anything else only as its text, so no page ever loads a file from
+    elsewhere (the images gate reports it where it was written)."""
+    token = tokens[idx]
+    if is_local_image(str(token.attrGet("src") or "")):
+        return self.image(tokens, idx, options, env)
+    alt = self.renderInlineAsText(token.children or [], options, env)
+    return f'<span class="image-refused">{escape(alt)}</span>'
+
+
 def _container(name: str):
     def opening(self, tokens, idx, options, env):
         arg = tokens[idx].info.strip()[len(name):].strip()
@@ -102,6 +117,7 @@ def install_rules(md: MarkdownIt) -> None:
     rules("table_open", _table_open)
     rules("table_close", _table_close)
     rules("link_open", _link_open)
+    rules("image", _image)
     for name in REGISTRY.of_form("container"):
         opening, closing = _container(name)
         rules(f"container_{name}_open", opening)

@@ -1,19 +1,22 @@
-"""Compute every teaching number with the labs' own JavaScript, so prose, figures and labs agree."""
+"""Compute every teaching number with the labs' own JavaScript, so prose, figures and labs agree:
+the examples of the ledgers and the figures' series (figures/series.py) run in the same node
+process (resolve/lab_runtime.py), and every failure is located at the example or figure that
+caused it."""
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache, digest
-from ..diagnostics import Diagnostic, SourceLocation
+from ..cache import BuildCache, NoCache
+from ..diagnostics import Diagnostic
 from ..figures import series as figure_series
+from ..load.project import outside_inputs
 from ..model import Book
+from .lab_runtime import Failure, LabRuntime, not_plain
 
-FAILED_ITEM = re.compile(r"item (\d+) ")
+HINT_FUNCTION = "fix the function; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time"
+HINT_FILE = "fix the file; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time"
 
 
 def round_half_away(value: float, digits: int) -> Decimal:
@@ -30,78 +33,100 @@ def format_number(value, digits: int) -> str:
 
 
 def compute_examples(book: Book, root: Path, cache: BuildCache | None = None, labs_version: str = "") -> tuple[dict[str, dict], list[Diagnostic]]:
-    """Return {example id: {output name: raw value}} and the problems found; the figures' series
-    (figures/series.py) ride in the same node run and land under "figure:<id>". Node runs again
-    only when the requests or the lab code change."""
+    """Return {example id: {output name: raw value}} (and the figures' series under "figure:<id>")
+    and the problems found. Node runs again only when the requests or the lab code change."""
     cache = cache or NoCache()
-    examples = list(book.examples.values())
+    problems: list[Diagnostic] = []
+    examples = []
+    for example in book.examples.values():
+        bad = not_plain(example.args, "args")
+        if bad:
+            problems.append(Diagnostic(book.locate(f"examples:{example.id}"), "example.args",
+                                       f"{example.id}: {bad}; lab functions take numbers, text, booleans, lists and mappings",
+                                       "quote a date or other value you mean as text"))
+        else:
+            examples.append(example)
     jobs, planned = figure_series.plan({f.id: f.model_dump() for f in book.figures.values()},
                                        {e.id: e.args for e in examples},
                                        {lab_id: getattr(lab, "defaults", None) or {} for lab_id, lab in book.labs.items()})
-    problems = [Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in planned]
+    problems += [Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in planned]
     if not examples and not jobs:
         return {}, problems
-    script = root / "labs_js" / "compute.js"
-    node = shutil.which("node")
+    if outside_inputs(root, ("labs_js",)):
+        return {}, problems  # a lab file links out of the project (reported by load): never run it
     origin = book.locate(f"examples:{examples[0].id}" if examples else f"figures:{jobs[0].figure}")
-    if node is None or not script.exists():
-        missing = "node (Node.js)" if node is None else "labs_js/compute.js"
+    runtime = LabRuntime(root, cache, labs_version)
+    missing = runtime.missing()
+    if missing:
         return {}, problems + [Diagnostic(origin, "example.no-runtime", f"cannot compute teaching numbers: {missing} is missing")]
 
-    def run_node(requests):
-        def call():
-            run = subprocess.run([node, str(script)], input=json.dumps(requests), capture_output=True, text=True, cwd=root)
-            return run.returncode, run.stdout, run.stderr
-        return cache.get("examples", digest(requests, labs_version), call)
-
-    def failure(stderr: str, owners: list) -> Diagnostic:
-        """The failed item's own location: an example, or the figure whose series sent it."""
-        reason = (stderr.strip().splitlines() or ["no message"])[-1]
-        item = FAILED_ITEM.search(stderr)
-        owner = owners[int(item.group(1))] if item and int(item.group(1)) < len(owners) else None
+    def located(failure: Failure, owners: list) -> Diagnostic:
+        """The failure at its owner's place: the example, or the figure whose series sent it."""
+        owner = owners[failure.index] if failure.index is not None and failure.index < len(owners) else None
+        # "labs_js/x.js: fn did not return …" for a function, "labs_js/x.js did not finish loading …" for a file
+        what = f"{failure.file}: {failure.fn} {failure.reason}" if failure.fn else f"{failure.file} {failure.reason}"
+        if failure.kind != "timeout":
+            what = f"{failure.file} failed: {failure.reason}"
         if isinstance(owner, figure_series.Job):
-            return Diagnostic(book.locate(f"figures:{owner.figure}"), "figure.series-failed",
-                              f"series '{owner.name}' ({owner.fn}): labs_js/compute.js failed: {reason}")
+            return Diagnostic(book.locate(f"figures:{owner.figure}"), "figure.series-failed", f"series '{owner.name}' ({owner.fn}): {what}")
         where = book.locate(f"examples:{owner.id}") if owner is not None else origin
-        return Diagnostic(where, "example.failed", f"labs_js/compute.js failed: {reason}")
+        if failure.kind == "timeout":
+            return Diagnostic(where, "example.timeout", what, HINT_FUNCTION if failure.fn else HINT_FILE)
+        return Diagnostic(where, "example.failed", what)
 
     requests = [{"fn": e.fn, "args": e.args} for e in examples]
     first_wave = [j for j in jobs if not j.waits_for()]  # series that need no other series' output
     owners = list(examples) + [j for j in first_wave for _ in j.requests()]
-    returncode, stdout, stderr = run_node(requests + [r for j in first_wave for r in j.requests()])
-    if returncode != 0:
-        return {}, problems + [failure(stderr, owners)]
-    results = json.loads(stdout)
+    results = runtime.run(requests + [r for j in first_wave for r in j.requests()])
+    if isinstance(results, Failure):
+        return {}, problems + [located(results, owners)]
     computed = {}
     for example, result in zip(examples, results):
-        where = book.locate(f"examples:{example.id}")
-        if not isinstance(result, dict):
-            problems.append(Diagnostic(where, "example.failed", f"{example.fn} returned {result!r}, expected an object"))
-            continue
-        for name, fmt in example.outputs.items():
-            if name not in result:
-                problems.append(Diagnostic(where, "example.unknown-output", f"{example.fn} returns no output '{name}' (it returns {', '.join(sorted(result))})"))
-        for name, expected in example.expect.items():
-            if name not in result:
-                continue
-            shown = format_number(result[name], example.outputs[name].digits)
-            wanted = format_number(expected, example.outputs[name].digits) if isinstance(expected, (int, float)) else str(expected)
-            if shown != wanted:
-                problems.append(Diagnostic(where, "example.mismatch", f"{example.id}.{name}: the formula gives {shown}, the seed prints {wanted}"))
-        computed[example.id] = result
+        checked = _check_result(book, example, result, problems)
+        if checked:
+            computed[example.id] = result
     prefetched = [results[len(examples):]] if first_wave else []
 
     def compute_wave(wave_requests, wave_owners):
         if prefetched:  # the first wave already ran with the examples
             return prefetched.pop()
-        code, out, err = run_node(wave_requests)
-        if code != 0:
-            problems.append(failure(err, wave_owners))
+        wave = runtime.run(wave_requests)
+        if isinstance(wave, Failure):
+            problems.append(located(wave, wave_owners))
             return None
-        return json.loads(out)
+        return wave
 
     series, series_problems = figure_series.run(jobs, compute_wave)
     problems += [Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in series_problems]
     for figure_id, named in series.items():
         computed[figure_series.COMPUTED_KEY.format(figure_id)] = named
     return computed, problems
+
+
+def _check_result(book: Book, example, result, problems: list) -> bool:
+    """Does the result hold every declared output as a number, text or verdict, equal to the seed's
+    printed number where it gives one? Problems go to `problems`; False when unusable."""
+    where = book.locate(f"examples:{example.id}")
+    if not isinstance(result, dict):
+        problems.append(Diagnostic(where, "example.failed", f"{example.fn} returned {result!r}, expected an object"))
+        return False
+    bad = set()
+    for name in example.outputs:
+        value = result.get(name)
+        if name not in result:
+            problems.append(Diagnostic(where, "example.unknown-output", f"{example.fn} returns no output '{name}' (it returns {', '.join(sorted(result))})"))
+        elif isinstance(value, dict) and "$nonfinite" in value:
+            bad.add(name)
+            problems.append(Diagnostic(where, "example.not-finite", f"{example.id}.{name}: {example.fn} returns {value['$nonfinite']}, not a number",
+                                       "check the inputs and the formula (a division by zero?)"))
+        elif value is None or isinstance(value, (dict, list)):
+            bad.add(name)
+            problems.append(Diagnostic(where, "example.failed", f"{example.id}.{name}: {example.fn} returns {json.dumps(value)}, not a number, text or boolean"))
+    for name, expected in example.expect.items():
+        if name not in result or name in bad:
+            continue
+        shown = format_number(result[name], example.outputs[name].digits)
+        wanted = format_number(expected, example.outputs[name].digits) if isinstance(expected, (int, float)) else str(expected)
+        if shown != wanted:
+            problems.append(Diagnostic(where, "example.mismatch", f"{example.id}.{name}: the formula gives {shown}, the seed prints {wanted}"))
+    return True

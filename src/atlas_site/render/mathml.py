@@ -1,0 +1,85 @@
+"""LaTeX -> MathML that can hold nothing but mathematics.
+
+latex2mathml copies some of its input into the markup as is: `\\text{<script>…}` becomes a
+<script> element, `\\href{javascript:…}` an href (a link no gate sees), `\\style{…}` a style
+attribute. So its output is rebuilt here from a list of MathML elements and presentation
+attributes; any other element keeps only its text, any other attribute is dropped, and every text
+and value is escaped again."""
+from __future__ import annotations
+
+from html import escape
+from html.parser import HTMLParser
+
+from latex2mathml.converter import convert as latex_to_mathml
+
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+ELEMENTS = frozenset("""math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle mtable mtr mtd
+    mlabeledtr munder mover munderover mpadded mphantom menclose mmultiscripts mprescripts none merror semantics
+    annotation mfenced maligngroup malignmark""".split())
+ATTRIBUTES = frozenset("""display mathvariant mathsize mathcolor mathbackground stretchy fence separator separators
+    accent accentunder lspace rspace minsize maxsize largeop movablelimits symmetric form linethickness columnalign
+    rowalign columnspacing rowspacing columnlines rowlines frame framespacing displaystyle scriptlevel width height
+    depth notation align equalrows equalcolumns side bevelled numalign denomalign voffset open close encoding
+    rowspan columnspan""".split())
+
+
+class _Rebuild(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)  # character references are kept as written
+        self.out: list[str] = []
+        self.open: list[str] = []
+
+    def _tag(self, tag: str, attrs, closed: bool) -> None:
+        if tag not in ELEMENTS:
+            return
+        kept = "".join(f' {name}="{escape(value or "")}"' for name, value in attrs if name in ATTRIBUTES)
+        if tag == "math":
+            kept = f' xmlns="{MATHML_NS}"' + kept
+        self.out.append(f"<{tag}{kept}{' /' if closed else ''}>")
+        if not closed:
+            self.open.append(tag)
+
+    def handle_starttag(self, tag, attrs):
+        self._tag(tag, attrs, closed=False)
+
+    def handle_startendtag(self, tag, attrs):
+        self._tag(tag, attrs, closed=True)
+
+    def handle_endtag(self, tag):
+        if tag in ELEMENTS and tag in self.open:
+            while self.open:
+                name = self.open.pop()
+                self.out.append(f"</{name}>")
+                if name == tag:
+                    break
+
+    def handle_data(self, data):
+        self.out.append(escape(data, quote=False))
+
+    def handle_charref(self, name):
+        digits = name[1:] if name[:1] in "xX" else name
+        if digits and all(c in "0123456789abcdefABCDEF" for c in digits) and (name[:1] in "xX" or digits.isdigit()):
+            self.out.append(f"&#{name};")
+        else:
+            self.out.append(escape(f"&#{name};", quote=False))
+
+    def handle_entityref(self, name):
+        self.out.append(f"&{name};" if name.isalnum() else escape(f"&{name};", quote=False))
+
+    def result(self) -> str:
+        self.close()
+        return "".join(self.out) + "".join(f"</{name}>" for name in reversed(self.open))
+
+
+def safe_mathml(markup: str) -> str:
+    """MathML markup rebuilt from the allowed elements and attributes only."""
+    builder = _Rebuild()
+    builder.feed(markup)
+    return builder.result()
+
+
+def to_mathml(source: str, display: bool) -> str:
+    """LaTeX -> safe MathML with the source as its text alternative. Raises on LaTeX the converter
+    cannot read (the caller shows the source instead)."""
+    mathml = safe_mathml(latex_to_mathml(source, display="block" if display else "inline"))
+    return mathml.replace("<math ", f'<math alttext="{escape(source)}" ', 1)
