@@ -22,6 +22,8 @@ class GateContext:
     reference_problems: list = field(default_factory=list)
     cache: BuildCache | None = None
     code_version: str = ""
+    translations: object = None  # translations.state.Translations: each section against its twins
+    as_of: object = None  # datetime.date that evidence freshness is judged on (None: not judged)
     _html: dict = field(default_factory=dict)
 
     def per_page(self, kind: str, parsed, compute, *inputs):
