@@ -7,7 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
-INPUTS = ("content", "ledger", "sources", "templates", "labs_js")
+INPUTS = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")
 STAMP = "last-build.json"
 
 
@@ -16,7 +16,8 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
     for root in roots:
         if not root.exists():
             continue
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        for path in paths:
             hasher.update(path.relative_to(relative_to).as_posix().encode())
             hasher.update(hashlib.sha256(path.read_bytes()).digest())
     return hasher.hexdigest()

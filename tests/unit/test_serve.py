@@ -52,3 +52,25 @@ def test_serve_rebuilds_shows_problems_and_recovers(mini):
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def test_serve_shows_and_clears_the_translation_notice_live(mini):
+    """An en edit puts the notice on the zh page; declaring the section in step (the lock) takes it off."""
+    from conftest import run_cli
+
+    stop = threading.Event()
+    ready: dict = {}
+    thread = threading.Thread(target=serve, kwargs=dict(root=mini, site=mini / "_site", port=0,
+                                                         ready=lambda url: ready.setdefault("url", url), stop=stop), daemon=True)
+    thread.start()
+    try:
+        base = wait_for(lambda: ready.get("url"))
+        assert b"translation-notice" not in get(base + "zh/ch14.html")
+        time.sleep(0.3)  # let the watcher settle before editing
+        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
+        wait_for(lambda: b'class="translation-notice"' in get(base + "zh/ch14.html"))
+        assert run_cli("sync", "ch14#q1", cwd=mini).returncode == 0
+        wait_for(lambda: b"translation-notice" not in get(base + "zh/ch14.html"))
+    finally:
+        stop.set()
+        thread.join(timeout=10)

@@ -48,3 +48,23 @@ def test_registry_counts(site):
 
 def test_every_teaching_number_is_computed(site):
     assert set(site.computed) == set(site.book.examples)
+
+
+def test_the_book_is_in_step_and_its_evidence_is_dated(site):
+    lines = {r.name: r.line() for r in site.gate_reports}
+    assert "0 outdated, 0 missing, 0 new, 0 not yet in step" in lines["translations"]
+    assert "48 claims, 155 sources, 18 pages dated; 0 past due as of 2026-12-01" in lines["evidence freshness"]
+
+
+def test_what_was_read_only_in_part_keeps_its_scope_next_to_every_use(site):
+    """The unresolved Cisco article and the rolling DeepSeek-V4.1-Flash model card: the claims resting on
+    one carry its scope in their setting, and every citation card of either shows it."""
+    page = site.output.text("en/tf-cluster.html")
+    claim = page[page.index('data-claim="cisco-combined-throughput"'):]
+    setting = claim[claim.index('<span class="claim-setting">'):claim.index('<span class="cites">')]
+    assert "how far [83] was read: Cisco first-party engineering description" in setting
+    assert '<span class="claim-verified"> · verified <time datetime="2026-10-02">2026-10-02</time></span>' in setting
+    cards = site.output.text("assets/sources-zh.js")
+    card = cards[cards.index('"r36":'):]
+    card = card[:card.index("}") + 1]
+    assert '"verified":"核验于 2026-10-02 · 滚动更新的文档，复核更频繁"' in card and "机制只在模型卡层面概述" in card

@@ -209,3 +209,28 @@ def test_the_lock_files_are_deterministic_and_unchanged_by_a_no_op_sync(mini):
     again = run_cli("sync", "--all", "--date", "2030-01-01", cwd=mini)
     assert again.returncode == 0 and "wrote" not in again.stdout
     assert digest() == first
+
+
+def test_claims_and_examples_are_records_both_languages_show(mini):
+    """A number lives once, in its record: changing it changes every language's page, and a record
+    whose wording in one language lags behind its value fails the build."""
+    edit(mini / "ledger/claims.md", "value: 7.4", "value: 7.5")
+    stale = run_cli("check", cwd=mini)
+    assert stale.returncode == 2
+    for lang in ("zh", "en"):
+        assert f"error[gate.claims.text-value]: claim 'distserve-goodput': text.{lang} does not show its value 7.5" in stale.stdout
+    edit(mini / "ledger/claims.md", "最高 7.4×", "最高 7.5×")
+    edit(mini / "ledger/claims.md", "up to 7.4×", "up to 7.5×")
+    result = assemble(mini)
+    assert not result.errors, [str(e) for e in result.errors]
+    assert "7.5×" in result.output.text("zh/ch14.html") and "7.5×" in result.output.text("en/ch14.html")
+    assert "7.4" not in result.output.text("zh/ch14.html") + result.output.text("en/ch14.html")
+    assert set(states(mini).values()) == {"in step"}  # no prose changed: no section is behind
+
+    edit(mini / "ledger/examples.md", "layers: 32", "layers: 64")
+    edit(mini / "ledger/examples.md", "expect: {kib_per_token: 128}", "expect: {kib_per_token: 256}")
+    after = assemble(mini)
+    assert not after.errors, [str(e) for e in after.errors]
+    for lang in ("zh", "en"):
+        page = after.output.text(f"{lang}/ch14.html")
+        assert '<span class="ex-value">256 KiB/token</span>' in page and "128 KiB/token" not in page
