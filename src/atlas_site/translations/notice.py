@@ -24,7 +24,7 @@ def notice_html(book, lang: str, page: str, section: str, changes) -> str:
         sentences.append(f'{escape(text)} <a href="{escape(href)}" hreflang="{escape(other.html_lang)}">{escape(link)}</a>')
     key = f"{lang}/{page}#{shown(section)}@" + "+".join(f"{c.lang}:{c.fingerprint}" for c in changes)
     return (f'<p class="translation-notice" role="note" data-pagefind-ignore data-notice="{escape(key)}" '
-            f'data-dismiss="{escape(ui["translation_dismiss"])}">' + " ".join(sentences) + "</p>\n")
+            f'data-dismiss="{escape(ui["translation_dismiss"])}"><span class="notice-text">' + " ".join(sentences) + "</span></p>\n")
 
 
 def page_notices(book, translations, lang: str, page: str) -> dict[str, str]:
