@@ -88,7 +88,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         result.parsed = parse_pages(book, md, cache, code_version)
         result.computed, example_problems = compute_examples(book, root, cache, code_version)
         references, result.suppressed = check_references(book, result.parsed, result.computed)
-        result.translations = track(book, result.parsed, read_lock(root))
+        result.translations = track(book, result.parsed, read_lock(root, cache))
         result.problems += example_problems + references + result.translations.problems
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems

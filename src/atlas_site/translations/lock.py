@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import digest
 from ..diagnostics import Diagnostic, SourceLocation
 from .sections import fingerprint, shown
 
@@ -181,7 +182,9 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
     return synced, problems
 
 
-def read_lock(root: Path) -> Lock:
+def read_lock(root: Path, cache=None) -> Lock:
+    """Both files; with a build cache, the synced text (the book's size) is parsed again only
+    when it changed. The records are parsed every time: sync edits them in place."""
     lock = Lock()
     path = root / LOCK
     if path.exists():
@@ -189,8 +192,10 @@ def read_lock(root: Path) -> Lock:
         lock.records, lock.problems = parse_lock(path.read_text(encoding="utf-8"))
     synced = root / SYNCED
     if synced.exists():
-        lock.synced, problems = parse_synced(synced.read_text(encoding="utf-8"))
-        lock.problems += problems
+        text = synced.read_text(encoding="utf-8")
+        parse = lambda: parse_synced(text)
+        found, problems = cache.get("translations-synced", lambda: digest(text), parse) if cache is not None else parse()
+        lock.synced, lock.problems = dict(found), lock.problems + list(problems)
     return lock
 
 
