@@ -177,6 +177,23 @@ def test_a_broken_lock_is_one_located_error_and_the_site_stays(mini):
     assert "content/translations.lock:6:32: error[translation.lock-syntax]: expected a date YYYY-MM-DD, got '2026-13-01'" in failed.stderr
 
 
+def test_after_a_merge_conflict_sync_drops_the_lines_in_doubt_and_lists_their_sections(mini):
+    lock = mini / LOCK
+    lines = lock.read_text(encoding="utf-8").split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("ch14#q1 zh "))
+    ours, theirs = lines[index], lines[index].replace(" en=", " en=0", 1)[:-1]  # the other branch synced another en text
+    lines[index:index + 1] = ["<<<<<<< ours", ours, "=======", theirs, ">>>>>>> theirs"]
+    lock.write_text("\n".join(lines), encoding="utf-8")
+    assert "error[translation.lock-duplicate]" in run_cli("check", cwd=mini).stderr
+    status = run_cli("sync", "--status", cwd=mini)
+    assert status.returncode == 0, status.stderr
+    assert status.stdout.count("dropped: ") == 4  # three markers and the section recorded twice
+    assert "not yet in step  zh ch14#q1" in status.stdout
+    assert "<<<<<<<" not in lock.read_text(encoding="utf-8")
+    assert run_cli("sync", "ch14#q1", cwd=mini).returncode == 0
+    assert set(states(mini).values()) == {"in step"}
+
+
 def test_a_renamed_section_leaves_a_stale_line_that_sync_drops(mini):
     for path in (EN, ZH):
         edit(mini / path, "{#q1}", "{#metrics}")

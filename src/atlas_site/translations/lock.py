@@ -45,8 +45,8 @@ LOCK_HEADER = """\
 # Translations in step, one line per section and language (written by `atlas-site sync`; CONTRIBUTING.md, "Translators").
 #   PAGE#SECTION LANG FINGERPRINT RECORDED OTHER=FINGERPRINT …
 # FINGERPRINT: this language's text when last recorded, on RECORDED; OTHER=…: the other language's text when this one
-# was last brought in step with it. Never edit by hand: after a merge, resolve conflicts by keeping both lines, then
-# run `atlas-site sync --status`.
+# was last brought in step with it. Never edit by hand: after a merge conflict, run `atlas-site sync --status` (it drops
+# the lines it cannot use), review the sections it lists, then sync them.
 """
 SYNCED_HEADER = """\
 # The text of each section when the other languages were last brought in step with it (written by `atlas-site sync`;
@@ -97,6 +97,7 @@ def _section(token: str) -> tuple[str, str] | None:
 
 def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
     records: dict[tuple[str, str, str], Record] = {}
+    twice: dict[tuple[str, str, str], Record] = {}  # recorded more than once (a merge kept both sides): neither is trusted
     problems: list[Diagnostic] = []
 
     def refuse(number: int, column: int, message: str, hint: str = "") -> None:
@@ -107,7 +108,7 @@ def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
             continue
         if line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")):
             refuse(number, 1, "merge conflict marker in the translation lock",
-                    "keep the lines of both sides (delete only the markers), then run `atlas-site sync --status`")
+                    "run `atlas-site sync --status`: it drops what it cannot use and lists the sections to declare in step again")
             continue
         tokens = line.split()
         columns = [m.start() + 1 for m in re.finditer(r"\S+", line)]
@@ -136,10 +137,12 @@ def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
             twins[lang] = value
         else:
             record = Record(where[0], where[1], tokens[1], tokens[2], recorded, twins, number)
-            if record.key in records:
+            if record.key in records or record.key in twice:
+                first = records.pop(record.key, None) or twice[record.key]
+                twice[record.key] = first
                 problems.append(Diagnostic(SourceLocation(LOCK, number, 1), "translation.lock-duplicate",
-                                           f"{tokens[0]} {tokens[1]} is recorded twice (first on line {records[record.key].line})",
-                                           "keep one of the two lines (after a merge: either), then run `atlas-site sync --status`"))
+                                           f"{tokens[0]} {tokens[1]} is recorded twice (first on line {first.line}): neither line is used",
+                                           f"review the section in every language, then `atlas-site sync {tokens[0]}`"))
                 continue
             records[record.key] = record
     return records, problems

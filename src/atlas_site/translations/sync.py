@@ -51,8 +51,9 @@ def run_sync(root: Path, targets: list[str], everything=False, minor=False, stat
     if len(book.languages) < 2:
         return 2, [Diagnostic(SourceLocation("book.yaml"), "sync.usage", "the book has one language: there is nothing to keep in step")]
     lock = read_lock(root)
-    if lock.problems and not everything:
-        return 2, lock.problems
+    for problem in lock.problems:  # a merge conflict: the lines in doubt are dropped, their sections are synced again
+        print(f"dropped: {problem}", file=out)
+    lock.problems = []
     translations = track(book, parsed, lock)
     selected, problems = _targets(book, translations, targets, everything, root)
     if problems:
