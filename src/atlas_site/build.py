@@ -19,6 +19,9 @@ from .resolve.examples import compute_examples
 from .resolve.pages import parse_pages
 from .resolve.references import check_references
 from .search_index import index_search
+from .translations.lock import read_lock
+from .translations.notice import page_notices
+from .translations.state import Translations, track
 from .validate import validate
 from .write import write_site
 
@@ -31,6 +34,7 @@ class BuildResult:
     manifest: Manifest | None = None
     parsed: dict = field(default_factory=dict)
     computed: dict = field(default_factory=dict)
+    translations: Translations | None = None
     problems: list[Diagnostic] = field(default_factory=list)
     suppressed: int = 0  # follow-on problems left out because their cause is reported
     gate_reports: list = field(default_factory=list)
@@ -60,9 +64,11 @@ class _Clock:
         return _Stage()
 
 
-def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None) -> BuildResult:
+def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None, as_of=None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
-    what an edit affects is parsed, computed and rendered again (content hashes decide)."""
+    what an edit affects is parsed, computed and rendered again (content hashes decide).
+    `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
+    never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
 
     cache = cache or NoCache()
@@ -82,25 +88,28 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         result.parsed = parse_pages(book, md, cache, code_version)
         result.computed, example_problems = compute_examples(book, root, cache, code_version)
         references, result.suppressed = check_references(book, result.parsed, result.computed)
-        result.problems += example_problems + references
+        result.translations = track(book, result.parsed, read_lock(root, cache))
+        result.problems += example_problems + references + result.translations.problems
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
-        result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version)
+        notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
+        result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version, notices)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
-                          cache=cache, code_version=code_version, root=root)
+                          cache=cache, code_version=code_version, root=root, translations=result.translations, as_of=as_of)
         reports = run_static_gates(ctx, release=release)
         result.gate_reports = reports
         for report in reports:
             result.problems += report.problems
-        result.output.add("dashboard.html", render_dashboard(book, result.parsed, reports, rules, root))
+        result.output.add("dashboard.html", render_dashboard(book, result.parsed, reports, rules, root, result.translations, as_of))
         result.problems += gate_generated_page(ctx, "dashboard.html")
     return result
 
 
-def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None) -> BuildResult:
-    result = assemble(root, progress, cache=cache)
+def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None,
+          as_of=None) -> BuildResult:
+    result = assemble(root, progress, cache=cache, as_of=as_of)
     if result.errors:
         raise AtlasError(result.errors, result.suppressed)
     clock = _Clock(result.timings, progress)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import sys
 import time
@@ -29,6 +30,13 @@ def _summary(result, elapsed: float) -> str:
             f"{len(book.figures)} figures, {len(book.labs)} labs in {elapsed:.2f} s ({stages})")
 
 
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got '{text}'") from None
+
+
 def _print_problems(problems, suppressed: int = 0) -> None:
     from .diagnostics import causes_first
 
@@ -49,7 +57,7 @@ def cmd_build(args) -> int:
     root = Path(args.root).resolve()
     out = Path(args.out).resolve() if args.out else root / "_site"
     start = time.perf_counter()
-    options = {"search": not args.no_search}
+    options = {"search": not args.no_search, "as_of": str(args.as_of) if args.as_of else None}
     from .diagnostics import AtlasError
 
     try:
@@ -67,7 +75,8 @@ def cmd_build(args) -> int:
 
         cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
         try:
-            result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache)
+            result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache,
+                           as_of=args.as_of)
         except AtlasError as error:
             _print_problems(error.diagnostics, error.suppressed)
             _print_warnings(cache)
@@ -81,6 +90,7 @@ def cmd_build(args) -> int:
                 except OSError as error:
                     cache.warn(f"cannot record the build ({error.strerror or error})")
     _print_warnings(cache)
+    _print_problems([p for p in result.problems if p.severity == "warning"])  # warnings never fail a build
     print(f"built {out}: " + _summary(result, time.perf_counter() - start))
     print(f"open {out / 'index.html'} in a browser, or serve it: python -m http.server -d {out}")
     return 0
@@ -110,8 +120,10 @@ def cmd_check(args) -> int:
             _print_problems([Diagnostic(SourceLocation("atlas-site"), "browser.unavailable", f"check --browser needs Playwright ({error})",
                                         "install the test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once")])
             return EXIT_PROBLEMS
+    # a release is judged on a day: --as-of pins it (CI), else it is today; a plain check judges no dates
+    as_of = args.as_of or (dt.date.today() if args.release else None)
     try:
-        result = assemble(root, release=args.release)
+        result = assemble(root, release=args.release, as_of=as_of)
     except AtlasError as error:
         _print_problems(error.diagnostics, error.suppressed)
         print(f"check failed: {len(error.diagnostics)} problem(s) before the gates could run", file=sys.stderr)
@@ -123,7 +135,7 @@ def cmd_check(args) -> int:
         return EXIT_PROBLEMS
     reports = list(result.gate_reports)
     if args.reproducible:
-        reports.append(_reproducible(root, result))
+        reports.append(_reproducible(root, result, args.release, as_of))
     if browser_gates is not None:
         browser_rules = [r for r in result.rules if r.browser]
         reports += browser_gates(result.output, browser_rules, result.book.languages)
@@ -145,11 +157,11 @@ def cmd_check(args) -> int:
     return EXIT_PROBLEMS if failed else 0
 
 
-def _reproducible(root: Path, first):
+def _reproducible(root: Path, first, release: bool, as_of):
     from .build import assemble
     from .gates.report import GateReport
 
-    second = assemble(root)
+    second = assemble(root, release=release, as_of=as_of)
     same = second.output is not None and first.output.items() == second.output.items()
     figures = f"{len(first.output.paths())} files byte-identical across two builds" if same else "two builds differ"
     from .diagnostics import Diagnostic, SourceLocation
@@ -169,6 +181,15 @@ def cmd_serve(args) -> int:
         _print_problems(error.diagnostics)
         return EXIT_PROBLEMS
     return 0
+
+
+def cmd_sync(args) -> int:
+    from .translations.sync import run_sync
+
+    root = Path(args.root).resolve()
+    code, problems = run_sync(root, args.sections, everything=args.all, minor=args.minor, status=args.status, day=args.date)
+    _print_problems(problems)
+    return EXIT_PROBLEMS if code else 0
 
 
 def cmd_new(args) -> int:
@@ -196,18 +217,28 @@ def make_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--progress", action="store_true", help="print each stage as it starts")
     build_cmd.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     build_cmd.add_argument("--no-cache", action="store_true", help="a cold build: ignore and do not update .atlas-cache/")
+    build_cmd.add_argument("--as-of", type=_date, metavar="DATE", help="judge evidence freshness on this day (the dashboard marks what is past due)")
     build_cmd.set_defaults(run=cmd_build)
     check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")
-    check_cmd.add_argument("--release", action="store_true", help="fail while any page is a draft")
+    check_cmd.add_argument("--release", action="store_true", help="fail while a page is a draft, a translation is behind or evidence is past due")
     check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
     check_cmd.add_argument("--reproducible", action="store_true", help="also build twice and compare every byte")
+    check_cmd.add_argument("--as-of", type=_date, metavar="DATE",
+                           help="judge evidence freshness and translation grace on this day (--release without it: today)")
     check_cmd.set_defaults(run=cmd_check)
     new_cmd = commands.add_parser("new", help="scaffold a new chapter (a draft in every language, and its book.yaml entry)")
     new_cmd.add_argument("kind", choices=["chapter"], help="what to create")
     new_cmd.add_argument("id", help="the chapter's page id, e.g. ch15")
     new_cmd.add_argument("--title", action="append", metavar="LANG=TITLE", help="the title in one language; repeat for each")
     new_cmd.set_defaults(run=cmd_new)
+    sync_cmd = commands.add_parser("sync", help="declare sections in step across languages (content/translations.lock)")
+    sync_cmd.add_argument("sections", nargs="*", metavar="SECTION", help="PAGE#SECTION, PAGE (all its sections) or a part FILE")
+    sync_cmd.add_argument("--all", action="store_true", help="declare every section in step (after a full review)")
+    sync_cmd.add_argument("--minor", action="store_true", help="the edits since the last sync need no translation")
+    sync_cmd.add_argument("--status", action="store_true", help="print what is outdated, missing or not yet in step")
+    sync_cmd.add_argument("--date", type=_date, metavar="DATE", help="the day to record changes on (default: today)")
+    sync_cmd.set_defaults(run=cmd_sync)
     serve_cmd = commands.add_parser("serve", help="build, serve on localhost, rebuild and reload on every edit")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0 picks a free one)")
     serve_cmd.add_argument("--search", action="store_true", help="rebuild the search index on every edit too (slower)")

@@ -17,7 +17,7 @@ from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .write import build_lock, check_destination
 
-WATCHED = ("content", "ledger", "sources", "templates", "labs_js")
+WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"

@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-INPUTS = ("content", "ledger", "sources", "templates", "labs_js")
+INPUTS = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")
 STAMP = "last-build.json"
 
 
@@ -21,6 +21,10 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
     hasher = hashlib.sha256()
     boundary = relative_to.resolve()
     for root in roots:
+        if root.is_file():  # a single input file (book.yaml)
+            hasher.update(root.relative_to(relative_to).as_posix().encode() + b"\0")
+            hasher.update(hashlib.sha256(root.read_bytes()).digest())
+            continue
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*")):

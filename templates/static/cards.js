@@ -1,5 +1,6 @@
 /* Citation cards: hover, keyboard focus or tap on a citation shows title, year, evidence class,
-   ledger numbers, the claim's setting when the citation belongs to a claim, and a link to the entry.
+   ledger numbers, when the source was last verified and how far it was read, the claim's setting
+   when the citation belongs to a claim, and a link to the entry.
    Escape closes it. Built with DOM nodes and textContent only (no HTML strings).
    Without script, a citation is a plain link to its bibliography entry. */
 (function () {
@@ -36,6 +37,8 @@
     if (!info) return false;
     box.appendChild(el("p", "cite-card-title", info.title + (info.year ? " (" + info.year + ")" : "")));
     box.appendChild(el("p", "cite-card-meta", info.evidence + " · " + info.numbers.join(" · ")));
+    box.appendChild(el("p", "cite-card-meta", info.verified));
+    if (info.scope) box.appendChild(el("p", "cite-card-scope", info.scope));
     var claim = link.closest(".claim");
     var setting = claim && claim.querySelector(".claim-setting");
     if (setting) box.appendChild(el("p", "cite-card-setting", setting.textContent));

@@ -1,5 +1,5 @@
-/* Site behaviour that needs script: theme toggle and table-of-contents highlight.
-   Everything works without it; nothing here writes HTML strings. */
+/* Site behaviour that needs script: theme toggle, table-of-contents highlight and dismissing a
+   translation notice. Everything works without it; nothing here writes HTML strings. */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -68,7 +68,27 @@
     link.addEventListener("touchstart", update, { passive: true });
   }
 
+  function setupTranslationNotices() {
+    /* a dismissed notice stays hidden until the other language changes again: the key carries
+       the fingerprint of its text */
+    var notices = document.querySelectorAll(".translation-notice[data-notice]");
+    Array.prototype.forEach.call(notices, function (notice) {
+      var key = "atlas-notice:" + notice.getAttribute("data-notice");
+      try { if (window.localStorage.getItem(key)) { notice.hidden = true; return; } } catch (e) { /* storage off: show it */ }
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "notice-dismiss";
+      button.textContent = notice.getAttribute("data-dismiss");
+      button.addEventListener("click", function () {
+        notice.hidden = true;
+        try { window.localStorage.setItem(key, "1"); } catch (e) { /* private mode: hidden for this visit only */ }
+      });
+      notice.appendChild(button);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    setupTranslationNotices();
     setupThemeToggle();
     setupTocHighlight();
     setupLanguageSwitch();

@@ -19,14 +19,33 @@ def primed(project) -> BuildCache:
     return cache
 
 
-def test_paragraph_edit_rerenders_only_that_page_and_matches_a_cold_build(mini):
+def test_paragraph_edit_rerenders_that_page_and_its_twin_and_matches_a_cold_build(mini):
     cache = primed(mini)
     edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival.")
     warm = assemble(mini, cache=cache)
-    assert rendered(cache) == 1, cache.summary()
+    assert rendered(cache) == 2, cache.summary()  # the en page, and the zh page whose section now says en changed
     assert cache.stats["bibliography hit"] == 2 and cache.stats["bibliography miss"] == 0, cache.summary()
     cold = assemble(mini)
     assert warm.output.items() == cold.output.items()
+
+
+def test_the_lock_is_an_input_of_the_page_cache(mini):
+    """Declaring the section in step (a lock edit only) removes the notice from the warm build too."""
+    edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival.")
+    cache = primed(mini)
+    assert run_cli("sync", "ch14#q1", "--date", "2026-12-02", cwd=mini).returncode == 0
+    warm = assemble(mini, cache=cache)
+    assert rendered(cache) == 1, cache.summary()  # the zh page loses its notice; the en page is unchanged
+    assert "translation-notice" not in warm.output.text("zh/ch14.html")
+    assert warm.output.items() == assemble(mini).output.items()
+
+
+def test_whitespace_only_edit_marks_nothing(mini):
+    cache = primed(mini)
+    edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts   from\narrival.")
+    warm = assemble(mini, cache=cache)
+    assert warm.translations.counts() == {"in step": 6}
+    assert rendered(cache) == 1, cache.summary()
 
 
 def test_source_edit_rerenders_the_pages_that_cite_it(mini):

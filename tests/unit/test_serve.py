@@ -15,7 +15,7 @@ def get(url: str) -> bytes:
         return response.read()
 
 
-def wait_for(condition, seconds: float = 20.0):
+def wait_for(condition, seconds: float = 60.0):  # a deadline for a loaded machine, not a timing test
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = condition()
@@ -126,7 +126,7 @@ def test_overlay_is_readable_in_light_and_dark_mode(mini):
             for scheme in ("light", "dark"):
                 page = browser.new_page(color_scheme=scheme)
                 page.goto(base + "en/ch14.html")
-                page.wait_for_selector(".atlas-live-overlay pre", timeout=10000)
+                page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
                 colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
                     const style = getComputedStyle(e);
                     let back = style.backgroundColor, node = e;
@@ -138,6 +138,23 @@ def test_overlay_is_readable_in_light_and_dark_mode(mini):
                     assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
                 assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
                 page.close()
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_serve_shows_and_clears_the_translation_notice_live(mini):
+    """An en edit puts the notice on the zh page; declaring the section in step (the lock) takes it off."""
+    from conftest import run_cli
+
+    stop, thread, base = start(mini)
+    try:
+        assert b"translation-notice" not in get(base + "zh/ch14.html")
+        time.sleep(0.3)  # let the watcher settle before editing
+        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
+        wait_for(lambda: b'class="translation-notice"' in get(base + "zh/ch14.html"))
+        assert run_cli("sync", "ch14#q1", cwd=mini).returncode == 0
+        wait_for(lambda: b"translation-notice" not in get(base + "zh/ch14.html"))
     finally:
         stop.set()
         thread.join(timeout=10)

@@ -5,6 +5,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
+from ..render.state import source_label
 from .base import Directive, require
 
 
@@ -30,13 +31,32 @@ CITE = Directive(
 
 
 # -- claim: {{claim:id}} -----------------------------------------------------------------------
+def dated(template: str, day) -> str:
+    """An interface string with a {date} placeholder, the date as a <time> element."""
+    before, _, after = template.partition("{date}")
+    return f'{escape(before)}<time datetime="{day.isoformat()}">{day.isoformat()}</time>{escape(after)}'
+
+
+def _claim_evidence(state, claim) -> str:
+    """Inside the setting line: when the number was last verified and, for a living or unresolved
+    source, how far it was read (that cannot be checked against a fixed text later)."""
+    html = f'<span class="claim-verified"> · {dated(state.ui("verified_on"), claim.verified)}</span>'
+    for number in claim.source:
+        entry = state.book.registry.entry(number)
+        if entry is not None and entry.scope_at_every_use:
+            text = state.ui("scope_of").replace("{source}", f"[{source_label(state.book, number)}]").replace("{scope}", entry.scope[state.lang])
+            html += f'<span class="claim-scope"> · {escape(text)}</span>'
+    return html
+
+
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
     return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">'
             f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
             f'<span class="badge badge-claim">{escape(label)}</span>'
-            f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}</span>'
+            f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
+            f'{_claim_evidence(state, claim)}</span>'
             f"{state.cite(list(claim.source))}</span>")
 
 

@@ -8,6 +8,7 @@ from .citations import check_citations
 from .claims import check_claims
 from .context import GateContext
 from .forbidden import check_forbidden, check_leads
+from .freshness import check_freshness
 from .images import check_images
 from .links import check_links
 from .parity import check_parity
@@ -15,6 +16,7 @@ from .report import GateReport
 from .rules import check_rules
 from .scripts import check_scripts
 from .security import check_security
+from .translations import check_translations
 
 STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security,
                 check_images, check_scripts)
@@ -34,6 +36,7 @@ def check_release(ctx: GateContext, release: bool) -> GateReport:
 def run_static_gates(ctx: GateContext, release: bool = False) -> list[GateReport]:
     reports = [gate(ctx) for gate in STATIC_GATES]
     reports += check_rules(ctx)
+    reports += [check_translations(ctx, release), check_freshness(ctx, release)]
     reports.append(check_release(ctx, release))
     return reports
 

@@ -24,6 +24,8 @@ class GateContext:
     cache: BuildCache | None = None
     code_version: str = ""
     root: Path | None = None  # the project (the scripts gate reads the repository's copies)
+    translations: object = None  # translations.state.Translations: each section against its twins
+    as_of: object = None  # datetime.date that evidence freshness is judged on (None: not judged)
     _html: dict = field(default_factory=dict)
 
     def per_page(self, kind: str, parsed, compute, *inputs):

@@ -16,9 +16,16 @@ class GateReport:
     skipped: str = ""  # why the gate did not run (nothing to check); never a pass
 
     @property
+    def errors(self) -> list[Diagnostic]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
     def status(self) -> str:
-        if self.problems:
+        """FAIL on an error; `warn` when every problem is a warning (printed, never failing a build)."""
+        if self.errors:
             return "FAIL"
+        if self.problems:
+            return "warn"
         if self.skipped:
             return "skip"
         return "pending" if self.pending else "pass"

@@ -2,6 +2,7 @@
 figure and lab contracts."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated, Literal, Union
 
@@ -52,6 +53,7 @@ class Claim(Frozen):
     setting: Setting
     caution: Localized | None = None
     seed: str = Field(min_length=1)
+    verified: dt.date  # when a seed last checked this number against its source (not after the source was read)
 
     @field_validator("source", mode="before")
     @classmethod

@@ -17,6 +17,9 @@ class Language(Frozen):
     code: str = Field(pattern=r"^[a-z]{2,3}$")  # folder name under content/, key of every text
     html_lang: str = Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")  # BCP 47, e.g. zh-Hans
     name: str = Field(min_length=1)  # the language's own name, on the language switch
+    # its name in each other language of the book, for sentences such as "the Chinese version of
+    # this section was updated" (validate/profile.py checks that every other language is there)
+    called: dict[str, str] = Field(default_factory=dict)
 
 
 class Registry(Frozen):
@@ -74,6 +77,23 @@ class Part(Frozen):
         return (self.chapter,) if self.chapter else self.pages
 
 
+class TranslationPolicy(Frozen):
+    """How translations are held in step (content/translations.lock, `atlas-site sync`)."""
+
+    # how many days a section may stay behind its twin before `check --release` refuses it
+    grace_days: int = Field(default=0, ge=0)
+
+
+class ReviewIntervals(Frozen):
+    """How many months after its last verification each kind of evidence must be verified again
+    (`check --release --as-of DATE` fails on what is past due)."""
+
+    claims: int = Field(ge=1)
+    sources: int = Field(ge=1)
+    rolling: int = Field(ge=1)  # sources marked `rolling: true`, and the claims that rest on one
+    pages: int = Field(ge=1)
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -84,6 +104,8 @@ class BookProfile(Frozen):
     figure_kinds: dict[str, Localized] = Field(default_factory=dict)
     parts: tuple[Part, ...] = Field(min_length=1)
     rules: tuple[dict, ...] = ()  # book-wide rules
+    translations: TranslationPolicy = TranslationPolicy()
+    review_months: ReviewIntervals | None = None  # None: the book sets no review dates
 
     @field_validator("languages")
     @classmethod

@@ -1,6 +1,7 @@
 """The source registry: distinct works (BibTeX) and the ledger numbers that name them (YAML)."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Literal
 
@@ -42,11 +43,24 @@ class NodeEntry(Frozen):
     title: str = Field(min_length=1)
     role: Localized
     evidence: str  # one of the profile's evidence classes
+    verified: dt.date  # when the research ledger last checked this node against its work
     read: Literal["full-pdf", "abstract-page"] | None = None
 
     @property
     def number(self) -> str:
         return f"n{self.node:02d}"
+
+    @property
+    def last_verified(self) -> dt.date:
+        return self.verified
+
+    @property
+    def rolling(self) -> bool:
+        return False  # a formal node is a fixed paper or release, never a living document
+
+    @property
+    def scope_at_every_use(self) -> bool:
+        return False
 
 
 class ReferenceEntry(Frozen):
@@ -56,10 +70,13 @@ class ReferenceEntry(Frozen):
     work: str
     title: str = Field(min_length=1)
     url_status: Literal["seed", "known", "searched", "unresolved"]
-    accessed: str
+    accessed: dt.date  # when it was read: the date its evidence was last verified
     material_date: str | None = None
     scope: Localized | None = None
     evidence: str  # one of the profile's evidence classes
+    # a living document (rolling docs, a main-branch repository, a model card that is updated in
+    # place): it is reviewed at the profile's shorter `rolling` interval
+    rolling: bool = False
     url: str | None = None
     note: str | None = None
 
@@ -68,14 +85,19 @@ class ReferenceEntry(Frozen):
     def _url_is_https(cls, value):
         return _https(value)
 
-    @field_validator("accessed", mode="before")
-    @classmethod
-    def _date_text(cls, value):
-        return str(value)
-
     @property
     def number(self) -> str:
         return f"r{self.ref}"
+
+    @property
+    def last_verified(self) -> dt.date:
+        return self.accessed
+
+    @property
+    def scope_at_every_use(self) -> bool:
+        """A living or unresolved document cannot be checked against a fixed text later, so how
+        far it was read travels with every use of it (claims' settings, citation cards)."""
+        return self.scope is not None and (self.rolling or self.url_status == "unresolved")
 
 
 class Registry(Frozen):

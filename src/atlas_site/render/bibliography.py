@@ -21,6 +21,8 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
             "numbers": [source_label(book, n) for n in numbers],
             "evidence": sorted({book.profile.evidence[e.evidence][lang] for e in ledger if e is not None}),
             "roles": [registry.nodes[n].role[lang] for n in numbers if n in registry.nodes],
+            "verified": max((e.last_verified for e in ledger if e is not None), default=None),
+            "rolling": any(e.rolling for e in ledger if e is not None),
             "refs": [{
                 "label": source_label(book, r.number), "title": r.title, "accessed": r.accessed,
                 "material_date": r.material_date, "scope": r.scope[lang] if r.scope else None,
@@ -42,10 +44,14 @@ def render_source_cards(book: Book, lang: str) -> str:
     for number in sorted(list(registry.nodes) + list(registry.references)):
         entry = registry.entry(number)
         work = registry.works[entry.work]
+        verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
         cards[number] = {
             "title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
             "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
             "open": book.ui("open_entry", lang),
+            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
+            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
+            "scope": f"{book.ui('scope', lang)}: {entry.scope[lang]}" if getattr(entry, "scope", None) else None,
         }
     payload = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"window.AtlasSources={payload};\n"

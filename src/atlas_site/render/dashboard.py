@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from ..freshness import review_schedule
 from ..model import Book, number_order
 from ..rules.citations import prose_citations
 from .layout import frame
@@ -59,8 +60,21 @@ def dashboard_context(book: Book, parsed: dict, gate_reports: list, rules) -> di
     }
 
 
-def render_dashboard(book: Book, parsed: dict, gate_reports: list, rules, root) -> str:
+def _reviews(book: Book, as_of) -> dict:
+    """Every dated piece of evidence, soonest review first; past due only when a date is given."""
+    reviews = review_schedule(book)
+    return {"as_of": as_of, "intervals": book.profile.review_months,
+            "rows": [{"kind": r.kind, "name": r.name, "verified": r.verified, "months": r.months, "rolling": r.rolling,
+                      "due": r.due, "overdue": r.overdue(as_of)} for r in reviews],
+            "overdue": sum(r.overdue(as_of) for r in reviews)}
+
+
+def render_dashboard(book: Book, parsed: dict, gate_reports: list, rules, root, translations=None, as_of=None) -> str:
     lang = "en" if "en" in book.languages else book.languages[0]
     env = make_environment(root)
     return env.get_template("dashboard.html.j2").render(
-        **frame(book, lang, "dashboard.html", None), **dashboard_context(book, parsed, gate_reports, rules))
+        **frame(book, lang, "dashboard.html", None), **dashboard_context(book, parsed, gate_reports, rules),
+        translations=translations.table() if translations is not None else [],
+        translation_counts=translations.counts() if translations is not None else {},
+        lock_exists=translations.lock_exists if translations is not None else False,
+        reviews=_reviews(book, as_of))

@@ -40,10 +40,12 @@ def _heading_open(self, tokens, idx, options, env):
 def _heading_close(self, tokens, idx, options, env):
     opening = tokens[idx - 2]
     heading_id = opening.attrGet("id")
-    anchor = ""
+    anchor = notice = ""
     if heading_id:
         anchor = f'<a class="anchor" href="#{escape(str(heading_id))}" aria-hidden="true" tabindex="-1">#</a>'
-    return f"{anchor}</{tokens[idx].tag}>\n"
+        if opening.tag in ("h2", "h3"):
+            notice = env["state"].notices.get(str(heading_id), "")
+    return f"{anchor}</{tokens[idx].tag}>\n{notice}"
 
 
 def _math(display: bool):

@@ -12,6 +12,7 @@ from ..manifest import Manifest, PageRecord
 from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
+from ..translations.sections import TOP
 from .assets import add_assets, page_assets
 from .bibliography import render_bibliography, render_source_cards
 from .dependencies import Dependencies
@@ -21,10 +22,12 @@ from .templates import make_environment
 
 
 def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies) -> str:
-    """A page's body, part by part: a part is re-rendered only when its text, what it shows, or the
-    state the parts before it leave (section, counters, terms already defined) changed."""
+    """A page's body, part by part: a part is re-rendered only when its text, what it shows, the
+    state the parts before it leave (section, counters, terms already defined) or the page's
+    translation notices changed. The notice on the page's opening comes first."""
     carried = state.carry()
-    html = []
+    notices = sorted(state.notices.items())
+    html = [state.notices.get(TOP, "")]
     for part, tokens in parsed_page.parts:
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
 
@@ -32,11 +35,12 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
             local = RenderState(state.book, state.lang, state.page_path, state.computed, state.env, state.root,
                                 state.cache, state.code_version)
             local.resume(carried)
+            local.notices = state.notices
             text = md.renderer.render(tokens, md.options, {"state": local})
             return text, local.carry(), local.cites.places, local.record.dump()
 
         key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path,
-                                                                  dependencies.of_uses(uses), state.code_version)
+                                                                  dependencies.of_uses(uses), state.code_version, notices)
         text, carried, places, record = state.cache.get("part-html", key, render_part)
         state.cites.merge(places)
         state.record.merge(PageRecord.load(record))
@@ -45,8 +49,10 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
 
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
-                cache: BuildCache | None = None, code_version: str = "") -> tuple[Output, Manifest]:
+                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None) -> tuple[Output, Manifest]:
+    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/)."""
     cache = cache or NoCache()
+    notices = notices or {}
     env = make_environment(root)
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
@@ -58,6 +64,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
 
             def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
                 state = RenderState(book, lang, page.output_path, computed, env, root, cache, code_version)
+                state.notices = notices.get((lang, page.id), {})
                 body = _render_parts(state, parsed_page, md, dependencies)
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
@@ -71,7 +78,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     scripts=scripts, styles=styles)
                 return html, state.cites.places, state.record.dump()
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version)
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version,
+                                                                    sorted(notices.get((page.lang, page.id), {}).items()))
             html, places, record = cache.get("page-html", key, render_page)
             cites.merge(places)
             manifest.record(lang, page.id).merge(PageRecord.load(record))

@@ -53,6 +53,7 @@ class RenderState:
     figures: int = 0
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
+    notices: dict = field(default_factory=dict)  # section id -> the reader's notice that a twin changed (translations/)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..diagnostics import Collector, SourceLocation
 from ..load.project import RawProject
 from ..model import Book
+from .dates import check_claim_dates
 from .ledgers import ids_in_unreadable, validate_ledgers
 from .pages import validate_pages
 from .profile import rule_problems, validate_profile
@@ -27,6 +28,7 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list]:
     ledgers = validate_ledgers(raw, profile.codes, out, where, broken)
     strings = validate_strings(raw, profile.codes, out)
     pages = validate_pages(raw, profile, raw.profile, out)
+    check_claim_dates(ledgers.get("claims", []), registry, where, out)
     book = Book(
         profile=profile,
         strings=strings,

@@ -60,6 +60,9 @@ def _page(lang, page_dir, docs, out: Collector) -> Page | None:
     if meta.page != page_dir:
         out.error(head.meta.at(("page",)), "page.id-mismatch", f"page id '{meta.page}' differs from its folder '{page_dir}'")
         return None
+    if meta.status == "published" and meta.last_verified is None:
+        out.error(head.meta.at(("status",)), "page.unverified", f"published page '{meta.page}' ({lang}) has no last_verified date",
+                  "add `last_verified: YYYY-MM-DD`, the day its facts were last checked against the sources")
     if meta.page in GENERATED:
         out.error(head.meta.at(("page",)), "page.reserved-id", f"page id '{meta.page}' is the path of a generated page ({', '.join(GENERATED)})")
         return None

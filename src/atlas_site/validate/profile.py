@@ -39,13 +39,30 @@ def _languages(data: LocatedData, out: Collector):
     if not isinstance(raw, list) or not raw:
         out.error(data.at(("languages",)), "schema.invalid", "languages: a list of {code, html_lang, name}, one per language of the book")
         return None
-    codes = []
+    built = []
     for index, item in enumerate(raw):
         language = build_item(out, Language, item, data, ("languages", index))
         if language is None:
             return None
-        codes.append(language.code)
-    return tuple(codes)
+        built.append(language)
+    codes = tuple(language.code for language in built)
+    for index, language in enumerate(built):
+        _called(language, codes, data.at(("languages", index, "called") if "called" in raw[index] else ("languages", index)), out)
+    return codes
+
+
+def _called(language: Language, codes: tuple, location: SourceLocation, out: Collector) -> None:
+    """A language's name in every other language of the book: readers are told, in their own
+    language, which language a section was updated in."""
+    others = [code for code in codes if code != language.code]
+    missing = [code for code in others if not language.called.get(code, "").strip()]
+    unknown = sorted(set(language.called) - set(others))
+    if missing:
+        out.error(location, "schema.missing-key", f"language '{language.code}' needs its name in {', '.join(missing)}: "
+                  f"called: {{{', '.join(f'{code}: …' for code in others)}}}")
+    if unknown:
+        out.error(location, "schema.invalid", f"languages.called of '{language.code}' names {', '.join(unknown)}, "
+                  f"which {'is its own code' if unknown == [language.code] else 'is not another language of the book'}")
 
 
 def _rule(item, data: LocatedData, path: tuple, part, out: Collector, scope: str) -> list:

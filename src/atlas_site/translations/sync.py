@@ -1,0 +1,231 @@
+"""`atlas-site sync`: the only writer of content/translations.lock and content/translations.synced.
+
+    sync PAGE#SECTION … | PAGE … | FILE …   declare these sections in step in every language
+    sync --all                             declare every section in step (after a full review)
+    sync --minor PAGE#SECTION … | FILE …   the edits since the last sync need no translation
+    sync --status                          print what is outdated, missing or not yet in step
+
+Every run first records the day it sees each changed section text for the first time (the
+"updated on DATE" readers are told, and what the grace period counts from): sync is an authoring
+command, like a commit, and is the one place that reads the clock (`--date` pins it); builds
+only read the files it wrote. Lock lines of sections that no longer exist are dropped."""
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, SourceLocation, closest, relpath
+from .lock import LOCK, SYNCED, Lock, Record, read_lock, write_lock
+from .sections import shown
+from .state import IN_STEP, MISSING, OUTDATED, UNSYNCED, Translations, order_key, track
+
+# problems in these inputs change which sections exist: writing the lock over them would drop lines
+STRUCTURE = ("book.yaml", "content/")
+
+
+def _load(root: Path):
+    from ..load.project import load_project
+    from ..markdown import make_parser
+    from ..resolve.pages import parse_pages
+    from ..validate import validate
+
+    book, _rules, problems = validate(load_project(root))
+    if book is None:
+        return None, None, problems
+    parsed = parse_pages(book, make_parser())
+    blocking = [p for p in problems if p.severity == "error" and p.location.path.startswith(STRUCTURE)]
+    return book, parsed, blocking
+
+
+def run_sync(root: Path, targets: list[str], everything=False, minor=False, status=False, day: dt.date | None = None,
+             out=sys.stdout) -> tuple[int, list[Diagnostic]]:
+    """(exit code, problems). Prints what it did to `out`."""
+    usage = _usage(targets, everything, minor, status)
+    if usage:
+        return 2, [Diagnostic(SourceLocation(LOCK), "sync.usage", usage)]
+    book, parsed, problems = _load(root)
+    if book is None or problems:
+        return 2, problems + [Diagnostic(SourceLocation(LOCK), "sync.blocked", "the book's pages do not load: the lock was not changed",
+                                         "fix the problems above first")]
+    if len(book.languages) < 2:
+        return 2, [Diagnostic(SourceLocation("book.yaml"), "sync.usage", "the book has one language: there is nothing to keep in step")]
+    lock = read_lock(root)
+    for problem in lock.problems:  # a merge conflict: the lines in doubt are dropped, their sections are synced again
+        print(f"dropped: {problem}", file=out)
+    lock.problems = []
+    translations = track(book, parsed, lock)
+    selected, problems = _targets(book, translations, targets, everything, root)
+    if problems:
+        return 2, problems
+    day = day or dt.date.today()
+    recorded, new = _record_changes(lock, translations, day)
+    if recorded:
+        print(f"recorded {len(recorded)} changed section text(s) on {day}: {', '.join(recorded)}", file=out)
+    if new:
+        print(f"recorded {len(new)} section text(s) seen for the first time on {day}", file=out)
+    if minor:
+        for line in _declare_minor(lock, translations, selected):
+            print(line, file=out)
+    elif selected:
+        declared = _declare_in_step(lock, translations, selected)
+        shown_names = ", ".join(declared) if len(declared) <= 12 else f"{len(declared)} sections"
+        print(f"in step: {shown_names}" if declared else "no section to declare in step", file=out)
+    _drop_stale(lock, translations)
+    _keep_needed_texts(lock)
+    if _write_if_changed(root, lock, order_key(book, translations)):
+        print(f"wrote {LOCK} and {SYNCED}", file=out)
+    after = track(book, parsed, lock)
+    _print_status(after, out, detailed=status)
+    return 0, []
+
+
+def _usage(targets, everything, minor, status) -> str:
+    if status and (targets or everything or minor):
+        return "`sync --status` takes no section and no other option"
+    if everything and (targets or minor):
+        return "`sync --all` declares every section in step: give no section and no --minor with it"
+    if not (targets or everything or status):
+        return "name the sections to declare in step (PAGE#SECTION, PAGE or FILE), or --all, or --status"
+    return ""
+
+
+def _targets(book, translations: Translations, targets, everything, root: Path):
+    """[(page, section, languages or None)] and the problems of names that do not exist."""
+    texts = translations.texts
+    sections: dict[str, list[str]] = {}
+    for (lang, page), found in texts.items():
+        for section in found:
+            sections.setdefault(page, [])
+            if section not in sections[page]:
+                sections[page].append(section)
+    if everything:
+        order = order_key(book, translations)
+        return sorted(((page, section, None) for page in sections for section in sections[page]), key=order), []
+    selected, problems = [], []
+    for target in targets:
+        if target.endswith(".md") or "/" in target:
+            selected_here, problem = _file_target(target, texts, root)
+        else:
+            page, _, section = target.partition("#")
+            section = "" if section == "(top)" else section
+            problem = None
+            if page not in sections:
+                problem = Diagnostic(SourceLocation("content"), "sync.unknown-section", f"no page '{page}' in the book", closest(page, sections))
+                selected_here = []
+            elif "#" in target and section not in sections[page]:
+                origin = next(texts[(lang, page)][""].location for lang in translations.languages if (lang, page) in texts)
+                problem = Diagnostic(SourceLocation(origin.path), "sync.unknown-section", f"page '{page}' has no section '{shown(section)}'",
+                                     closest(section, sections[page]) or "give PAGE#SECTION with the heading's {#id}, or PAGE#(top)")
+                selected_here = []
+            else:
+                selected_here = [(page, s, None) for s in (sections[page] if "#" not in target else [section])]
+        if problem is not None:
+            problems.append(problem)
+        selected += [item for item in selected_here if item not in selected]
+    return selected, problems
+
+
+def _file_target(target: str, texts: dict, root: Path):
+    path = Path(target)
+    candidates = [path] if path.is_absolute() else [root / path, Path.cwd() / path]
+    found = next((c for c in candidates if c.is_file()), None)
+    name = relpath(found, root) if found is not None else target
+    items = [(page, section, (lang,)) for (lang, page), sections in sorted(texts.items())
+             for section, text in sections.items() if any(line.path == name for line in text.lines)]
+    if not items:
+        return [], Diagnostic(SourceLocation(name), "sync.unknown-section", f"'{target}' is not a part file of a page of the book",
+                              "give content/<lang>/<page>/<file>.md, PAGE or PAGE#SECTION")
+    return items, None
+
+
+def _record_changes(lock: Lock, translations: Translations, day: dt.date) -> tuple[list[str], list[str]]:
+    """Record today's fingerprint of every text that differs from the lock's, dated `day`."""
+    recorded, new = [], []
+    for (lang, page), sections in sorted(translations.texts.items()):
+        for section, text in sections.items():
+            record = lock.get(page, section, lang)
+            name = f"{lang} {page}#{shown(section)}"
+            if record is None:
+                lock.records[(page, section, lang)] = Record(page, section, lang, text.fingerprint, day, {})
+                new.append(name)
+            elif record.fingerprint != text.fingerprint:
+                record.fingerprint, record.recorded = text.fingerprint, day
+                recorded.append(name)
+    return recorded, new
+
+
+def _present(translations: Translations, page: str, section: str) -> list[str]:
+    return [lang for lang in translations.languages if section in translations.texts.get((lang, page), {})]
+
+
+def _declare_in_step(lock: Lock, translations: Translations, selected) -> list[str]:
+    declared = []
+    for page, section, _languages in selected:
+        present = _present(translations, page, section)
+        if len(present) < 2:
+            continue  # a section without its twin cannot be in step with it: it stays missing
+        for lang in present:
+            text = translations.texts[(lang, page)][section]
+            others = {other: translations.texts[(other, page)][section].fingerprint for other in present if other != lang}
+            lock.records[(page, section, lang)].twins = others
+            lock.synced[(page, section, lang, text.fingerprint)] = text.text
+        declared.append(f"{page}#{shown(section)}")
+    return declared
+
+
+def _declare_minor(lock: Lock, translations: Translations, selected) -> list[str]:
+    """The named language's edits since the last sync need no translation: the other languages are
+    in step with its text as it is now (their own edits, if any, still count)."""
+    lines = []
+    for page, section, languages in selected:
+        present = _present(translations, page, section)
+        for lang in [l for l in (languages or present) if l in present]:
+            text = translations.texts[(lang, page)][section]
+            moved = []
+            for other in present:
+                record = lock.get(page, section, other)
+                if other == lang or record is None or lang not in record.twins:
+                    continue
+                if record.twins[lang] != text.fingerprint:
+                    record.twins[lang] = text.fingerprint
+                    moved.append(other)
+            if moved:
+                lock.synced[(page, section, lang, text.fingerprint)] = text.text
+                lines.append(f"minor: the {lang} edit of {page}#{shown(section)} needs no translation ({', '.join(moved)} stay in step)")
+    return lines or ["minor: nothing changed since the last sync in what was named"]
+
+
+def _drop_stale(lock: Lock, translations: Translations) -> None:
+    present = {(page, section, lang) for (lang, page), sections in translations.texts.items() for section in sections}
+    for key in [key for key in lock.records if key not in present]:
+        del lock.records[key]
+
+
+def _keep_needed_texts(lock: Lock) -> None:
+    """Only the texts some language was brought in step with are kept (the dashboard's diffs)."""
+    needed = {(r.page, r.section, other, value) for r in lock.records.values() for other, value in r.twins.items()}
+    lock.synced = {key: text for key, text in lock.synced.items() if key in needed}
+
+
+def _write_if_changed(root: Path, lock: Lock, order) -> bool:
+    before = [(root / name).read_bytes() if (root / name).exists() else None for name in (LOCK, SYNCED)]
+    write_lock(root, lock, order)
+    return before != [(root / name).read_bytes() for name in (LOCK, SYNCED)]
+
+
+def _print_status(translations: Translations, out, detailed: bool) -> None:
+    if detailed:
+        for row in translations.rows:
+            if row.state == OUTDATED:
+                for change in row.changes:
+                    when = f" on {change.since}" if change.since else " (not dated yet)"
+                    print(f"outdated         {row.lang} {row.name}  {row.location}  ({change.lang} changed{when}: {change.at})", file=out)
+            elif row.state == MISSING:
+                print(f"missing          {row.lang} {row.name}  ({row.twin.lang} has it: {row.twin.location})", file=out)
+            elif row.state == UNSYNCED:
+                print(f"not yet in step  {row.lang} {row.name}  {row.location}", file=out)
+    counts = translations.counts()
+    sections = len({(row.page, row.section) for row in translations.rows})
+    others = ", ".join(f"{counts[state]} {state}" for state in sorted(counts) if state != IN_STEP)
+    print(f"{sections} sections × {len(translations.languages)} languages: {counts.get(IN_STEP, 0)} in step" + (f", {others}" if others else ""), file=out)
