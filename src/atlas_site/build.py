@@ -78,7 +78,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         code_version = tree_digest(root)
         raw = load_project(root, cache)
     with clock.stage("validate"):
-        book, rules, problems = validate(raw)
+        book, rules, problems, result.suppressed = validate(raw)
         result.book, result.rules, result.problems = book, rules, list(problems)
     if book is None:
         return result  # without a usable profile the book has no languages: the profile's problems come alone
@@ -87,7 +87,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     with clock.stage("resolve"):
         result.parsed = parse_pages(book, md, cache, code_version)
         result.computed, example_problems = compute_examples(book, root, cache, code_version)
-        references, result.suppressed = check_references(book, result.parsed, result.computed)
+        references, suppressed = check_references(book, result.parsed, result.computed)
+        result.suppressed += suppressed
         result.translations = track(book, result.parsed, read_lock(root, cache))
         result.problems += example_problems + references + result.translations.problems
     if result.errors:

@@ -47,7 +47,7 @@ KINDS = yaml.safe_load((ROOT / "book.yaml").read_text(encoding="utf-8"))["figure
 @pytest.fixture(scope="module")
 def project():
     """The real book and everything computed for it (examples and figure series), once."""
-    book, _rules, problems = validate(load_project(ROOT))
+    book, _rules, problems, _suppressed = validate(load_project(ROOT))
     computed, compute_problems = compute_examples(book, ROOT)
     assert [str(p) for p in list(problems) + compute_problems if p.severity == "error"] == []
     return book, computed
@@ -359,7 +359,7 @@ def _computed(project, example_id):
 
 
 def _book_with(spec_edit):
-    book, _rules, _problems = validate(load_project(ROOT))
+    book, _rules, _problems, _suppressed = validate(load_project(ROOT))
     figures = dict(book.figures)
     raw = figures["roofline"].model_dump()
     spec_edit(raw)

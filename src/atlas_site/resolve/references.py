@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Collector, closest
 from ..directives import REGISTRY
-from ..model import Book
+from ..model import Book, registry_kind
 from .pages import ParsedPage
 
 
@@ -29,7 +29,9 @@ def check_ledger_references(book: Book, out: Collector) -> None:
     registry = book.registry
     for claim in book.claims.values():
         for number in claim.source:
-            if registry.entry(number) is None:
+            if registry.entry(number) is None and book.is_broken("registry", registry_kind(number)):
+                out.quiet()
+            elif registry.entry(number) is None:
                 out.error(book.locate(f"claims:{claim.id}"), "claim.unknown-source", f"claim '{claim.id}' cites '{number}', which is not in the source registry")
     for figure in book.figures.values():
         where = book.locate(f"figures:{figure.id}")

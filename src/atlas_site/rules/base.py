@@ -82,6 +82,11 @@ class RuleKind:
     def check(self, ctx, lang: str, pages: list) -> Check:
         raise NotImplementedError
 
+    def rests_on_broken_input(self, book) -> bool:
+        """Does the instance name something whose file failed to load (so checking it would only
+        repeat that problem)?"""
+        return False
+
     def references(self, book) -> list[str]:
         """Problems with the instance itself (an unknown figure, section page …), found before any
         page is checked: messages located at the rule."""

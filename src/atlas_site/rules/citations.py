@@ -31,6 +31,9 @@ class CitesAll(RuleKind):
     def describe(cls, args) -> str:
         return f"every {args.registry[:-1]} cited"
 
+    def rests_on_broken_input(self, book) -> bool:
+        return book.is_broken("registry", self.args.registry)
+
     def references(self, book):
         if not book.registry.of_kind(self.args.registry):
             return [f"the {self.args.registry} registry is empty: there is nothing to cite"]

@@ -30,7 +30,7 @@ def _load(root: Path):
     from ..resolve.pages import parse_pages
     from ..validate import validate
 
-    book, _rules, problems = validate(load_project(root))
+    book, _rules, problems, _suppressed = validate(load_project(root))
     if book is None:
         return None, None, problems
     parsed = parse_pages(book, make_parser())

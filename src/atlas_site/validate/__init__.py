@@ -16,12 +16,13 @@ from .strings import validate_strings
 UNREADABLE = ("yaml.syntax", "yaml.value", "frontmatter.unclosed", "file.encoding", "bib.syntax")
 
 
-def validate(raw: RawProject) -> tuple[Book | None, list, list]:
-    """(book, rule instances, problems); book is None when the profile is unusable."""
+def validate(raw: RawProject) -> tuple[Book | None, list, list, int]:
+    """(book, rule instances, problems, follow-on problems left out); book is None when the
+    profile is unusable."""
     out = Collector(list(raw.problems))
     profile, rules = validate_profile(raw.profile, out)
     if profile is None:
-        return None, [], out.items
+        return None, [], out.items, 0
     where: dict[str, SourceLocation] = {}
     broken = _unreadable(raw, out)
     registry = validate_registry(raw, profile, out, where, broken)
@@ -51,7 +52,8 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list]:
         where=where,
         broken=frozenset(broken),
     )
-    return book, rule_problems(rules, book, out), out.items
+    rules = rule_problems(rules, book, out)
+    return book, rules, out.items, out.suppressed
 
 
 def _unreadable(raw: RawProject, out: Collector) -> set[str]:

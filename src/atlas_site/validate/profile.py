@@ -107,6 +107,9 @@ def rule_problems(rules, book, out: Collector) -> list:
     are refused at their line in book.yaml; the rest are returned."""
     usable = []
     for rule in rules:
+        if rule.rests_on_broken_input(book):
+            out.quiet()  # what it names sits in a file that failed to load: that cause is reported
+            continue
         problems = rule.references(book)
         for message in problems:
             out.error(rule.location, "rule.reference", f"rule '{rule.name}': {message}")
