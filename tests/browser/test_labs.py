@@ -11,9 +11,6 @@ import subprocess
 
 import pytest
 
-from atlas_site.build import assemble
-from atlas_site.gates.browser import launched_browser, serve_folder
-from atlas_site.write import write_site
 from conftest import ROOT
 
 PAGE_OF = {"memory": "ch14", "batch": "ch14", "speculative": "ch14", "fleet": "ch14", "cost": "tf-overview"}
@@ -54,24 +51,18 @@ STATE_JS = """panel => ({
 
 
 @pytest.fixture(scope="module")
-def built():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result
+def built(real_book):
+    return real_book
 
 
 @pytest.fixture(scope="module")
-def base(built, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("labs") / "_site"
-    write_site(built.output, folder)
-    with serve_folder(folder) as url:
-        yield url
+def base(real_site_url):
+    return real_site_url
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as chromium:
-        yield chromium
+def browser(chromium):
+    return chromium
 
 
 @pytest.fixture(scope="module")

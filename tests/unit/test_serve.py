@@ -114,30 +114,27 @@ def contrast(foreground: str, background: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
-def test_overlay_is_readable_in_light_and_dark_mode(mini):
-    from atlas_site.gates.browser import launched_browser
-
+def test_overlay_is_readable_in_light_and_dark_mode(mini, chromium):
     stop, thread, base = start(mini)
     try:
         time.sleep(0.3)
         edit(mini / "content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:no-such-claim}}")
         wait_for(lambda: json.loads(get(base + "__atlas/status"))["problems"])
-        with launched_browser() as browser:
-            for scheme in ("light", "dark"):
-                page = browser.new_page(color_scheme=scheme)
-                page.goto(base + "en/ch14.html")
-                page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
-                colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
-                    const style = getComputedStyle(e);
-                    let back = style.backgroundColor, node = e;
-                    while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
-                    return [e.tagName, style.color, back];
-                })""")
-                assert len(colours) == 3
-                for tag, foreground, background in colours:
-                    assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
-                assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
-                page.close()
+        for scheme in ("light", "dark"):
+            page = chromium.new_page(color_scheme=scheme)
+            page.goto(base + "en/ch14.html")
+            page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
+            colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
+                const style = getComputedStyle(e);
+                let back = style.backgroundColor, node = e;
+                while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
+                return [e.tagName, style.color, back];
+            })""")
+            assert len(colours) == 3
+            for tag, foreground, background in colours:
+                assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
+            assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
+            page.close()
     finally:
         stop.set()
         thread.join(timeout=10)
