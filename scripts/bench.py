@@ -2,6 +2,7 @@
 """The benchmark (run by hand, never by the test suite): build times, scaling, page weights.
 
     .venv/bin/python scripts/bench.py [--runs 5] [--scales 1,10,50] [--skip-scaling]
+    .venv/bin/python scripts/bench.py --edit-paint [--runs 20]   # edit -> painted under `serve`
 
 Whole-process timings (a fresh `python -m atlas_site` each run), medians over --runs; results as a
 markdown table on stdout. Page weight = gzip-transferred HTML + the CSS and JS it loads (inline SVG
@@ -41,6 +42,7 @@ def median_build(root: Path, runs: int, *extra: str) -> float:
 def copy_project(target: Path) -> Path:
     for folder in ("content", "ledger", "sources", "templates", "labs_js"):
         shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests"))
+    shutil.copy(ROOT / "book.yaml", target / "book.yaml")
     return target
 
 
@@ -159,6 +161,67 @@ for p in sorted(src.glob('*.md')):
 """
 
 
+def start_serve(project: Path) -> tuple[subprocess.Popen, str]:
+    """`atlas-site serve --port 0` on a project; returns the process and its URL once it serves."""
+    server = subprocess.Popen([PY, "-m", "atlas_site", "--root", str(project), "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in server.stdout:
+        found = re.search(r" at (http://127\.0\.0\.1:\d+/)", line)
+        if found:
+            return server, found.group(1)
+    raise RuntimeError("serve exited before serving")
+
+
+PAINT_EDITS = {
+    # a new plain paragraph in a section of Chapter 14 (the page patches that section)
+    "insert a paragraph": ("content/en/ch14/20-phases.md", "\n\n{{figure:roofline}}\n", "\n\n{marker}\n\n{{figure:roofline}}\n"),
+    # a word of an existing paragraph that cites sources (the page reloads: cite links are wired at load)
+    "edit a citing paragraph": ("content/en/ch14/20-phases.md", "Prefill is often described as", "Prefill is often {marker} described as"),
+}
+
+
+def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
+    """Under `atlas-site serve`, Chromium showing en/ch14.html: write a one-paragraph edit of a
+    Chapter 14 part file and time until the new text is in the page (checked every animation
+    frame). Per kind of edit: (name, p50 ms, p90 ms, patched in place, reloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        project = copy_project(Path(tmp) / "p")
+        server, url = start_serve(project)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page.goto(url + "en/ch14.html")
+                for name, (part, anchor, replacement) in PAINT_EDITS.items():
+                    path = project / part
+                    original = path.read_text(encoding="utf-8")
+                    times, patched = [], 0
+                    for i in range(runs + 1):  # the first edit warms the server's cache for this part
+                        marker = f"Benchmark{i}zq{len(name)}"
+                        page.wait_for_timeout(300)  # the server idle, the page settled, as between keystrokes
+                        page.evaluate("() => { window.__atlasBench = true; }")
+                        start = time.perf_counter()
+                        path.write_text(original.replace(anchor, replacement.replace("{marker}", marker), 1), encoding="utf-8")
+                        page.wait_for_function("m => { const a = document.querySelector('article'); return a && a.textContent.includes(m); }",
+                                               arg=marker, polling="raf", timeout=30000)
+                        elapsed = (time.perf_counter() - start) * 1000
+                        if i:
+                            times.append(elapsed)
+                            patched += bool(page.evaluate("() => window.__atlasBench === true"))
+                    path.write_text(original, encoding="utf-8")
+                    times.sort()
+                    rows.append((name, statistics.median(times), times[min(len(times) - 1, round(0.9 * (len(times) - 1)))], patched, runs - patched))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return rows
+
+
 def page_weights(site: Path) -> list[tuple[str, int]]:
     rows = []
     for page in sorted(site.rglob("*.html")):
@@ -178,7 +241,13 @@ def main() -> int:
     parser.add_argument("--scales", default="1,10,50")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
+    parser.add_argument("--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`")
     args = parser.parse_args()
+    if args.edit_paint:
+        print(f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|")
+        for name, p50, p90, patched, reloaded in edit_to_paint(args.runs):
+            print(f"| {name} | {p50:.0f} | {p90:.0f} | {patched} | {reloaded} |")
+        return 0
     print(f"| measurement (median of {args.runs}, whole process) | seconds |\n|---|---|")
     print(f"| cold full build, with search index | {median_build(ROOT, args.runs):.2f} |")
     print(f"| cold full build, without search index | {median_build(ROOT, args.runs, '--no-search'):.2f} |")

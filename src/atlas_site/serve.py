@@ -1,6 +1,9 @@
-"""`atlas-site serve`: build, serve _site/ on localhost, rebuild on every edit, reload the page.
-A broken edit keeps the last good site and shows its diagnostics in the terminal and in the page;
-nothing an edit does (a half-saved file, a bug of ours) stops the server."""
+"""`atlas-site serve`: build, serve _site/ on localhost, rebuild on every edit, update the page.
+Every open page holds one event stream (/__atlas/events, server-sent events): after a rebuild it
+receives the sections of its article that changed and patches them in place, or is told to reload
+when more changed (live_patch.py decides). A broken edit keeps the last good site and shows its
+diagnostics in the terminal and in the page; nothing an edit does (a half-saved file, a bug of
+ours) stops the server."""
 from __future__ import annotations
 
 import errno
@@ -15,35 +18,63 @@ from pathlib import Path
 from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
+from .live_patch import site_changes
 from .write import build_lock, check_destination
 
 WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"
+EVENTS = "/__atlas/events"
+KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (proxies and sleeping laptops)
 HERE = Path(__file__).parent
 
 
 class LiveState:
-    """What the browser polls: a version that changes on every good build, and current problems."""
+    """What the pages follow: a version that changes on every good build, what that build changed
+    (live_patch.site_changes) and the current problems. Event streams wait on `changed`."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
         self.version = 0
+        self.changes: dict = {"reload": True}
         self.problems: list[str] = []
+        self.closed = False
 
-    def good(self) -> None:
+    def good(self, changes: dict | None = None) -> None:
         with self.lock:
             self.version += 1
+            self.changes = changes if changes is not None else {"reload": True}
             self.problems = []
+            self.changed.notify_all()
 
     def broken(self, problems: list[str]) -> None:
         with self.lock:
             self.problems = problems
+            self.changed.notify_all()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            self.changed.notify_all()
 
     def snapshot(self) -> dict:
         with self.lock:
             return {"version": self.version, "problems": list(self.problems)}
+
+    def next_event(self, seen: tuple[int, list] | None, timeout: float) -> tuple[tuple[int, list], dict] | None:
+        """Wait until the version or the problems differ from `seen`; then (what is now seen, the
+        event: version, the version it follows, problems, changes). None on timeout or close."""
+        with self.lock:
+            self.changed.wait_for(lambda: self.closed or seen != (self.version, self.problems), timeout)
+            now = (self.version, list(self.problems))
+            if self.closed or now == seen:
+                return None
+            event = {"version": self.version, "problems": now[1]}
+            if seen is not None and seen[0] != self.version:
+                event.update(after=self.version - 1, changes=self.changes)
+            return now, event
 
 
 def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes = b""):
@@ -72,6 +103,8 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
             path = urllib.parse.urlsplit(self.path).path
             if path == STATUS:
                 return self._send(json.dumps(state.snapshot()).encode(), "application/json")
+            if path == EVENTS:
+                return self._stream_events()
             if path == LIVE_SCRIPT:
                 return self._send(live_js, "text/javascript")
             if path == LIVE_STYLE:
@@ -90,6 +123,28 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
                 return self.send_error(404)
             return super().do_GET()
 
+        def _stream_events(self):
+            """One server-sent event per change, for as long as the page stays open."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            seen = None
+            try:
+                while not state.closed:
+                    step = state.next_event(seen, KEEP_ALIVE)
+                    if step is None:
+                        if state.closed:
+                            break
+                        self.wfile.write(b": idle\n\n")
+                    else:
+                        seen, event = step
+                        self.wfile.write(b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+                pass  # the page went away
+            self.close_connection = True
+
         def _send(self, body: bytes, kind: str):
             self.send_response(200)
             self.send_header("Content-Type", kind)
@@ -101,12 +156,20 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
     return Handler
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache) -> bool:
+class _Served:
+    """The in-memory site of the last good build, to tell open pages what the next one changed."""
+    output = None
+
+
+def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool:
     """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page."""
     start = time.perf_counter()
+    served = served or _Served()
     try:
         with build_lock(root):
-            build(root, site, search=search, cache=cache)
+            result = build(root, site, search=search, cache=cache)
+        changes = site_changes(served.output, result.output)
+        served.output = result.output
     except AtlasError as error:
         return _broken(state, [str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
@@ -114,8 +177,8 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
                                "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
     for line in cache.warnings:
         print(line, file=sys.stderr)
+    state.good(changes)
     cache.forget_unused()
-    state.good()
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
     return True
 
@@ -127,11 +190,16 @@ def _broken(state: LiveState, lines: list[str]) -> bool:
     return False
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # open event streams end with the server (LiveState.close), not before it
+
+
 def open_server(site: Path, state: LiveState, port: int) -> http.server.ThreadingHTTPServer:
     """Bind first, so a busy port is said at once, not after a whole build."""
     handler = make_handler(site, state, (HERE / "live.js").read_bytes(), (HERE / "live.css").read_bytes())
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        return _Server(("127.0.0.1", port), handler)
     except OSError as error:
         busy = error.errno in (errno.EADDRINUSE, errno.EACCES)
         message = f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}"
@@ -148,7 +216,8 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     thread = None
     try:
         cache = BuildCache(root / ".atlas-cache" / "artefacts")  # only what an edit affects is redone
-        rebuild(root, site, state, search=True, cache=cache)  # the first build includes the search index
+        served = _Served()
+        rebuild(root, site, state, search=True, cache=cache, served=served)  # the first build includes the search index
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -157,8 +226,9 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
             ready(url)
         paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
         for _changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            rebuild(root, site, state, search=search, cache=cache)
+            rebuild(root, site, state, search=search, cache=cache, served=served)
     finally:  # Ctrl-C goes on up to the command line, which says so in one line
+        state.close()
         if thread is not None:
             server.shutdown()
         server.server_close()
