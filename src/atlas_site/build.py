@@ -64,9 +64,12 @@ class _Clock:
         return _Stage()
 
 
-def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None, as_of=None) -> BuildResult:
+def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None, as_of=None,
+             rendered=None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
     what an edit affects is parsed, computed and rendered again (content hashes decide).
+    `rendered(output)`, when given, sees the pages as soon as they are rendered, before the gates
+    (serve pushes an edit to open pages from there; the gates' verdict follows).
     `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
     never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
@@ -96,6 +99,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     with clock.stage("render"):
         notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version, notices)
+    if rendered:
+        rendered(result.output)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
                           cache=cache, code_version=code_version, root=root, translations=result.translations, as_of=as_of)
@@ -109,8 +114,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
 
 
 def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None,
-          as_of=None) -> BuildResult:
-    result = assemble(root, progress, cache=cache, as_of=as_of)
+          as_of=None, rendered=None) -> BuildResult:
+    result = assemble(root, progress, cache=cache, as_of=as_of, rendered=rendered)
     if result.errors:
         raise AtlasError(result.errors, result.suppressed)
     clock = _Clock(result.timings, progress)

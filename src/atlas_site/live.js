@@ -8,7 +8,9 @@
   // Elements our page scripts wire up when the page loads: a patch that replaces one of them
   // would leave it without its behaviour, so such an edit reloads instead.
   var WIRED = "a.cite, [data-lab], [data-lab-scripts], [data-notice], [data-devmap], [data-theme-toggle], [data-lang-switch], [data-search], script";
-  var known = null;
+  // the build this page's HTML comes from (serve writes it into the script's URL)
+  var script = document.currentScript && /[?&]v=(\d+)/.exec(document.currentScript.src);
+  var known = script ? Number(script[1]) : null;
   var overlay = null;
 
   try {
@@ -104,17 +106,28 @@
     return true;
   }
 
+  var reloadWhenWritten = null;  // a version this page must reload for, once its files are written
+
+  function reloadFor(event) {
+    if (event.written) reload();
+    else reloadWhenWritten = event.version;  // reloading now would fetch the files of the build before
+  }
+
   function onEvent(event) {
     if (event.problems.length) showProblems(event.problems);
     else clearProblems();
     if (known === null) { known = event.version; return; }
-    if (event.version === known) return;
-    var changes = event.changes;
-    if (!changes || event.after !== known || changes.reload) return reload();  // a build we did not see, or an asset
+    if (event.version === known) {
+      if (event.written && reloadWhenWritten === known) reload();
+      return;
+    }
+    var changes = event.changes, follows = event.after === known;
     known = event.version;
+    reloadWhenWritten = null;
+    if (!changes || !follows || changes.reload) return reloadFor(event);  // a build we did not see, or an asset
     var mine = changes.pages[pagePath()];
     if (mine === undefined) return;  // another page changed
-    if (mine === "reload" || !patch(mine)) reload();
+    if (mine === "reload" || !patch(mine)) reloadFor(event);
   }
 
   function poll() {

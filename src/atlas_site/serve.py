@@ -31,21 +31,34 @@ HERE = Path(__file__).parent
 
 
 class LiveState:
-    """What the pages follow: a version that changes on every good build, what that build changed
-    (live_patch.site_changes) and the current problems. Event streams wait on `changed`."""
+    """What the pages follow: a version that changes on every build that rendered, what it changed
+    (live_patch.site_changes), whether its files are written yet, and the current problems.
+    A version is announced twice when its edit can be patched into open pages: once rendered
+    (before the gates and the write: the hot path) and once written. Event streams wait on
+    `changed`."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.changes: dict = {"reload": True}
+        self.written = True
         self.problems: list[str] = []
         self.closed = False
 
-    def good(self, changes: dict | None = None) -> None:
+    def rendered(self, changes: dict) -> None:
         with self.lock:
             self.version += 1
-            self.changes = changes if changes is not None else {"reload": True}
+            self.changes, self.written = changes, False
+            self.changed.notify_all()
+
+    def good(self, changes: dict | None) -> None:
+        """The build is written; `changes` is None when rendered() announced this version already."""
+        with self.lock:
+            if changes is not None:
+                self.version += 1
+                self.changes = changes
+            self.written = True
             self.problems = []
             self.changed.notify_all()
 
@@ -63,15 +76,23 @@ class LiveState:
         with self.lock:
             return {"version": self.version, "problems": list(self.problems)}
 
-    def next_event(self, seen: tuple[int, list] | None, timeout: float) -> tuple[tuple[int, list], dict] | None:
-        """Wait until the version or the problems differ from `seen`; then (what is now seen, the
-        event: version, the version it follows, problems, changes). None on timeout or close."""
+    def on_disk(self) -> int:
+        """The version whose files are written (a version announced when rendered is not yet)."""
         with self.lock:
-            self.changed.wait_for(lambda: self.closed or seen != (self.version, self.problems), timeout)
-            now = (self.version, list(self.problems))
+            return self.version if self.written else self.version - 1
+
+    def _seen(self) -> tuple:
+        return self.version, self.written, list(self.problems)
+
+    def next_event(self, seen: tuple | None, timeout: float) -> tuple[tuple, dict] | None:
+        """Wait until something differs from `seen`; then (what is now seen, the event: version,
+        the version it follows, written, problems, changes). None on timeout or close."""
+        with self.lock:
+            self.changed.wait_for(lambda: self.closed or seen != self._seen(), timeout)
+            now = self._seen()
             if self.closed or now == seen:
                 return None
-            event = {"version": self.version, "problems": now[1]}
+            event = {"version": self.version, "written": self.written, "problems": now[2]}
             if seen is not None and seen[0] != self.version:
                 event.update(after=self.version - 1, changes=self.changes)
             return now, event
@@ -79,7 +100,9 @@ class LiveState:
 
 def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes = b""):
     served = site.resolve()
-    injected = f'<link rel="stylesheet" href="{LIVE_STYLE}"><script src="{LIVE_SCRIPT}" defer></script></head>'.encode()
+    def injected() -> bytes:  # the script's URL names the build the files on disk come from
+        return (f'<link rel="stylesheet" href="{LIVE_STYLE}">'
+                f'<script src="{LIVE_SCRIPT}?v={state.on_disk()}" defer></script></head>').encode()
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *args, **kwargs):
@@ -116,7 +139,7 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
                 if target.is_file():
                     # served pages get the reload script; the files on disk stay identical to a build
                     try:
-                        html = target.read_bytes().replace(b"</head>", injected, 1)
+                        html = target.read_bytes().replace(b"</head>", injected(), 1)
                     except OSError:  # swapped away by a rebuild between the check and the read
                         return self.send_error(404)
                     return self._send(html, "text/html; charset=utf-8")
@@ -157,22 +180,37 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
 
 
 class _Served:
-    """The in-memory site of the last good build, to tell open pages what the next one changed."""
+    """The in-memory site the open pages show, to tell them what the next build changed."""
     output = None
 
 
 def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool:
-    """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page."""
+    """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page.
+    An edit the open pages can patch in is pushed as soon as it is rendered; the gates, the
+    write and the rest follow."""
     start = time.perf_counter()
     served = served or _Served()
+    found: dict = {}  # what the rendered pages changed; "announced" once pushed
+    shown = served.output  # what the open pages show until this build is announced
+
+    def push(output) -> None:
+        found["changes"] = site_changes(served.output, output)
+        served.output = output
+        if not found["changes"]["reload"]:
+            state.rendered(found["changes"])
+            found["announced"] = True
+            print(f"pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+
     try:
         with build_lock(root):
-            result = build(root, site, search=search, cache=cache)
-        changes = site_changes(served.output, result.output)
-        served.output = result.output
+            build(root, site, search=search, cache=cache, rendered=push)
+        changes = None if found.get("announced") else found["changes"]
     except AtlasError as error:
+        # pages that took the pushed edit show what failed: the next good build reloads them
+        served.output = None if found.get("announced") else shown
         return _broken(state, [str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
+        served.output = None if found.get("announced") else shown
         return _broken(state, [f"atlas-site: internal error: {type(error).__name__}: {error} "
                                "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
     for line in cache.warnings:

@@ -155,3 +155,34 @@ def test_serve_shows_and_clears_the_translation_notice_live(mini):
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def test_an_edit_is_patched_into_the_open_page_and_a_heading_edit_reloads_it(mini, chromium):
+    """A paragraph edit arrives over the event stream and replaces only its block (the page is not
+    reloaded: a mark set on the window survives); an edit that changes the table of contents
+    reloads the page. The files on disk stay as a build writes them."""
+    from atlas_site.build import build
+
+    stop, thread, base = start(mini)
+    page = chromium.new_page()
+    try:
+        page.goto(base + "en/ch14.html")
+        page.evaluate("() => { window.__notReloaded = true; }")
+        untouched = page.evaluate("() => document.querySelector('article table').outerHTML")
+        edit(mini / "content/en/ch14/00-intro.md", "the last block still wastes slots", "the last block still wastes a few slots")
+        page.wait_for_function("() => document.querySelector('article').textContent.includes('wastes a few slots')", timeout=60000)
+        assert page.evaluate("() => window.__notReloaded === true"), "the paragraph was patched in, not reloaded"
+        assert page.evaluate("() => document.querySelector('article table').outerHTML") == untouched
+        assert page.evaluate("() => document.querySelectorAll('article h2#q1').length") == 1
+
+        edit(mini / "content/en/ch14/00-intro.md", "## Service metrics {#q1}", "## Service metrics, measured {#q1}")
+        page.wait_for_function("() => document.getElementById('q1') && document.getElementById('q1').textContent.includes('measured')", timeout=60000)
+        assert page.evaluate("() => window.__notReloaded === undefined"), "a heading edit (the table of contents changed) reloads"
+        wait_for(lambda: b"measured" in (mini / "_site/en/ch14.html").read_bytes())
+        served = (mini / "_site").resolve()
+        fresh = build(mini, mini.parent / "fresh-site", search=False)
+        assert fresh.output["en/ch14.html"] == (served / "en/ch14.html").read_bytes(), "serve writes what a build writes"
+    finally:
+        page.close()
+        stop.set()
+        thread.join(timeout=10)
