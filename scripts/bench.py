@@ -98,7 +98,10 @@ def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, 
     return rows
 
 
-PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or m.group(1)),
+# directives flattened to words (ids lose their digits: "kv-32x-smaller" would read as a bare
+# multiplier), links to their text (the pages of the copies are renamed)
+PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or re.sub(r"\d", "", m.group(1))),
+         (re.compile(r"(?<!!)\[([^\]\n]+)\]\([^)\s]+\)"), r"\1"),
          (re.compile(r"\{\{[a-z-]+\}\}"), ""), (re.compile(r"\[@([^\]]+)\]"), r"[\1]"), (re.compile(r"^:::.*$", re.M), "")]
 
 
@@ -116,6 +119,50 @@ def plain_corpus(target: Path, scale: int) -> list[Path]:
             path.write_text(f"# {page.name} {copy}\n\n" + text, encoding="utf-8")
             pages.append(path)
     return pages
+
+
+PLAIN_BOOK = """title: {zh: "基准", en: "Benchmark"}
+short_title: {zh: "基准", en: "Benchmark"}
+languages:
+  - {code: zh, html_lang: zh-Hans, name: "中文", called: {en: "Chinese"}}
+  - {code: en, html_lang: en, name: "English", called: {zh: "英文"}}
+sources:
+  nodes: {label: "N{number}", title: {zh: "节点", en: "nodes"}}
+  references: {label: "R{number}", title: {zh: "参考", en: "references"}}
+evidence:
+  paper: {zh: "论文", en: "paper"}
+parts:
+  - series: plain
+    title: {zh: "正文", en: "Prose"}
+    pages: [PAGES]
+"""
+
+
+def plain_atlas_project(target: Path, scale: int) -> Path:
+    """The plain corpus as an atlas-site project: the same prose, per language, one page per corpus
+    file (no claims, figures, labs or citations), with the book's own templates; every gate runs."""
+    corpus = plain_corpus(target / "corpus", scale)
+    ids = []
+    for path in corpus:
+        lang, _, rest = path.stem.partition("-")
+        page = rest
+        text = path.read_text(encoding="utf-8").split("\n", 1)[1]  # the "# name copy" line: the title is front matter
+        folder = target / "content" / lang / page
+        folder.mkdir(parents=True)
+        (folder / "index.md").write_text(f"---\npage: {page}\ntitle: {page}\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
+                                         encoding="utf-8")
+        if page not in ids:
+            ids.append(page)
+    (target / "book.yaml").write_text(PLAIN_BOOK.replace("PAGES", ", ".join(ids)), encoding="utf-8")
+    for folder in ("templates", "labs_js"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests"))
+    (target / "sources").mkdir()
+    (target / "sources/works.bib").write_text("", encoding="utf-8")
+    (target / "sources/nodes.yaml").write_text("[]\n", encoding="utf-8")
+    (target / "sources/references.yaml").write_text("[]\n", encoding="utf-8")
+    (target / "ledger").mkdir()
+    shutil.rmtree(target / "corpus")
+    return target
 
 
 def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float]]:
