@@ -6,6 +6,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from .template_cache import template_cache
+
 
 @lru_cache(maxsize=4)
 def make_environment(root: Path) -> Environment:
@@ -18,4 +20,5 @@ def make_environment(root: Path) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=template_cache("pages"),
     )
