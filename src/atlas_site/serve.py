@@ -201,9 +201,11 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
             found["announced"] = True
             print(f"pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
 
+    cache.defer_writes()  # the on-disk cache entries are written after the push, not before it
     try:
         with build_lock(root):
             build(root, site, search=search, cache=cache, rendered=push)
+            cache.flush()
         changes = None if found.get("announced") else found["changes"]
     except AtlasError as error:
         # pages that took the pushed edit show what failed: the next good build reloads them
