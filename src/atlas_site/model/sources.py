@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
@@ -54,7 +54,7 @@ class ReferenceEntry(Frozen):
 
     ref: int = Field(ge=1)
     work: str
-    title: str = Field(min_length=1)
+    title: Annotated[str, Field(min_length=1)] | Localized  # the document's own title, or what it is in each language
     url_status: Literal["seed", "known", "searched", "unresolved"]
     accessed: str
     material_date: str | None = None
@@ -76,6 +76,9 @@ class ReferenceEntry(Frozen):
     @property
     def number(self) -> str:
         return f"r{self.ref}"
+
+    def title_in(self, lang: str) -> str:
+        return self.title if isinstance(self.title, str) else self.title[lang]
 
 
 class Registry(Frozen):
