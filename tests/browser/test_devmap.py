@@ -211,6 +211,13 @@ def test_every_year_is_on_the_axis_and_a_year_without_nodes_is_a_visible_gap(sit
         assert {year for year, gap, _ in heads if gap} == empty
         widths = {gap: [w for _, g, w in heads if g == gap] for gap in (True, False)}
         assert max(widths[True]) < min(widths[False]), "a gap year is narrower than a year with nodes, but present"
+        misplaced = page.evaluate("""() => {
+          const heads = Object.fromEntries([...document.querySelectorAll('.devmap-year-head')].map(h => [h.dataset.year, h.getBoundingClientRect()]));
+          return [...document.querySelectorAll('.devmap-chip')].filter(c => {
+            const b = c.getBoundingClientRect(), h = heads[c.textContent.slice(0, 4)];
+            return !h || b.left < h.left - 1 || b.right > h.right + 1; }).map(c => c.dataset.node);
+        }""")
+        assert misplaced == [], f"nodes outside their year's column: {misplaced}"
         assert not errors, errors
     finally:
         context.close()
