@@ -34,7 +34,8 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: di
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
         **frame(book, lang, f"{lang}/bibliography.html", "bibliography"),
-        entries=entries, gaps=gaps, title=book.ui("bibliography", lang), legend=_legend(book, lang))
+        entries=entries, gaps=gaps, title=book.ui("bibliography", lang), legend=_legend(book, lang),
+        styles=["atlas.css", "bibliography.css"])
 
 
 def bibliography_inputs(book: Book, lang: str, parsed: dict) -> list:
