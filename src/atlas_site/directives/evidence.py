@@ -52,7 +52,7 @@ def _claim_evidence(state, claim) -> str:
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
-    return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">'
+    return (f'<span class="claim" data-kind="{claim.kind}">'
             f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
             f'<span class="badge badge-claim">{escape(label)}</span>'
             f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
@@ -80,7 +80,7 @@ def _render_example(state, use) -> str:
     # the assumption is spelled out once per page (first use); later uses keep the label only
     title = f' title="{escape(example.note[state.lang])}"' if example.note and example_id not in state.noted else ""
     state.noted.add(example_id)
-    return (f'<span class="ex" data-example="{escape(use.key)}"{title}>'
+    return (f'<span class="ex"{title}>'
             f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
             f'<span class="badge badge-ex">{escape(label)}</span></span>')
 

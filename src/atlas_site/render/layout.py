@@ -30,18 +30,29 @@ def nav_entries(book: Book, lang: str) -> list[dict]:
     """Top navigation: each chapter, each series as one entry (its pages have their own series
     list), and the generated pages, in the profile's order."""
     entries = []
-    present = {p.id: p for p in book.pages_in(lang)}
     for part in book.profile.parts:
-        if part.chapter and part.chapter in present:
-            page = present[part.chapter]
-            entries.append({"href": page.output_path, "label": page.meta.short_title or page.meta.title})
-        elif part.series:
-            first = next((present[p] for p in part.pages if p in present), None)
-            if first is not None:
-                entries.append({"href": first.output_path, "label": part.title[lang]})
+        first = first_page(book, lang, part)
+        if first is not None:
+            entries.append({"href": first.output_path, "label": part_label(book, lang, part)})
         elif part.generated:
             entries.append({"href": f"{lang}/{part.generated}.html", "label": book.ui(part.generated, lang)})
     return entries
+
+
+def first_page(book: Book, lang: str, part):
+    """The page a chapter or series opens with in one language (None for a generated part)."""
+    present = {p.id: p for p in book.pages_in(lang)}
+    return next((present[p] for p in part.page_ids if p in present), None)
+
+
+def part_label(book: Book, lang: str, part) -> str:
+    """What readers call a part: a chapter by its page's short title, a series by its title."""
+    if part.series:
+        return part.title[lang]
+    if part.generated:
+        return book.ui(part.generated, lang)
+    page = first_page(book, lang, part)
+    return (page.meta.short_title or page.meta.title) if page else part.id
 
 
 def series_of(book: Book, lang: str, page_id: str) -> dict | None:

@@ -14,7 +14,7 @@ from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
 from .assets import add_assets, page_assets
-from .bibliography import render_bibliography, render_source_cards
+from .bibliography import bibliography_inputs, render_bibliography, render_source_cards
 from .dependencies import Dependencies
 from .layout import frame, series_of
 from .state import CiteIndex, RenderState
@@ -75,7 +75,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
-                    scripts=scripts, styles=styles)
+                    scripts=scripts, styles=styles, cited=bool(state.cites.places),
+                    page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "")
                 return html, state.cites.places, state.record.dump()
 
             key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version,
@@ -88,8 +89,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     nav_version = digest(book.profile.model_dump(mode="json"), [[p.lang, p.id, p.meta.title, p.meta.short_title] for p in book.pages])
     for lang in book.languages:
         places = sorted((work, entries) for (place_lang, work), entries in cites.places.items() if place_lang == lang)
-        output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(registry_version, nav_version, places, lang),
-                                                          lambda lang=lang: render_bibliography(book, env, lang, cites)))
+        key = digest(registry_version, nav_version, places, bibliography_inputs(book, lang, parsed), lang)
+        output.add(f"{lang}/bibliography.html", cache.get("bibliography", key, lambda lang=lang: render_bibliography(book, env, lang, cites, parsed)))
         output.add(f"assets/sources-{lang}.js", cache.get("source-cards", digest(registry_version, lang), lambda lang=lang: render_source_cards(book, lang)))
     first = book.languages[0]
     output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: env.get_template("index.html.j2").render(
