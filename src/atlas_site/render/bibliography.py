@@ -1,15 +1,14 @@
 """The bibliography of each language (one entry per distinct work, with all its ledger numbers and
-back-links to every place that cites it) and the data the citation cards show."""
+back-links to every place that cites it) (the data the citation cards show is in render/previews.py)."""
 from __future__ import annotations
-
-import json
 
 from ..model import Book
 from .layout import frame
 from .state import CiteIndex, source_label
 
 
-def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
+def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, claims_by_work: dict | None = None) -> str:
+    """`claims_by_work`: work key -> the numbers page rows of the claims it is a source of."""
     registry = book.registry
     entries = []
     for key, work in registry.works.items():
@@ -28,24 +27,10 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
             } for r in refs],
             "cited_from": [{"href": f"../{path}#{anchor}", "label": label}
                            for path, anchor, label in cites.places.get((lang, key), [])],
+            "claims": (claims_by_work or {}).get(key, []),
         })
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
-        **frame(book, lang, f"{lang}/bibliography.html", "bibliography"),
+        **frame(book, lang, f"{lang}/bibliography.html", "bibliography", book.ui("bibliography", lang),
+                book.ui("bibliography_description", lang)),
         entries=entries, gaps=gaps, title=book.ui("bibliography", lang))
-
-
-def render_source_cards(book: Book, lang: str) -> str:
-    """The data citation cards show, as a classic script so it also loads from file://."""
-    registry = book.registry
-    cards = {}
-    for number in sorted(list(registry.nodes) + list(registry.references)):
-        entry = registry.entry(number)
-        work = registry.works[entry.work]
-        cards[number] = {
-            "title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
-            "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
-            "open": book.ui("open_entry", lang),
-        }
-    payload = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"window.AtlasSources={payload};\n"

@@ -42,7 +42,7 @@ def _heading_close(self, tokens, idx, options, env):
     heading_id = opening.attrGet("id")
     anchor = ""
     if heading_id:
-        anchor = f'<a class="anchor" href="#{escape(str(heading_id))}" aria-hidden="true" tabindex="-1">#</a>'
+        anchor = f'<a class="anchor" href="#{escape(str(heading_id))}" aria-hidden="true" tabindex="-1" data-pagefind-ignore>#</a>'
     return f"{anchor}</{tokens[idx].tag}>\n"
 
 

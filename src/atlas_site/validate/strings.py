@@ -11,7 +11,9 @@ TEMPLATE_CALL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]\s*\)""")
 # keys the engine itself looks up (directives, bibliography, layout); the templates' own are found in them
 ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "analytic", "setting_label", "figure",
                "yes", "no", "wrong", "node", "year", "source", "role", "open", "misconception", "note", "bibliography",
-               "open_entry", "choose", "url_status.seed", "url_status.known", "url_status.searched", "url_status.unresolved")
+               "open_entry", "choose", "url_status.seed", "url_status.known", "url_status.searched", "url_status.unresolved",
+               "figure_ref", "numbers", "numbers_description", "glossary", "glossary_description", "bibliography_description",
+               "not_found", "not_found_text", "enter", "open_glossary", "open_numbers", "caution_label")
 
 
 def template_keys(templates: Path) -> set[str]:
