@@ -99,7 +99,8 @@ def _render_term(state, use) -> str:
         return f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
     state.defined.add(use.key)
     definition = term.definition[state.lang]
-    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" '
+    # the search index weighs the place a term is defined above its other mentions
+    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '
             f'title="{escape(definition)}">{escape(shown)}</dfn>')
 
 

@@ -20,6 +20,7 @@ from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
 from .numbers import claim_rows, render_numbers
 from .previews import linked_sections, render_previews
+from .search_terms import search_terms
 from .state import CiteIndex, RenderState
 from .templates import make_environment
 from .web import add_web_files
@@ -91,6 +92,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
         _render_generated(book, env, parsed, lang, cites, output, cache, generated, digest(registry_version, nav_version, ledgers, lang))
     output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", digest(nav_version, code_version), lambda: render_not_found(book, env)))
+    output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
     add_web_files(book, output)
     add_assets(root, output)
     return output, manifest
