@@ -1,7 +1,7 @@
 /* Site behaviour that needs script: the theme toggle (theme.js applied the stored theme before
    the first paint), the section being read (contents highlight, the phone header's indicator, and
    the language switch, which lands on that section of the twin page), the contents panel on
-   phones, the works cited on the page for print, and dismissing a translation notice. Everything
+   phones, the page's address for print, and dismissing a translation notice. Everything
    reads without it; nothing here writes HTML strings. */
 (function () {
   "use strict";
@@ -164,32 +164,10 @@
     });
   }
 
-  /* For print: the page's address, and the works it cites with their numbers (from the citation
-     cards' data, window.AtlasSources), so "[N25]" can be looked up on paper. */
+  /* For print: the page's address (the works it cites are listed by the build). */
   function setupPrint() {
     var address = document.querySelector("[data-print-url]");
     if (address && !address.textContent) address.textContent = window.location.href.split("#")[0];
-    var list = document.querySelector("[data-print-refs-list]");
-    var sources = window.AtlasSources;
-    if (!list || !sources) return;
-    var works = {}, order = [];
-    function rank(number) { return (number.charAt(0) === "n" ? 0 : 1e6) + parseInt(number.slice(1), 10); }
-    Array.prototype.forEach.call(document.querySelectorAll("article a.cite[data-cite]"), function (a) {
-      var number = a.getAttribute("data-cite"), info = sources[number];
-      if (!info) return;
-      var key = info.numbers.join(" "), work = works[key];
-      if (!work) { work = works[key] = { info: info, labels: {} }; order.push(key); }
-      work.labels[number] = a.textContent;
-    });
-    function numbers(key) { return Object.keys(works[key].labels).sort(function (a, b) { return rank(a) - rank(b); }); }
-    order.sort(function (a, b) { return rank(numbers(a)[0]) - rank(numbers(b)[0]); });
-    order.forEach(function (key) {
-      var work = works[key], item = document.createElement("li"), label = document.createElement("strong");
-      label.textContent = "[" + numbers(key).map(function (n) { return work.labels[n]; }).join(" · ") + "] ";
-      item.appendChild(label);
-      item.appendChild(document.createTextNode(work.info.title + (work.info.year ? " (" + work.info.year + ")" : "")));
-      list.appendChild(item);
-    });
   }
 
   function setupTranslationNotices() {

@@ -62,7 +62,7 @@ def test_citation_card_by_keyboard_and_escape(browser, base):
     cite = page.locator(".claim a.cite").first
     cite.focus()
     card = page.locator("#cite-card")
-    assert card.is_visible()
+    card.wait_for(state="visible", timeout=5000)  # the card data is fetched on the first focus
     text = card.inner_text()
     assert "paper" in text or "documentation" in text or "benchmark" in text
     assert "setting" in text.lower(), "a claim's citation card shows the claim's setting"
@@ -80,7 +80,7 @@ def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, base
     cite.scroll_into_view_if_needed()
     cite.tap()
     card = page.locator("#cite-card")
-    assert card.is_visible()
+    card.wait_for(state="visible", timeout=5000)
     assert page.url.endswith("zh/ch14.html"), "the first tap opens the card instead of leaving the page"
     link_box, card_box = cite.bounding_box(), card.bounding_box()
     assert card_box["y"] >= link_box["y"] + link_box["height"] or card_box["y"] + card_box["height"] <= link_box["y"]

@@ -1,9 +1,8 @@
-"""The bibliography of each language (one entry per distinct work, with all its ledger numbers,
-a legend saying what the numbers are, and back-links naming the page and section that cite it)
-and the data the citation cards show."""
+"""The bibliography of each language: one entry per distinct work, with all its ledger numbers,
+a legend saying what the numbers are, back-links naming the page and section that cite it, and
+(with a numbers page) the claims it is a source of. The data the citation cards show is in
+render/previews.py."""
 from __future__ import annotations
-
-import json
 
 from ..model import Book
 from ..rules.citations import CitesAll
@@ -11,7 +10,8 @@ from .layout import frame, part_label
 from .state import CiteIndex, source_label
 
 
-def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: dict) -> str:
+def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: dict, claims_by_work: dict | None = None) -> str:
+    """`claims_by_work`: work key -> the numbers page rows of the claims it is a source of."""
     registry = book.registry
     where = _section_titles(book, lang, parsed)
     entries = []
@@ -32,17 +32,14 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: di
                 "url_status": book.ui(f"url_status.{r.url_status}", lang), "url": r.url,
             } for r in refs],
             "cited_from": _back_links(cites.places.get((lang, key), []), where),
+            "claims": (claims_by_work or {}).get(key, []),
         })
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
-        **frame(book, lang, f"{lang}/bibliography.html", "bibliography"),
+        **frame(book, lang, f"{lang}/bibliography.html", "bibliography", book.ui("bibliography", lang),
+                book.ui("bibliography_description", lang)),
         entries=entries, gaps=gaps, title=book.ui("bibliography", lang), legend=_legend(book, lang),
         styles=["atlas.css", "bibliography.css"])
-
-
-def bibliography_inputs(book: Book, lang: str, parsed: dict) -> list:
-    """What the back-links read besides the citations themselves (for the cache key)."""
-    return sorted(_section_titles(book, lang, parsed).items())
 
 
 def _section_titles(book: Book, lang: str, parsed: dict) -> dict:
@@ -85,23 +82,3 @@ def _legend(book: Book, lang: str) -> dict:
     shared = next((registry.numbers_of(key) for key in registry.works if len({n[0] for n in registry.numbers_of(key)}) > 1), None)
     example = book.ui("bib_shared", lang).format(example=" · ".join(source_label(book, n) for n in shared)) if shared else ""
     return {"lines": lines, "example": example}
-
-
-def render_source_cards(book: Book, lang: str) -> str:
-    """The data citation cards show, as a classic script so it also loads from file://."""
-    registry = book.registry
-    cards = {}
-    for number in sorted(list(registry.nodes) + list(registry.references)):
-        entry = registry.entry(number)
-        work = registry.works[entry.work]
-        verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
-        cards[number] = {
-            "title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
-            "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
-            "open": book.ui("open_entry", lang),
-            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
-            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
-            "scope": f"{book.ui('scope', lang)}: {entry.scope[lang]}" if getattr(entry, "scope", None) else None,
-        }
-    payload = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"window.AtlasSources={payload};\n"

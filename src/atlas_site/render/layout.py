@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from ..model import Book
 from .assets import CSP
+from .web import head_meta
 
 
-def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
+def frame(book: Book, lang: str, path: str, page_id: str | None, title: str | None = None,
+          description: str | None = None) -> dict:
     """The template context shared by every page of one language. `page_id` names the page whose
-    twins the language switch and the alternates point at (None on the entry page)."""
+    twins the language switch and the alternates point at (None on the entry page); `title` and
+    `description` are what link previews and search engines show of it."""
     depth = path.count("/")
     strings = book.strings[lang]
     twins = [{"code": other.code, "html_lang": other.html_lang, "name": other.name,
@@ -23,6 +26,7 @@ def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
         "csp": CSP,
         "twins": twins,
         "nav": nav_entries(book, lang),
+        "head": head_meta(book, lang, path, page_id, title or book.profile.title[lang], description),
     }
 
 

@@ -1,6 +1,6 @@
 """What rendering one page needs and accumulates: the book, the language, and the running state
-that the directives of one part leave for the next (section, terms defined,
-examples explained, figures numbered) — plus what the page placed, for the gates (the manifest)."""
+that the directives of one part leave for the next (section, terms defined, examples explained)
+and the page's figure numbers — plus what the page placed, for the gates (the manifest)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,19 +48,19 @@ class RenderState:
     code_version: str = ""
     cites: CiteIndex = field(default_factory=CiteIndex)
     record: PageRecord = field(default_factory=PageRecord)
+    figure_numbers: dict = field(default_factory=dict)  # figure id -> number on this page (ParsedPage.figure_numbers)
     section: str = ""
-    figures: int = 0
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
     notices: dict = field(default_factory=dict)  # section id -> the reader's notice that a twin changed (translations/)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
-        return [self.section, self.figures, sorted(self.defined), sorted(self.noted)]
+        return [self.section, sorted(self.defined), sorted(self.noted)]
 
     def resume(self, carried: list) -> None:
-        self.section, self.figures = carried[0], carried[1]
-        self.defined, self.noted = set(carried[2]), set(carried[3])
+        self.section = carried[0]
+        self.defined, self.noted = set(carried[1]), set(carried[2])
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:
