@@ -121,13 +121,17 @@ def test_print_to_pdf_gives_clean_pages(browser, base):
     assert page.locator(".site-header").is_hidden()
     assert page.locator(".lab-static").first.is_visible()
     assert page.locator("figure.figure svg").first.is_visible()
-    # external links print their address after the text
-    link = page.locator("article a.external").first
-    after = link.evaluate("a => getComputedStyle(a, '::after').content")
-    assert after == f'" <{link.get_attribute("href")}>"', after
     pdf = page.pdf(format="A4")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     assert pdf.startswith(b"%PDF") and pages > 10
+    # on paper a link cannot be followed: the bibliography prints each work's address after its link
+    page.goto(base + "en/bibliography.html")
+    page.emulate_media(media="print")
+    link = page.locator("main a.external").first
+    after = link.evaluate("a => getComputedStyle(a, '::after').content")
+    assert after == f'" <{link.get_attribute("href")}>"', after
+    page.emulate_media(media="screen")
+    assert link.evaluate("a => getComputedStyle(a, '::after').content") == "none", "the address is for paper only"
     page.close()
 
 
