@@ -74,6 +74,17 @@ class Part(Frozen):
         return (self.chapter,) if self.chapter else self.pages
 
 
+class Downloads(Frozen):
+    """The print and e-book editions (`atlas-site export`): their file names and the author their
+    metadata names. Files are `downloads/<basename>-<language code>.pdf` and `.epub`."""
+
+    basename: str = Field(default="book", pattern=SLUG)
+    author: Localized | None = None  # PDF Author and EPUB dc:creator; left out when not set
+
+    def file_name(self, lang: str, extension: str) -> str:
+        return f"{self.basename}-{lang}.{extension}"
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -84,6 +95,7 @@ class BookProfile(Frozen):
     figure_kinds: dict[str, Localized] = Field(default_factory=dict)
     parts: tuple[Part, ...] = Field(min_length=1)
     rules: tuple[dict, ...] = ()  # book-wide rules
+    downloads: Downloads = Field(default_factory=Downloads)
 
     @field_validator("languages")
     @classmethod
