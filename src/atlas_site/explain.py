@@ -105,6 +105,11 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.offline.console": ("Pages log no console error.", "Open the page and fix the error shown."),
     "i18n.missing-language": ("Every lab UI string (ledger/labs.md `strings:`) has a non-empty text in every language of book.yaml.", "Add the missing language's text."),
     "search.index": ("The search index is built by Pagefind over the written pages.", "Reinstall the project (pip install -e .) so pagefind[extended] is present, then rebuild."),
+    "export.browser": ("The PDF edition is printed by Chromium through Playwright (`atlas-site export pdf`); the EPUB needs neither.", "Run bash scripts/test.sh (it installs chromium, fonts-noto-cjk and the test extras with Playwright), or set ATLAS_CHROMIUM to a Chromium binary."),
+    "export.font": ("The print edition sets its text in the Noto CJK fonts that templates/export/print.css names, embedded in the PDF, so no glyph is missing.", "apt-get install fonts-noto-cjk (bash scripts/test.sh does), or name an installed family in print.css and pdf.py CJK_FONTS."),
+    "export.no-date": ("An edition is dated by the newest `last_verified` of its pages (EPUB dcterms:modified, PDF dates), never by the clock, so the same book gives the same files.", "Give the pages of that language their `last_verified` date in the front matter."),
+    "export.pdf-toc": ("The page numbers in the PDF's table of contents are those where the headings landed; print is repeated until they agree (at most three passes).", "Keep the page-number box of the contents (.toc-page in templates/export/print.css) a fixed width, so filling in a number moves no line."),
+    "export.print": ("Chromium prints the assembled book to PDF; a crash or time-out of the print is reported with its first line.", "Open the print document (templates/export/print.html.j2, written to a temporary folder) in Chromium and look for the failing content; rerun with --progress."),
     "gate.figures.layout": ("Figure labels fit their boxes and do not overlap.", "Shorten the label or widen the box in the figure's data."),
 }
 

@@ -40,6 +40,10 @@ def heading_pages(data: bytes, targets: list[str]) -> dict[str, int]:
     return landed
 
 
+def page_count(data: bytes) -> int:
+    return len(PdfReader(BytesIO(data)).pages)
+
+
 def finish_pdf(data: bytes, edition: Edition, equivalents: dict[str, list[str]], used: set[str]) -> bytes:
     """Chromium's PDF with the edition's metadata (title, author, language, the edition's date
     rather than the clock) and its CJK text layer repaired, appended as an incremental update: the

@@ -9,7 +9,7 @@ from .layout import frame
 from .state import CiteIndex, source_label
 
 
-def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
+def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, downloads=()) -> str:
     registry = book.registry
     entries = []
     for key, work in registry.works.items():
@@ -31,7 +31,7 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
         })
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
-        **frame(book, lang, f"{lang}/bibliography.html", "bibliography"),
+        **frame(book, lang, f"{lang}/bibliography.html", "bibliography", downloads),
         entries=entries, gaps=gaps, title=book.ui("bibliography", lang))
 
 

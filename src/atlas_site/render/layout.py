@@ -6,9 +6,10 @@ from ..model import Book
 from .assets import CSP
 
 
-def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
+def frame(book: Book, lang: str, path: str, page_id: str | None, downloads=()) -> dict:
     """The template context shared by every page of one language. `page_id` names the page whose
-    twins the language switch and the alternates point at (None on the entry page)."""
+    twins the language switch and the alternates point at (None on the entry page); `downloads`
+    are the print and e-book editions the footer links (export/downloads.py)."""
     depth = path.count("/")
     strings = book.strings[lang]
     twins = [{"code": other.code, "html_lang": other.html_lang, "name": other.name,
@@ -23,6 +24,7 @@ def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
         "csp": CSP,
         "twins": twins,
         "nav": nav_entries(book, lang),
+        "downloads": [d for d in downloads if d.lang == lang],
     }
 
 

@@ -45,8 +45,11 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
 
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
-                cache: BuildCache | None = None, code_version: str = "") -> tuple[Output, Manifest]:
+                cache: BuildCache | None = None, code_version: str = "", downloads=()) -> tuple[Output, Manifest]:
+    """`downloads`: the print and e-book editions of this book (export/downloads.py), shipped and
+    linked from every page's footer."""
     cache = cache or NoCache()
+    linked = [(d.path, d.size) for d in downloads]
     env = make_environment(root)
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
@@ -62,7 +65,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
                 html = env.get_template("page.html.j2").render(
-                    **frame(book, lang, page.output_path, page.id),
+                    **frame(book, lang, page.output_path, page.id, downloads),
                     page=page, body=Markup(body), chapter_number=part.number if part else None,
                     series=series_of(book, lang, page.id),
                     toc=[s for s in parsed_page.sections if s.level == 2],
@@ -71,7 +74,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     scripts=scripts, styles=styles)
                 return html, state.cites.places, state.record.dump()
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version)
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version, linked)
             html, places, record = cache.get("page-html", key, render_page)
             cites.merge(places)
             manifest.record(lang, page.id).merge(PageRecord.load(record))
@@ -80,17 +83,20 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     nav_version = digest(book.profile.model_dump(mode="json"), [[p.lang, p.id, p.meta.title, p.meta.short_title] for p in book.pages])
     for lang in book.languages:
         places = sorted((work, entries) for (place_lang, work), entries in cites.places.items() if place_lang == lang)
-        output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(registry_version, nav_version, places, lang),
-                                                          lambda lang=lang: render_bibliography(book, env, lang, cites)))
+        output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(registry_version, nav_version, places, lang, linked),
+                                                          lambda lang=lang: render_bibliography(book, env, lang, cites, downloads)))
         output.add(f"assets/sources-{lang}.js", cache.get("source-cards", digest(registry_version, lang), lambda lang=lang: render_source_cards(book, lang)))
     first = book.languages[0]
-    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: env.get_template("index.html.j2").render(
-        **frame(book, first, "index.html", None), entries=_entry_points(book), titles=book.profile.title.root)))
+    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version, linked), lambda: env.get_template("index.html.j2").render(
+        **frame(book, first, "index.html", None), entries=_entry_points(book, downloads), titles=book.profile.title.root)))
     add_assets(root, output)
+    for download in downloads:
+        output.add(download.path, download.data)
     return output, manifest
 
 
-def _entry_points(book: Book) -> list[dict]:
+def _entry_points(book: Book, downloads=()) -> list[dict]:
     return [{"lang": lang.code, "html_lang": lang.html_lang, "label": lang.name, "pages": book.pages_in(lang.code),
-             "bibliography": book.ui("bibliography", lang.code), "choose": book.ui("choose", lang.code)}
+             "bibliography": book.ui("bibliography", lang.code), "choose": book.ui("choose", lang.code),
+             "downloads": [d for d in downloads if d.lang == lang.code], "t": lambda key, code=lang.code: book.ui(key, code)}
             for lang in book.profile.languages]
