@@ -25,6 +25,7 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
     or run). `lab_address(panel_id)` makes the line that names a lab's interactive version."""
     main.tag = f"{{{XHTML}}}section"
     main.attrib.clear()
+    main.tail = None  # what follows <main> is the page's frame (its footer), not the book's text
     tree = parents(main)
     for element in list(main.iter()):
         parent = tree.get(element)

@@ -106,7 +106,7 @@ def _check_inputs(root: Path, book, formats: tuple[str, ...]) -> None:
     for lang in book.languages:
         missing = sorted(needed - set(book.strings.get(lang, {})))
         if missing:
-            problems.append(Diagnostic(SourceLocation(f"templates/strings/{lang}.yaml"), "strings.missing-key",
+            problems.append(Diagnostic(SourceLocation(f"templates/strings/{lang}.yaml", 1, 1), "strings.missing-key",
                                        f"templates/strings/{lang}.yaml lacks {', '.join(missing)}, which the editions use (templates/export/)"))
         pages = book.pages_in(lang)
         if pages and not any(p.meta.last_verified for p in pages):
