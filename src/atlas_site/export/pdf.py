@@ -1,7 +1,7 @@
 """One language of the book as a PDF, paginated by Chromium's own print (the engine that already
 renders the site's MathML and SVG): a cover, the table of contents with page numbers, every page
 of the book in reading order under a running header with its chapter's title, page numbers, a
-bookmark for every heading, tagged, in the edition's language.
+bookmark for every chapter and section (the table of contents), tagged, in the edition's language.
 
 Chromium cannot print a page number it has not laid out yet (no `target-counter`), so the table
 of contents takes two passes: print with the numbers left blank, read back with pypdf on which
@@ -51,7 +51,7 @@ def make_pdf(edition: Edition, env, root: Path, output: Output, browser) -> tupl
             landed = heading_pages(data, document.targets)
             if landed == pages:
                 used = set("".join(text_of(c.body) for c in edition.chapters))
-                return finish_pdf(data, edition, radical_equivalents(CJK_FONTS), used), passes
+                return finish_pdf(data, edition, document.bookmarks(), radical_equivalents(CJK_FONTS), used), passes
             pages = landed
     raise TocMismatch(f"after {PASSES} passes the table of contents still moves the pages it numbers")
 
@@ -65,6 +65,19 @@ class PrintDocument:
         self.contents = edition.contents(deepest=2)
         self.targets = [anchor(entry.chapter, entry.anchor) for entry in _walk(self.contents) if entry.chapter]
         self.cover = Markup(render_cover(edition, env, "export_print_edition"))
+
+    def bookmarks(self) -> list:
+        """The table of contents as the PDF's outline: (title, destination, children); a series'
+        name leads to its first page."""
+        def marks(entries):
+            found = []
+            for entry in entries:
+                children = marks(entry.children)
+                target = anchor(entry.chapter, entry.anchor) if entry.chapter else children[0][1]
+                found.append((entry.title, target, children))
+            return found
+
+        return marks(self.contents)
 
     def write_assets(self, folder: Path) -> None:
         for sheet in SITE_STYLESHEETS:
@@ -122,12 +135,12 @@ def _running_css(edition: Edition, env) -> str:
 
 def _print(browser, document: Path, final: bool = True) -> bytes:
     """Chromium's PDF of the document. A pass that only measures where headings land leaves out
-    the tags and bookmarks (they do not move anything)."""
+    the tags (they do not move anything); the bookmarks are the table of contents (finish_pdf)."""
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()
         page.emulate_media(media="print", color_scheme="light")
         page.goto(document.as_uri(), wait_until="load")
-        return page.pdf(prefer_css_page_size=True, print_background=True, outline=final, tagged=final)
+        return page.pdf(prefer_css_page_size=True, print_background=True, tagged=final)
     finally:
         context.close()

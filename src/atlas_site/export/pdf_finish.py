@@ -44,11 +44,13 @@ def page_count(data: bytes) -> int:
     return len(PdfReader(BytesIO(data)).pages)
 
 
-def finish_pdf(data: bytes, edition: Edition, equivalents: dict[str, list[str]], used: set[str]) -> bytes:
+def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict[str, list[str]], used: set[str]) -> bytes:
     """Chromium's PDF with the edition's metadata (title, author, language, the edition's date
-    rather than the clock) and its CJK text layer repaired, appended as an incremental update: the
-    pages, tags, bookmarks and links Chromium wrote stay exactly as they are (and are not parsed,
-    which for a book with hundreds of Type 3 fonts would take longer than printing it)."""
+    rather than the clock), its bookmarks and its CJK text layer repaired, appended as an
+    incremental update: the pages, tags and links Chromium wrote stay exactly as they are (and are
+    not parsed, which for a book with hundreds of Type 3 fonts would take longer than printing it).
+    `bookmarks`: [(title, named destination, [children …])] — the table of contents: Chromium's
+    own outline is made from the tag tree, which repeats the text of some headings."""
     reader = PdfReader(BytesIO(data))
     changed: dict[int, object] = {}
     for reference, stream in _to_unicode_streams(reader):
@@ -68,15 +70,56 @@ def finish_pdf(data: bytes, edition: Edition, equivalents: dict[str, list[str]],
     size = int(trailer["/Size"])
     info_number = info.idnum if info is not None else size
     changed[info_number] = metadata
+    next_number = max(size, info_number + 1)
+    outlines, objects = _outline(bookmarks, next_number, reader)
+    changed.update(objects)
     root_reference = trailer.raw_get("/Root")
     catalog = DictionaryObject(reader.trailer["/Root"])
+    catalog[NameObject("/Outlines")] = IndirectObject(outlines, 0, reader)
+    catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")  # viewers open with the bookmarks shown
     catalog[NameObject("/Lang")] = TextStringObject(edition.html_lang)
     preferences = DictionaryObject(catalog.get("/ViewerPreferences") or {})
     preferences[NameObject("/DisplayDocTitle")] = BooleanObject(True)  # viewers show the title, not the file name
     catalog[NameObject("/ViewerPreferences")] = preferences
     changed[root_reference.idnum] = catalog
-    return _append_update(data, changed, {"/Size": NumberObject(max(size, info_number + 1)), "/Root": root_reference,
+    return _append_update(data, changed, {"/Size": NumberObject(max(changed) + 1), "/Root": root_reference,
                                           "/Info": IndirectObject(info_number, 0, reader)}, trailer)
+
+
+def _outline(bookmarks: list, first_number: int, reader: PdfReader) -> tuple[int, dict]:
+    """The outline tree as new objects numbered from `first_number`: (its root's number, objects).
+    Chapters are closed, so a reader first sees the book's parts."""
+    objects: dict[int, DictionaryObject] = {}
+    numbers = iter(range(first_number, first_number + 1 + _count(bookmarks)))
+    root = next(numbers)
+
+    def ref(number: int) -> IndirectObject:
+        return IndirectObject(number, 0, reader)
+
+    def level(items: list, parent: int) -> tuple[int, int]:
+        own = [next(numbers) for _ in items]
+        for index, ((title, destination, children), number) in enumerate(zip(items, own)):
+            item = DictionaryObject({NameObject("/Title"): TextStringObject(title), NameObject("/Parent"): ref(parent),
+                                     NameObject("/Dest"): NameObject(f"/{destination}")})
+            if index:
+                item[NameObject("/Prev")] = ref(own[index - 1])
+            if index + 1 < len(own):
+                item[NameObject("/Next")] = ref(own[index + 1])
+            if children:
+                first, last = level(children, number)
+                item[NameObject("/First")], item[NameObject("/Last")] = ref(first), ref(last)
+                item[NameObject("/Count")] = NumberObject(-len(children))
+            objects[number] = item
+        return own[0], own[-1]
+
+    first, last = level(bookmarks, root)
+    objects[root] = DictionaryObject({NameObject("/Type"): NameObject("/Outlines"), NameObject("/First"): ref(first),
+                                      NameObject("/Last"): ref(last), NameObject("/Count"): NumberObject(len(bookmarks))})
+    return root, objects
+
+
+def _count(bookmarks: list) -> int:
+    return sum(1 + _count(children) for _, _, children in bookmarks)
 
 
 def _append_update(data: bytes, changed: dict, entries: dict, trailer) -> bytes:
