@@ -26,6 +26,15 @@ ID_REFERENCES = ("aria-labelledby", "aria-describedby", "for", "headers")
 SITE_STYLESHEETS = ("atlas.css", "labs.css", "devmap.css")  # the site's own, from the rendered output
 PASSES = 3
 CJK_FONTS = ("Noto Serif CJK SC", "Noto Sans CJK SC")  # the CJK families print.css names (fonts-noto-cjk)
+# the width of the text on an A4 page with print.css's 20 mm side margins, in CSS pixels
+TEXT_WIDTH_PX = round((210 - 2 * 20) / 25.4 * 96)
+# A formula or table wider than the page scrolls in its own box on screen; on paper it is scaled
+# down to the text width instead (a wide box would otherwise make Chromium shrink whole pages).
+FIT_WIDE_BLOCKS = """() => {
+  for (const box of document.querySelectorAll('.book-chapter .math-block, .book-chapter .table-scroll')) {
+    if (box.scrollWidth > box.clientWidth + 1) box.style.zoom = (box.clientWidth / box.scrollWidth).toFixed(3);
+  }
+}"""
 
 
 class TocMismatch(Exception):
@@ -136,11 +145,12 @@ def _running_css(edition: Edition, env) -> str:
 def _print(browser, document: Path, final: bool = True) -> bytes:
     """Chromium's PDF of the document. A pass that only measures where headings land leaves out
     the tags (they do not move anything); the bookmarks are the table of contents (finish_pdf)."""
-    context = browser.new_context(java_script_enabled=False)
+    context = browser.new_context(viewport={"width": TEXT_WIDTH_PX, "height": 1000})
     try:
         page = context.new_page()
         page.emulate_media(media="print", color_scheme="light")
         page.goto(document.as_uri(), wait_until="load")
+        page.evaluate(FIT_WIDE_BLOCKS)  # the document itself has no script: this is ours, measuring its layout
         return page.pdf(prefer_css_page_size=True, print_background=True, tagged=final)
     finally:
         context.close()
