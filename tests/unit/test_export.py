@@ -249,3 +249,29 @@ def test_strings_the_editions_need_are_checked_before_exporting(workshop):
         assert (f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks glossary, "
                 "which the editions use (templates/export/)") in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book):
+    profile = book.book.profile.model_copy(update={"site_url": "https://atlas.example/"})
+    deployed = book.book.model_copy(update={"profile": profile})
+    edition = assemble_edition(deployed, book.output, "en", make_environment(ROOT))
+    lines = [e for e in edition.chapter("ch14").body.iter() if "lab-online" in (e.get("class") or "")]
+    links = [a.get("href") for line in lines for a in line.iter(f"{XHTML}a")]
+    assert links == [f"https://atlas.example/en/ch14.html#lab-{lab}-panel" for lab in ("memory", "batch", "speculative", "fleet")]
+
+
+def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
+    from pypdf.generic import DecodedStreamObject
+
+    from atlas_site.export.pdf import CJK_FONTS
+    from atlas_site.export.pdf_finish import _parse_cmap, _repaired, radical_equivalents
+
+    equivalents = radical_equivalents(CJK_FONTS)  # read from the Noto CJK fonts' own cmaps
+    assert equivalents["\u2ec5"] == ["见"] and equivalents["\u2f00"] == ["一"] and equivalents["\u2ed3"] == ["长"]
+    cmap = DecodedStreamObject()
+    cmap.set_data(b"/CIDInit /ProcSet findresource begin\nbegincmap\n1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+                  b"2 beginbfchar\n<01> <2EC5>\n<02> <0041>\nendbfchar\n1 beginbfrange\n<03> <04> <2F00>\nendbfrange\nendcmap\n")
+    repaired = _parse_cmap(_repaired(cmap, equivalents, used={"见", "一"}).get_data())
+    assert repaired == {1: "见", 2: "A", 3: "一", 4: equivalents["\u2f01"][0]}
+    kept = _repaired(cmap, {"\u2ec5": ["见"]}, used={"\u2ec5"})  # the book itself writes the radical: kept
+    assert kept is None

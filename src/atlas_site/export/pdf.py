@@ -11,20 +11,21 @@ contents still disagree is refused."""
 from __future__ import annotations
 
 import copy
+import re
 import tempfile
 from pathlib import Path
 
 from markupsafe import Markup
 
 from ..output import Output
-from .assemble import Edition
+from .assemble import ID_REFERENCES, Edition
 from .cover import render_cover
 from .pdf_finish import finish_pdf, heading_pages, radical_equivalents
 from .xhtml import XHTML, serialize, text_of
 
-ID_REFERENCES = ("aria-labelledby", "aria-describedby", "for", "headers")
 SITE_STYLESHEETS = ("atlas.css", "labs.css", "devmap.css")  # the site's own, from the rendered output
 PASSES = 3
+URL_REFERENCE = re.compile(r"url\(#([^)]+)\)")
 CJK_FONTS = ("Noto Serif CJK SC", "Noto Sans CJK SC")  # the CJK families print.css names (fonts-noto-cjk)
 # the width of the text on an A4 page with print.css's 20 mm side margins, in CSS pixels
 TEXT_WIDTH_PX = round((210 - 2 * 20) / 25.4 * 96)
@@ -121,6 +122,9 @@ def _print_body(chapter) -> str:
         for attribute in ID_REFERENCES:
             if element.get(attribute):
                 element.set(attribute, " ".join(anchor(own, token) for token in element.get(attribute).split()))
+        for attribute, value in element.attrib.items():  # a figure's fill="url(#gradient)", marker-end, …
+            if "url(#" in value:
+                element.set(attribute, URL_REFERENCE.sub(lambda m: f"url(#{anchor(own, m.group(1))})", value))
     for link in body.iter(f"{{{XHTML}}}a"):
         href = link.get("href", "")
         if href.startswith(("https://", "http://")):
