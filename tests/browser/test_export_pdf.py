@@ -2,7 +2,8 @@
 a bookmark for every chapter and section, table-of-contents numbers that are the pages the
 headings start on (read back from the PDF), every CJK character of the Chinese text in the text
 layer, internal links that land, embedded fonts only, the language and metadata, labs with the
-address of their interactive version, running headers and printed URLs."""
+address of their interactive version, running headers and printed URLs; and for the second
+fixture book, the same PDF bytes from two exports."""
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ from atlas_site.export.assemble import assemble_edition
 from atlas_site.export.pdf import anchor, make_pdf
 from atlas_site.gates.browser import launched_browser
 from atlas_site.render.templates import make_environment
-from conftest import ROOT
+from conftest import ROOT, make_project, run_cli
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -207,3 +208,16 @@ def test_external_addresses_are_printed_for_paper(printed, lang):
     assert len(shown) > 50
     missing = [href for href in shown if squeeze(href) not in text]
     assert not missing, f"{len(missing)} addresses not printed, e.g. {missing[:3]}"
+
+
+def test_the_pdf_is_byte_identical_across_two_exports(tmp_path):
+    """Chromium writes the clock into its PDF; the edition's date replaces it (second fixture book,
+    English and German, so the check is quick)."""
+    workshop = make_project(tmp_path, "workshop")
+    for out in ("a", "b"):
+        result = run_cli("export", "pdf", "--no-search", "--out", str(tmp_path / out), cwd=workshop)
+        assert result.returncode == 0, result.stderr
+    for lang in ("en", "de"):
+        first = (tmp_path / "a" / "downloads" / f"caching-workshop-{lang}.pdf").read_bytes()
+        assert first == (tmp_path / "b" / "downloads" / f"caching-workshop-{lang}.pdf").read_bytes()
+        assert PdfReader(tmp_path / "a" / "downloads" / f"caching-workshop-{lang}.pdf").trailer["/Root"]["/Lang"] == lang

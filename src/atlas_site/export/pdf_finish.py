@@ -26,6 +26,7 @@ UNIFIED = (range(0x4E00, 0xA000), range(0x3400, 0x4DC0), range(0x20000, 0x32000)
 BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
 BFRANGE = re.compile(rb"beginbfrange(.*?)endbfrange", re.S)
 HEX = re.compile(rb"<([0-9A-Fa-f]*)>|\[([^\]]*)\]")
+CLOCK = re.compile(rb"/(CreationDate|ModDate) \(D:(\d{14})")  # in the Info dictionary Chromium wrote
 
 
 def heading_pages(data: bytes, targets: list[str]) -> dict[str, int]:
@@ -51,6 +52,9 @@ def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict
     not parsed, which for a book with hundreds of Type 3 fonts would take longer than printing it).
     `bookmarks`: [(title, named destination, [children …])] — the table of contents: Chromium's
     own outline is made from the tag tree, which repeats the text of some headings."""
+    if edition.date:  # the superseded Info dictionary still holds the clock: same length, the edition's date
+        stamp = edition.date.strftime("%Y%m%d000000").encode("ascii")
+        data = CLOCK.sub(lambda m: b"/" + m.group(1) + b" (D:" + stamp, data)
     reader = PdfReader(BytesIO(data))
     changed: dict[int, object] = {}
     for reference, stream in _to_unicode_streams(reader):
