@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import xml.etree.ElementTree as ET
 from html import unescape
 
 import pytest
