@@ -153,6 +153,11 @@ RULES: dict[str, tuple[str, str]] = {
     "sync.usage": ("`atlas-site sync` takes sections (PAGE#SECTION, PAGE or a part FILE), or --all, or --status alone; --minor goes with sections or files.", "See `atlas-site sync --help`."),
     "sync.unknown-section": ("`atlas-site sync` names pages, sections and part files of the book.", "Use the page id, the heading's {#id} (or PAGE#(top) for the page's opening) or a path under content/."),
     "sync.blocked": ("`atlas-site sync` writes the lock only when every page loads: a page that fails to load would lose its lines.", "Fix the problems listed before it, then run sync again."),
+    "export.browser": ("The PDF edition is printed by Chromium through Playwright (`atlas-site export pdf`); the EPUB needs neither.", "Run bash scripts/test.sh (it installs chromium, fonts-noto-cjk and the test extras with Playwright), or set ATLAS_CHROMIUM to a Chromium binary."),
+    "export.font": ("The print edition sets its text in the Noto CJK fonts that templates/export/print.css names, embedded in the PDF, so no glyph is missing.", "apt-get install fonts-noto-cjk (bash scripts/test.sh does), or name an installed family in print.css and pdf.py CJK_FONTS."),
+    "export.no-date": ("An edition is dated by the newest `last_verified` of its pages (EPUB dcterms:modified, PDF dates), never by the clock, so the same book gives the same files.", "Give the pages of that language their `last_verified` date in the front matter."),
+    "export.pdf-toc": ("The page numbers in the PDF's table of contents are those where the headings landed; print is repeated until they agree (at most three passes).", "Keep the page-number box of the contents (.toc-page in templates/export/print.css) a fixed width, so filling in a number moves no line."),
+    "export.print": ("Chromium prints the assembled book to PDF; a crash or time-out of the print is reported with its first line.", "Open the print document (templates/export/print.html.j2, written to a temporary folder) in Chromium and look for the failing content; rerun with --progress."),
 }
 
 

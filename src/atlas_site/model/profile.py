@@ -105,6 +105,17 @@ class ReviewIntervals(Frozen):
     pages: int = Field(ge=1)
 
 
+class Downloads(Frozen):
+    """The print and e-book editions (`atlas-site export`): their file names and the author their
+    metadata names. Files are `downloads/<basename>-<language code>.pdf` and `.epub`."""
+
+    basename: str = Field(default="book", pattern=SLUG)
+    author: Localized | None = None  # PDF Author and EPUB dc:creator; left out when not set
+
+    def file_name(self, lang: str, extension: str) -> str:
+        return f"{self.basename}-{lang}.{extension}"
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -118,6 +129,7 @@ class BookProfile(Frozen):
     rules: tuple[dict, ...] = ()  # book-wide rules
     translations: TranslationPolicy = TranslationPolicy()
     review_months: ReviewIntervals | None = None  # None: the book sets no review dates
+    downloads: Downloads = Field(default_factory=Downloads)
 
     @field_validator("languages")
     @classmethod

@@ -66,11 +66,16 @@ def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
 
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
-                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None) -> tuple[Output, Manifest]:
-    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/)."""
+                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None,
+                downloads=()) -> tuple[Output, Manifest]:
+    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/).
+    `downloads`: the print and e-book editions of this book (export/downloads.py), shipped and
+    linked from every page's footer (the templates' `editions`)."""
     cache = cache or NoCache()
     notices = notices or {}
+    linked = [(d.path, d.size) for d in downloads]
     env = make_environment(root)
+    env.globals["editions"] = tuple(downloads)  # every page's footer links those of its language
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
     dependencies = Dependencies(book, computed)
@@ -97,7 +102,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "")
                 return html, state.cites.places, state.record.dump()
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version,
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version, linked,
                                                                     sorted(notices.get((page.lang, page.id), {}).items()))
             html, places, record = cache.get("page-html", key, render_page)
             cites.merge(places)
@@ -105,7 +110,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
             output.add(page.output_path, html)
     registry_version = digest(book.registry.model_dump(mode="json"), book.profile.model_dump(mode="json"), code_version)
     nav_version = digest(book.profile.model_dump(mode="json"), book.strings,
-                         [[p.lang, p.id, p.meta.model_dump(mode="json")] for p in book.pages])
+                         [[p.lang, p.id, p.meta.model_dump(mode="json")] for p in book.pages], linked)  # the frame every page shows
     ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
     generated = {part.generated for part in book.profile.parts if part.generated}
     for lang in book.languages:
@@ -115,6 +120,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
     add_web_files(book, output)
     add_assets(root, output)
+    for download in downloads:
+        output.add(download.path, download.data)
     return output, manifest
 
 

@@ -11,7 +11,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 def make_environment(root: Path) -> Environment:
     """One environment per project: compiled templates are reused across rebuilds (Jinja checks
     each template's file and recompiles the ones that changed)."""
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(root / "templates")),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "svg"), default_for_string=True),
         undefined=StrictUndefined,
@@ -19,3 +19,5 @@ def make_environment(root: Path) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["editions"] = ()  # the print and e-book editions a site links (render_site sets them per build)
+    return env
