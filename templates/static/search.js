@@ -149,7 +149,11 @@
     form.hidden = false;
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     if (window.location.protocol === "file:") {
-      input.disabled = true;
+      /* the notice shows while the reader is at the box, never over the page they came to read */
+      input.readOnly = true;
+      form.classList.add("is-offline");
+      status.id = "search-offline";
+      input.setAttribute("aria-describedby", status.id);
       status.textContent = messages.offline.replace("{folder}", openedFolder(base));
       return;
     }

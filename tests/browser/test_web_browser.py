@@ -328,7 +328,11 @@ def test_search_results_name_the_page_and_close(browser, base):
 def test_search_from_file_names_the_folder_that_was_opened(browser, site):
     page = browser.new_page()
     page.goto((site / "zh" / "ch14.html").as_uri())
-    status = page.inner_text("[data-search-status]")
+    notice = page.locator("[data-search-status]")
+    assert notice.is_hidden(), "the notice waits for the reader to come to the search box"
+    page.locator("#search-input").focus()
+    assert notice.is_visible()
+    status = notice.inner_text()
     assert f"python -m http.server -d {site}" in status, status
     page.close()
 
