@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/bench.py [--runs 5] [--scales 1,10,50] [--skip-scaling]
     .venv/bin/python scripts/bench.py --edit-paint [--runs 20]   # edit -> painted under `serve`
+    .venv/bin/python scripts/bench.py --lighthouse [--lighthouse-runs 3] [--pages zh/ch14.html,…] [--plain-server]
 
 Whole-process timings (a fresh `python -m atlas_site` each run), medians over --runs; results as a
 markdown table on stdout. Page weight = gzip-transferred HTML + the CSS and JS it loads (inline SVG
@@ -303,6 +304,25 @@ def page_weights(site: Path) -> list[tuple[str, int]]:
     return rows
 
 
+def lighthouse_table(args) -> int:
+    import lighthouse
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "_site"
+        run_build(ROOT, site)  # with the search index, as deployed
+        pages = [p for p in args.pages.split(",") if p] or None
+        rows = lighthouse.measure(site, args.lighthouse_runs, compress=not args.plain_server, pages=pages)
+        index = statistics.median(r["benchmark_index"] for r in rows)
+        print(f"Lighthouse {lighthouse.VERSION}, mobile preset, {'bare http.server' if args.plain_server else 'http.server + gzip'}, "
+              f"Chromium benchmark index {index:.0f}\n")
+        print(lighthouse.table(rows, args.lighthouse_runs))
+        weights = dict(page_weights(site))
+        print("\n| page | gzip KB (HTML + its CSS + JS) |\n|---|---|")
+        for row in rows:
+            print(f"| {row['page']} | {weights.get(row['page'], 0) / 1024:.1f} |")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -310,7 +330,13 @@ def main() -> int:
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
     parser.add_argument("--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`")
+    parser.add_argument("--lighthouse", action="store_true", help="only the Lighthouse table of every reader page (scripts/lighthouse.py)")
+    parser.add_argument("--lighthouse-runs", type=int, default=3)
+    parser.add_argument("--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all")
+    parser.add_argument("--plain-server", action="store_true", help="with --lighthouse: serve without gzip, as bare `python -m http.server`")
     args = parser.parse_args()
+    if args.lighthouse:
+        return lighthouse_table(args)
     if args.edit_paint:
         print(f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|")
         for name, p50, p90, patched, reloaded in edit_to_paint(args.runs):

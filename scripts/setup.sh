@@ -18,8 +18,13 @@ apt_install() {
 # Node.js computes the teaching numbers with the labs' own formulas (and runs the lab tests).
 command -v node >/dev/null 2>&1 || apt_install nodejs
 if [ "$WANT_TEST" = "--test" ]; then
-  # Debian's Chromium drives the browser gates (Playwright cannot download browsers here).
+  # Debian's Chromium drives the browser gates and prints the PDF edition (Playwright cannot
+  # download browsers here); the PDF sets Chinese in the Noto CJK fonts.
   [ -x /usr/bin/chromium ] || apt_install chromium fonts-noto-cjk
+  [ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc ] || apt_install fonts-noto-cjk
+  # the export tests: epubcheck (Java) validates the EPUBs, poppler's pdftotext/pdffonts read the PDFs
+  [ -f /usr/share/java/epubcheck.jar ] || apt_install epubcheck
+  command -v pdffonts >/dev/null 2>&1 || apt_install poppler-utils
 fi
 
 PY="${PYTHON:-python3}"

@@ -32,11 +32,20 @@ def run_cli(*args: str, cwd: Path, env: dict | None = None, process: bool = Fals
     In this process by default (the messages and exit codes are what main() returns and prints;
     no interpreter start-up per call). In a fresh interpreter with `process=True` or when the
     test sets environment variables (a hash seed, PYTHONPATH) that only a new process can take."""
-    if process or env:
+    if process or env or _drives_a_browser(args):
         environment = dict(os.environ, **(env or {}))
         return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(cwd), *args],
                               capture_output=True, text=True, cwd=cwd, env=environment)
     return _run_in_process(["--root", str(cwd), *args], cwd)
+
+
+def _drives_a_browser(args) -> bool:
+    """Commands that start Playwright themselves: they cannot while this process holds the run's
+    Chromium (one synchronous Playwright per thread), so they get a process of their own."""
+    if "--browser" in args:
+        return True
+    formats = [args[i + 1] for i, word in enumerate(args[:-1]) if word in ("export", "--export")]
+    return any(format_ != "epub" for format_ in formats)  # pdf, all: printed by Chromium
 
 
 def _run_in_process(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .cache import BuildCache, NoCache, tree_digest
 from .diagnostics import AtlasError, Diagnostic, causes_first
+from .export.downloads import current_downloads
 from .load.project import load_project
 from .manifest import Manifest
 from .markdown import make_parser
@@ -39,6 +40,8 @@ class BuildResult:
     suppressed: int = 0  # follow-on problems left out because their cause is reported
     gate_reports: list = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    code_version: str = ""
+    exported: list = field(default_factory=list)  # the editions `build --export` made (export/run.py Made)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -78,7 +81,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     result = BuildResult()
     clock = _Clock(result.timings, progress)
     with clock.stage("load"):
-        code_version = tree_digest(root)
+        code_version = result.code_version = tree_digest(root)
         raw = load_project(root, cache)
     with clock.stage("validate"):
         book, rules, problems, result.suppressed = validate(raw)
@@ -98,7 +101,9 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
         notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
-        result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version, notices)
+        downloads = current_downloads(root, book, code_version)  # the editions an export made of these very inputs
+        result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version,
+                                                     notices, downloads)
     if rendered:
         rendered(result.output)
     with clock.stage("gates"):
@@ -114,10 +119,23 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
 
 
 def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None,
-          as_of=None, rendered=None) -> BuildResult:
-    result = assemble(root, progress, cache=cache, as_of=as_of, rendered=rendered)
+          as_of=None, export: tuple[str, ...] = (), rendered=None) -> BuildResult:
+    """`export` names the editions to make first (pdf, epub): the site is then rendered again so
+    that every page links them. `rendered` as for assemble()."""
+    result = assemble(root, progress, cache=cache, as_of=as_of, rendered=None if export else rendered)
     if result.errors:
         raise AtlasError(result.errors, result.suppressed)
+    if export:
+        from .export.run import export_editions
+
+        timings = dict(result.timings)
+        with _Clock(timings, progress).stage("export"):
+            exported = export_editions(root, result, export, result.code_version)
+        with _Clock(timings, progress).stage("relink"):
+            result = assemble(root, progress, cache=cache, rendered=rendered)
+        result.timings, result.exported = timings, exported
+        if result.errors:
+            raise AtlasError(result.errors, result.suppressed)
     clock = _Clock(result.timings, progress)
     finish = None
     if search:

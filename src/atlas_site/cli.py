@@ -13,6 +13,7 @@ from .uptodate import inputs_digest, is_up_to_date, record
 EXIT_PROBLEMS = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXPORT_FORMATS = {"pdf": ("pdf",), "epub": ("epub",), "all": ("pdf", "epub")}
 
 
 def _progress(stage: str) -> None:
@@ -58,6 +59,7 @@ def cmd_build(args) -> int:
     out = Path(args.out).resolve() if args.out else root / "_site"
     start = time.perf_counter()
     options = {"search": not args.no_search, "as_of": str(args.as_of) if args.as_of else None}
+    export = EXPORT_FORMATS[args.export] if getattr(args, "export", None) else ()
     from .diagnostics import AtlasError
 
     try:
@@ -67,7 +69,7 @@ def cmd_build(args) -> int:
         return EXIT_PROBLEMS
     with build_lock(root, announce=lambda message: print(message, file=sys.stderr, flush=True)):
         inputs = None if args.no_cache else inputs_digest(root, options)
-        if not args.no_cache and is_up_to_date(root, out, options, inputs):
+        if not export and not args.no_cache and is_up_to_date(root, out, options, inputs):
             print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
             return 0
         from .build import build
@@ -76,7 +78,7 @@ def cmd_build(args) -> int:
         cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
         try:
             result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache,
-                           as_of=args.as_of)
+                           as_of=args.as_of, export=export)
         except AtlasError as error:
             _print_problems(error.diagnostics, error.suppressed)
             _print_warnings(cache)
@@ -91,9 +93,16 @@ def cmd_build(args) -> int:
                     cache.warn(f"cannot record the build ({error.strerror or error})")
     _print_warnings(cache)
     _print_problems([p for p in result.problems if p.severity == "warning"])  # warnings never fail a build
+    for made in result.exported:
+        print(f"exported {out / made.path}: {made.size}, {made.detail}, {made.seconds:.1f} s")
     print(f"built {out}: " + _summary(result, time.perf_counter() - start))
     print(f"open {out / 'index.html'} in a browser, or serve it: python -m http.server -d {out}")
     return 0
+
+
+def cmd_export(args) -> int:
+    args.export = args.format
+    return cmd_build(args)
 
 
 def cmd_check(args) -> int:
@@ -212,13 +221,19 @@ def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atlas-site", description="Build, check and serve a bilingual textbook described by book.yaml.")
     parser.add_argument("--root", default=".", help="project folder (default: current folder)")
     commands = parser.add_subparsers(dest="command", required=True)
-    build_cmd = commands.add_parser("build", help="build the site into _site/ (atomically)")
-    build_cmd.add_argument("--out", help="output folder (default: <root>/_site)")
-    build_cmd.add_argument("--progress", action="store_true", help="print each stage as it starts")
-    build_cmd.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
-    build_cmd.add_argument("--no-cache", action="store_true", help="a cold build: ignore and do not update .atlas-cache/")
-    build_cmd.add_argument("--as-of", type=_date, metavar="DATE", help="judge evidence freshness on this day (the dashboard marks what is past due)")
+    build_options = argparse.ArgumentParser(add_help=False)
+    build_options.add_argument("--out", help="output folder (default: <root>/_site)")
+    build_options.add_argument("--progress", action="store_true", help="print each stage as it starts")
+    build_options.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
+    build_options.add_argument("--no-cache", action="store_true", help="a cold build: ignore and do not update .atlas-cache/")
+    build_options.add_argument("--as-of", type=_date, metavar="DATE", help="judge evidence freshness on this day (the dashboard marks what is past due)")
+    build_cmd = commands.add_parser("build", parents=[build_options], help="build the site into _site/ (atomically)")
+    build_cmd.add_argument("--export", choices=sorted(EXPORT_FORMATS), help="also make the print (pdf) and e-book (epub) editions: export")
     build_cmd.set_defaults(run=cmd_build)
+    export_cmd = commands.add_parser("export", parents=[build_options],
+                                     help="make the PDF (Chromium) and EPUB editions of every language, then build the site that links them")
+    export_cmd.add_argument("format", choices=sorted(EXPORT_FORMATS), help="pdf, epub or all")
+    export_cmd.set_defaults(run=cmd_export)
     check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")
     check_cmd.add_argument("--release", action="store_true", help="fail while a page is a draft, a translation is behind or evidence is past due")

@@ -1,21 +1,50 @@
-/* Citation cards: hover, keyboard focus or tap on a citation shows title, year, evidence class,
-   ledger numbers, when the source was last verified and how far it was read, the claim's setting
-   when the citation belongs to a claim, and a link to the entry.
-   Escape closes it. Built with DOM nodes and textContent only (no HTML strings).
-   Without script, a citation is a plain link to its bibliography entry. */
+/* Preview cards: hovering, focusing or tapping a citation, a link to a section, a figure reference,
+   a glossary term or a claim's number shows a small card (title, year and evidence of a source; a
+   section's title and first sentence; a figure's kind and caption; a term's definition and its name in
+   the other language; a claim's value, setting, label, sources and caution). On touch the first tap
+   opens the card and a second tap follows the link; Escape or a tap elsewhere closes it. On phones the
+   card is docked at the bottom (at the top when the link sits low), never over the line being read;
+   elsewhere it stays inside the window. The card data (assets/previews-<lang>.js, named by the
+   page's <meta name="atlas-previews">) is fetched on the first hover, focus or touch, so no page pays
+   for it on first load. Cards are built with DOM nodes and textContent only. Without script every
+   one of these is an ordinary link. */
 (function () {
   "use strict";
-  var data = window.AtlasSources || {};
+  var NARROW = 600;
+  var MARGIN = 8;
+  var PREVIEWABLE = "a.cite[data-cite], a.figref[data-figref], a.term[data-term], a.claim-link, .prose a[href*='#']:not(.anchor)";
+  var data = null;
+  var loading = false;
+  var pending = null;
   var card = null;
   var owner = null;
   var hideTimer = null;
-  var NARROW = 600;
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
     if (text) node.textContent = text;
     return node;
+  }
+
+  /* fetch the card data once (a classic script: it loads from file:// too), then run `done` */
+  function withData(done) {
+    if (data) { done(); return; }
+    pending = done;
+    if (loading) return;
+    var meta = document.querySelector("meta[name='atlas-previews']");
+    if (!meta) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = meta.getAttribute("content");
+    script.onload = function () {
+      data = window.AtlasPreviews || {};
+      var next = pending;
+      pending = null;
+      if (next) next();
+    };
+    script.onerror = function () { loading = false; };
+    document.head.appendChild(script);
   }
 
   function ensureCard() {
@@ -30,47 +59,123 @@
     return card;
   }
 
-  function fill(link) {
-    var info = data[link.getAttribute("data-cite")];
-    var box = ensureCard();
-    while (box.firstChild) box.removeChild(box.firstChild);
-    if (!info) return false;
-    box.appendChild(el("p", "cite-card-title", info.title + (info.year ? " (" + info.year + ")" : "")));
-    box.appendChild(el("p", "cite-card-meta", info.evidence + " · " + info.numbers.join(" · ")));
-    box.appendChild(el("p", "cite-card-meta", info.verified));
-    if (info.scope) box.appendChild(el("p", "cite-card-scope", info.scope));
-    var claim = link.closest(".claim");
-    var setting = claim && claim.querySelector(".claim-setting");
-    if (setting) box.appendChild(el("p", "cite-card-setting", setting.textContent));
-    var more = el("a", "cite-card-link", info.open);
-    more.href = link.getAttribute("href");
-    box.appendChild(more);
-    return true;
+  function addLink(box, text, href) {
+    var link = el("a", "cite-card-link", text);
+    link.href = href;
+    box.appendChild(link);
   }
 
+  /* the section a same-site link points at, as "page#id", or null */
+  function sectionKey(link) {
+    if (link.hash.length < 2 || link.protocol !== window.location.protocol || link.host !== window.location.host) return null;
+    var file = link.pathname.split("/").pop() || "index.html";
+    return file.replace(/\.html$/, "") + "#" + decodeURIComponent(link.hash.slice(1));
+  }
+
+  var fillers = {
+    source: function (box, link) {
+      var info = data.sources && data.sources[link.getAttribute("data-cite")];
+      if (!info) return false;
+      box.appendChild(el("p", "cite-card-title", info.title + (info.year ? " (" + info.year + ")" : "")));
+      box.appendChild(el("p", "cite-card-meta", info.evidence + " · " + info.numbers.join(" · ")));
+      box.appendChild(el("p", "cite-card-meta", info.verified));
+      if (info.scope) box.appendChild(el("p", "cite-card-scope", info.scope));
+      var claim = link.closest(".claim");
+      var setting = claim && claim.querySelector(".claim-setting");
+      if (setting) box.appendChild(el("p", "cite-card-setting", setting.textContent));
+      addLink(box, data.ui.open_entry, link.getAttribute("href"));
+      return true;
+    },
+    figure: function (box, link) {
+      var info = data.figures && data.figures[link.getAttribute("data-figref")];
+      if (!info) return false;
+      var title = el("p", "cite-card-title", link.textContent + " ");
+      title.appendChild(el("span", "badge badge-fig", info.kind));
+      box.appendChild(title);
+      box.appendChild(el("p", "", info.caption));
+      return true;
+    },
+    term: function (box, link) {
+      var info = data.terms && data.terms[link.getAttribute("data-term")];
+      if (!info) return false;
+      box.appendChild(el("p", "cite-card-title", info.name + (info.abbr && info.abbr !== info.name ? " (" + info.abbr + ")" : "")));
+      info.others.forEach(function (other) {
+        var name = el("p", "cite-card-meta", other[1]);
+        name.lang = other[0];
+        box.appendChild(name);
+      });
+      box.appendChild(el("p", "", info.definition));
+      if (data.glossary) addLink(box, data.ui.open_glossary, "glossary.html#term-" + link.getAttribute("data-term"));
+      return true;
+    },
+    claim: function (box, link) {
+      var claim = link.closest(".claim");
+      var info = claim && data.claims && data.claims[claim.getAttribute("data-claim")];
+      if (!info) return false;
+      var title = el("p", "cite-card-title", info.text + " ");
+      title.appendChild(el("span", "badge badge-claim", info.label));
+      box.appendChild(title);
+      box.appendChild(el("p", "cite-card-setting", data.ui.setting_label + info.setting));
+      box.appendChild(el("p", "cite-card-meta", info.sources.join(" · ")));
+      if (info.caution) box.appendChild(el("p", "cite-card-caution", data.ui.caution_label + info.caution));
+      if (data.numbers) addLink(box, data.ui.open_numbers, link.getAttribute("href"));
+      return true;
+    },
+    section: function (box, link) {
+      var key = sectionKey(link);
+      var info = key && data.sections && data.sections[key];
+      if (!info) return false;
+      box.appendChild(el("p", "cite-card-title", info.title));
+      if (info.first) box.appendChild(el("p", "", info.first));
+      return true;
+    }
+  };
+
+  function kindOf(link) {
+    if (link.matches("a.cite[data-cite]")) return "source";
+    if (link.matches("a.figref")) return "figure";
+    if (link.matches("a.term")) return "term";
+    if (link.matches("a.claim-link")) return "claim";
+    return "section";
+  }
+
+  function fill(link) {
+    var box = ensureCard();
+    while (box.firstChild) box.removeChild(box.firstChild);
+    box.className = "cite-card cite-card-" + kindOf(link);
+    return fillers[kindOf(link)](box, link);
+  }
+
+  /* below the link, or above it when the window has no room below; always inside the window */
   function place(link) {
     var box = ensureCard();
+    box.classList.remove("cite-card-sheet", "cite-card-sheet-top");
+    var rect = link.getBoundingClientRect();
     if (window.innerWidth < NARROW) {
-      box.classList.add("cite-card-sheet"); /* docked at the bottom: never over the line being read */
+      box.classList.add("cite-card-sheet");
       box.style.left = ""; box.style.top = "";
+      if (rect.bottom > window.innerHeight - box.offsetHeight - MARGIN) box.classList.add("cite-card-sheet-top");
       return;
     }
-    box.classList.remove("cite-card-sheet");
-    var rect = link.getBoundingClientRect();
-    var width = Math.min(360, window.innerWidth - 16);
-    var left = Math.max(8, Math.min(rect.left + window.scrollX, window.scrollX + window.innerWidth - width - 8));
-    box.style.left = left + "px";
-    box.style.top = (rect.bottom + window.scrollY + 6) + "px";
+    var width = box.offsetWidth;
+    var height = box.offsetHeight;
+    var left = Math.max(MARGIN, Math.min(rect.left, window.innerWidth - width - MARGIN));
+    var top = rect.bottom + 6;
+    if (top + height > window.innerHeight - MARGIN && rect.top - height - 6 >= MARGIN) top = rect.top - height - 6;
+    box.style.left = (left + window.scrollX) + "px";
+    box.style.top = (top + window.scrollY) + "px";
   }
 
   function show(link) {
     clearTimeout(hideTimer);
-    if (!fill(link)) return;
-    if (owner && owner !== link) owner.removeAttribute("aria-describedby");
-    owner = link;
-    link.setAttribute("aria-describedby", "cite-card");
-    card.hidden = false;
-    place(link);
+    withData(function () {
+      if (!fill(link)) { if (owner === link) hide(); return; }
+      if (owner && owner !== link) owner.removeAttribute("aria-describedby");
+      owner = link;
+      link.setAttribute("aria-describedby", "cite-card");
+      card.hidden = false;
+      place(link);
+    });
   }
 
   function hide() {
@@ -85,34 +190,54 @@
     hideTimer = setTimeout(hide, 300);
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    var links = document.querySelectorAll("a.cite[data-cite]");
-    Array.prototype.forEach.call(links, function (link) {
-      link.addEventListener("mouseenter", function () { show(link); });
-      link.addEventListener("mouseleave", scheduleHide);
-      link.addEventListener("focus", function () { show(link); });
-      link.addEventListener("blur", scheduleHide);
-      /* touch: the first tap opens the card (focus and emulated mouse events may already have shown it
-         during that same tap), a second tap on the same citation follows the link */
-      var touched = false;
-      var openBeforeTap = false;
-      link.addEventListener("pointerdown", function (event) {
-        touched = event.pointerType === "touch";
-        openBeforeTap = touched && owner === link && card !== null && !card.hidden;
+  function previewable(target) {
+    var link = target && target.closest ? target.closest(PREVIEWABLE) : null;
+    /* the question cards and the labs are their own previews */
+    return link && !link.closest(".qcards, .labs") ? link : null;
+  }
+
+  /* one listener per kind of event for the whole page: hundreds of links cost nothing at startup */
+  document.addEventListener("mouseover", function (event) {
+    var link = previewable(event.target);
+    if (link && !(event.relatedTarget && link.contains(event.relatedTarget))) show(link);
+  });
+  document.addEventListener("mouseout", function (event) {
+    var link = previewable(event.target);
+    if (link && !(event.relatedTarget && link.contains(event.relatedTarget))) scheduleHide();
+  });
+  document.addEventListener("focusin", function (event) {
+    var link = previewable(event.target);
+    if (link) show(link);
+  });
+  document.addEventListener("focusout", function (event) {
+    if (previewable(event.target)) scheduleHide();
+  });
+
+  /* touch: the first tap opens the card (focus and emulated mouse events may already have opened it
+     during that same tap), a second tap on the same link follows it */
+  var touched = null;
+  var openBeforeTap = false;
+  document.addEventListener("pointerdown", function (event) {
+    var link = previewable(event.target);
+    touched = link && event.pointerType === "touch" ? link : null;
+    openBeforeTap = !!touched && owner === touched && card !== null && !card.hidden;
+    if (touched) withData(function () {});
+  });
+  document.addEventListener("click", function (event) {
+    var link = previewable(event.target);
+    if (link && link === touched && !openBeforeTap) {
+      event.preventDefault();
+      withData(function () {
+        if (fill(link)) show(link);
+        else window.location.href = link.href; /* nothing to preview: follow at once */
       });
-      link.addEventListener("click", function (event) {
-        if (touched && !openBeforeTap) {
-          event.preventDefault();
-          show(link);
-        }
-        touched = openBeforeTap = false;
-      });
-    });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") hide();
-    });
-    document.addEventListener("click", function (event) {
-      if (card && !card.hidden && !card.contains(event.target) && !(event.target.closest && event.target.closest("a.cite"))) hide();
-    });
+    } else if (card && !card.hidden && !card.contains(event.target) && !link) {
+      hide();
+    }
+    touched = null;
+    openBeforeTap = false;
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") hide();
   });
 })();

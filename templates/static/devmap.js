@@ -9,6 +9,7 @@
   var SVG = "http://www.w3.org/2000/svg";
   var GAP_REM = 0.3;
   var PAD_REM = 0.7;
+  var NARROW = "(max-width: 600px)"; /* as in devmap.css */
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -84,7 +85,14 @@
     });
     var years = {};
     this.order.forEach(function (node) { years[node.year] = true; });
-    this.years = Object.keys(years).sort();
+    var known = Object.keys(years).sort();
+    /* every year from the first to the last: a year without a node stays on the axis as a gap */
+    this.years = [];
+    this.gaps = {};
+    for (var y = +known[0]; known.length && y <= +known[known.length - 1]; y++) {
+      this.years.push(String(y));
+      if (!years[y]) this.gaps[y] = true;
+    }
   };
 
   /* Within one lane and year, a node comes after the nodes it grew from (then by id), so arrows
@@ -106,6 +114,26 @@
       out.push(node);
     }
     return out;
+  };
+
+  /* One column per year, as wide as its fullest cell needs (a gap year stays narrow). On a phone
+     a cell stacks its nodes one per row, so about three years fit across the screen. */
+  DevMap.prototype.layoutColumns = function () {
+    var self = this;
+    var single = window.matchMedia && window.matchMedia(NARROW).matches;
+    var columns = ["var(--devmap-lane-w)"];
+    this.years.forEach(function (year) {
+      var most = 0;
+      self.routes.forEach(function (route) {
+        var count = route.nodes.filter(function (n) { return n.year === year; }).length;
+        if (count > most) most = count;
+      });
+      var n = single ? 1 : perRow(most);
+      /* chip width is a CSS variable, so narrow screens can use smaller chips */
+      columns.push(self.gaps[year] ? "var(--devmap-gap)" :
+        "calc(" + n + " * var(--devmap-chip) + " + ((n - 1) * GAP_REM + PAD_REM).toFixed(2) + "rem + 2px)");
+    });
+    this.canvas.style.setProperty("--devmap-cols", columns.join(" "));
   };
 
   DevMap.prototype.field = function (node, name) {
@@ -151,24 +179,15 @@
     scroll.setAttribute("role", "region");
     scroll.setAttribute("aria-label", this.t("aria"));
     var canvas = el("div", "devmap-canvas");
-    var columns = ["var(--devmap-lane-w)"];
-    this.years.forEach(function (year) {
-      var most = 0;
-      self.routes.forEach(function (route) {
-        var count = route.nodes.filter(function (n) { return n.year === year; }).length;
-        if (count > most) most = count;
-      });
-      var n = perRow(most);
-      /* chip width is a CSS variable, so narrow screens can use smaller chips */
-      columns.push("calc(" + n + " * var(--devmap-chip) + " + ((n - 1) * GAP_REM + PAD_REM).toFixed(2) + "rem + 2px)");
-    });
-    canvas.style.setProperty("--devmap-cols", columns.join(" "));
+    this.canvas = canvas;
+    this.layoutColumns();
 
     var axis = el("div", "devmap-row devmap-axis");
     axis.setAttribute("aria-hidden", "true");
     axis.appendChild(el("div", "devmap-corner", this.t("route") + " / " + this.t("year")));
     this.years.forEach(function (year) {
-      var head = el("div", "devmap-year-head");
+      var head = el("div", "devmap-year-head" + (self.gaps[year] ? " is-gap" : ""));
+      head.setAttribute("data-year", year);
       head.appendChild(el("span", "devmap-year-label", year)); /* sticks beside the lane titles */
       axis.appendChild(head);
     });
@@ -183,12 +202,13 @@
       var head = el("div", "devmap-lane-head");
       head.id = headId;
       head.title = route.summary;
-      head.appendChild(el("span", "devmap-lane-title", route.title));
-      head.appendChild(el("span", "devmap-lane-count", String(route.nodes.length)));
+      var title = el("span", "devmap-lane-title", route.title);
+      title.appendChild(el("span", "devmap-lane-count", " " + route.nodes.length)); /* moves with the title */
+      head.appendChild(title);
       lane.appendChild(head);
       var laneChips = [];
       self.years.forEach(function (year) {
-        var cell = el("div", "devmap-cell");
+        var cell = el("div", "devmap-cell" + (self.gaps[year] ? " is-gap" : ""));
         self.cellOrder(route.nodes.filter(function (n) { return n.year === year; })).forEach(function (node) {
           var chip = el("button", "devmap-chip");
           chip.type = "button";
@@ -248,13 +268,33 @@
     this.stage = stage;
     this.mapBox = mapBox;
     this.scroll = scroll;
-    this.canvas = canvas;
     this.panel = panel;
     root.insertBefore(stage, this.list);
     root.classList.add("is-enhanced");
     var first = this.order.length ? this.chips[this.order[0].id] : null;
     if (first) first.tabIndex = 0;
     this.showMap(true);
+    this.openWhereTheNodesAre();
+  };
+
+  /* Scroll the map sideways so the window shows as many nodes as it can (the early years are sparse). */
+  DevMap.prototype.openWhereTheNodesAre = function () {
+    var scroll = this.scroll, self = this;
+    var heads = Array.prototype.slice.call(this.canvas.querySelectorAll(".devmap-year-head"));
+    var corner = this.canvas.querySelector(".devmap-corner");
+    var inset = corner ? corner.getBoundingClientRect().width : 0; /* the sticky lane titles cover this much */
+    var view = scroll.clientWidth - inset;
+    var counts = heads.map(function (head) {
+      var year = head.getAttribute("data-year");
+      return self.order.filter(function (n) { return n.year === year; }).length;
+    });
+    var best = 0, bestCount = -1;
+    heads.forEach(function (head, start) {
+      var left = head.offsetLeft, count = 0;
+      for (var i = start; i < heads.length && heads[i].offsetLeft < left + view; i++) count += counts[i];
+      if (count > bestCount) { bestCount = count; best = left - inset; }
+    });
+    scroll.scrollLeft = Math.max(0, best);
   };
 
   /* ---------- arrows ---------- */
@@ -342,9 +382,17 @@
     raised.forEach(function (path) { self.edgeGroup.appendChild(path); }); /* drawn last = on top */
     this.fill(node);
     if (options.focus) this.chips[id].focus();
+    this.keepInView(this.chips[id]);
     if (options.remember && window.history && window.history.replaceState) {
       window.history.replaceState(null, "", "#map-" + id);
     }
+  };
+
+  /* The details panel is pinned to the bottom of the window (devmap.css): if it now covers the
+     selected node, scroll the page just enough to show the node above it. */
+  DevMap.prototype.keepInView = function (chip) {
+    var covered = chip.getBoundingClientRect().bottom - this.panel.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy(0, covered + 12);
   };
 
   DevMap.prototype.clear = function () {
@@ -490,7 +538,7 @@
       self.select(id, { focus: true, remember: true });
     });
     window.addEventListener("hashchange", function () { self.fromHash(true); });
-    window.addEventListener("resize", function () { self.schedule(); });
+    window.addEventListener("resize", function () { self.layoutColumns(); self.schedule(); });
     if ("ResizeObserver" in window) {
       new window.ResizeObserver(function () { self.schedule(); }).observe(this.canvas);
     }

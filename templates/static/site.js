@@ -1,18 +1,17 @@
-/* Site behaviour that needs script: theme toggle, table-of-contents highlight and dismissing a
-   translation notice. Everything works without it; nothing here writes HTML strings. */
+/* Site behaviour that needs script: the theme toggle (theme.js applied the stored theme before
+   the first paint), the section being read (contents highlight, the phone header's indicator, and
+   the language switch, which lands on that section of the twin page), the contents panel on
+   phones, the page's address for print, and dismissing a translation notice. Everything
+   reads without it; nothing here writes HTML strings. */
 (function () {
   "use strict";
   var root = document.documentElement;
   var KEY = "atlas-theme";
 
-  function storedTheme() {
-    try { return window.localStorage.getItem(KEY); } catch (e) { return null; }
-  }
   function applyTheme(theme) {
     if (theme === "dark" || theme === "light") root.setAttribute("data-theme", theme);
     else root.removeAttribute("data-theme");
   }
-  applyTheme(storedTheme());
 
   function currentTheme() {
     var set = root.getAttribute("data-theme");
@@ -33,39 +32,142 @@
     });
   }
 
-  function setupTocHighlight() {
-    var links = Array.prototype.slice.call(document.querySelectorAll(".toc a[href^='#']"));
-    if (!links.length || !("IntersectionObserver" in window)) return;
-    var byId = {};
-    links.forEach(function (a) { byId[a.getAttribute("href").slice(1)] = a; });
-    var observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        if (!entry.isIntersecting) return;
-        links.forEach(function (a) { a.removeAttribute("aria-current"); });
-        var link = byId[entry.target.id];
-        if (link) link.setAttribute("aria-current", "true");
-      });
-    }, { rootMargin: "0px 0px -70% 0px" });
-    Object.keys(byId).forEach(function (id) {
-      var heading = document.getElementById(id);
-      if (heading) observer.observe(heading);
+  /* anchors land below the sticky header, whatever height it wraps to */
+  function trackHeaderHeight() {
+    var header = document.querySelector(".site-header");
+    if (!header) return;
+    function measure() { root.style.setProperty("--header-h", header.offsetHeight + "px"); }
+    measure();
+    window.addEventListener("resize", measure);
+  }
+
+  /* The section being read: the last heading above a line 30% down the window (at the very end
+     of the page, where the last headings cannot reach that line, the last heading in view). The
+     section the address names wins while the reader is still inside it (it may be too short, or
+     too near the end, to reach the line), so the switch never trades it for a neighbour. */
+  function setupSectionTracking() {
+    var heads = Array.prototype.slice.call(document.querySelectorAll("article > h2[id], article > h3[id]"));
+    var tocLinks = {};
+    Array.prototype.forEach.call(document.querySelectorAll(".toc a[href^='#']"), function (a) {
+      tocLinks[a.getAttribute("href").slice(1)] = a;
+    });
+    var chapterOf = {};
+    var h2 = null;
+    heads.forEach(function (head) {
+      if (head.tagName === "H2") h2 = head;
+      chapterOf[head.id] = h2 ? h2.id : head.id;
+    });
+    var indicator = document.querySelector("[data-toc-current]");
+    var toggle = document.querySelector("[data-toc-toggle]");
+    var contents = indicator ? indicator.textContent : "";
+    var switches = Array.prototype.slice.call(document.querySelectorAll("[data-lang-switch]"));
+    var bases = switches.map(function (link) { return link.getAttribute("href").split("#")[0]; });
+    var shown;
+
+    function top(head) { return head.getBoundingClientRect().top; }
+    /* the section an element sits in: the last heading at or before it */
+    function sectionOf(el) {
+      var found = null;
+      for (var i = 0; i < heads.length && (heads[i] === el || heads[i].compareDocumentPosition(el) & 4); i++) found = heads[i];
+      return found;
+    }
+    /* is `head` the section `outer` or one of its subsections? */
+    function within(head, outer) {
+      var from = heads.indexOf(outer), at = heads.indexOf(head);
+      if (at < from) return false;
+      for (var i = from + 1; i <= at; i++) if (heads[i].tagName <= outer.tagName) return false;
+      return true;
+    }
+    function byPosition() {
+      if (window.scrollY < 1) return null;
+      var line = window.innerHeight * 0.3, found = null;
+      for (var i = 0; i < heads.length && top(heads[i]) <= line; i++) found = heads[i];
+      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) {
+        var inView = heads.filter(function (head) { return top(head) >= 0 && top(head) < window.innerHeight; });
+        if (inView.length) found = inView[inView.length - 1];
+      }
+      return found;
+    }
+    function reading() {
+      var found = byPosition();
+      var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+      var named = target && sectionOf(target);
+      if (named && (found ? within(found, named) : top(named) >= 0 && top(named) < window.innerHeight)) return named;
+      return found;
+    }
+
+    function update() {
+      var head = reading();
+      if (head === shown) return;
+      shown = head;
+      var id = head ? head.id : "";
+      switches.forEach(function (link, i) { link.setAttribute("href", bases[i] + (id ? "#" + id : "")); });
+      Object.keys(tocLinks).forEach(function (key) { tocLinks[key].removeAttribute("aria-current"); });
+      var link = head && tocLinks[chapterOf[id]];
+      if (link) link.setAttribute("aria-current", "true");
+      if (indicator) {
+        indicator.textContent = link ? link.textContent : contents;
+        toggle.setAttribute("aria-label", link ? contents + ": " + link.textContent : contents);
+      }
+    }
+
+    var pending = false;
+    function schedule() {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; update(); });
+    }
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    window.addEventListener("hashchange", update);
+    window.addEventListener("load", update);
+    switches.forEach(function (link) {
+      ["focus", "mouseenter", "touchstart"].forEach(function (type) { link.addEventListener(type, update, { passive: true }); });
+    });
+    update();
+  }
+
+  /* Phones: the contents open under the header; Escape, a link or a tap outside closes them and
+     focus goes back to the button. */
+  function setupContentsPanel() {
+    var toggle = document.querySelector("[data-toc-toggle]");
+    var panel = document.getElementById("toc");
+    if (!toggle || !panel) return;
+    toggle.setAttribute("role", "button");
+    toggle.setAttribute("aria-expanded", "false");
+    function isOpen() { return panel.classList.contains("is-open"); }
+    function show(open, returnFocus) {
+      panel.classList.toggle("is-open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+      if (open) (panel.querySelector("a[aria-current='true']") || panel).focus();
+      else if (returnFocus) toggle.focus();
+    }
+    toggle.addEventListener("click", function (event) {
+      event.preventDefault();
+      show(!isOpen(), false);
+    });
+    toggle.addEventListener("keydown", function (event) {
+      if (event.key === " ") { event.preventDefault(); show(!isOpen(), false); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && isOpen()) show(false, true);
+    });
+    panel.addEventListener("click", function (event) {
+      if (event.target.closest("a") && isOpen()) show(false, false);
+    });
+    document.addEventListener("click", function (event) {
+      if (isOpen() && !panel.contains(event.target) && !toggle.contains(event.target)) show(false, false);
+    });
+    panel.addEventListener("focusout", function (event) {
+      var next = event.relatedTarget;
+      if (isOpen() && next && !panel.contains(next) && next !== toggle) show(false, false);
     });
   }
 
-  function setupLanguageSwitch() {
-    /* keep the reader's place: carry the current section to the twin page */
-    var link = document.querySelector("[data-lang-switch]");
-    if (!link) return;
-    var base = link.getAttribute("href").split("#")[0];
-    function update() {
-      var current = document.querySelector(".toc a[aria-current='true']");
-      var hash = window.location.hash || (current ? current.getAttribute("href") : "");
-      link.setAttribute("href", base + hash);
-    }
-    window.addEventListener("hashchange", update);
-    link.addEventListener("focus", update);
-    link.addEventListener("mouseenter", update);
-    link.addEventListener("touchstart", update, { passive: true });
+  /* For print: the page's address (the works it cites are listed by the build). */
+  function setupPrint() {
+    var address = document.querySelector("[data-print-url]");
+    if (address && !address.textContent) address.textContent = window.location.href.split("#")[0];
   }
 
   function setupTranslationNotices() {
@@ -90,7 +192,9 @@
   document.addEventListener("DOMContentLoaded", function () {
     setupTranslationNotices();
     setupThemeToggle();
-    setupTocHighlight();
-    setupLanguageSwitch();
+    trackHeaderHeight();
+    setupSectionTracking();
+    setupContentsPanel();
+    setupPrint();
   });
 })();

@@ -176,3 +176,88 @@ def test_touch_and_no_sideways_scroll_at_390(site, lang):
         assert not errors, errors
     finally:
         context.close()
+
+
+def _years(book):
+    years = sorted({n.year for n in book.map_nodes})
+    return list(range(years[0], years[-1] + 1)), {y for y in range(years[0], years[-1] + 1)} - {n.year for n in book.map_nodes}
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_every_year_is_on_the_axis_and_a_year_without_nodes_is_a_visible_gap(site, width, height):
+    book = site["book"]
+    every, empty = _years(book)
+    assert empty, "the map's data skips a year (the point of this test)"
+    context, page, errors = _open(site, "en", width=width, height=height)
+    try:
+        heads = page.locator(".devmap-year-head").evaluate_all(
+            "heads => heads.map(h => [+h.dataset.year, h.classList.contains('is-gap'), h.getBoundingClientRect().width])")
+        assert [year for year, _, _ in heads] == every, "one column per calendar year, none skipped"
+        assert {year for year, gap, _ in heads if gap} == empty
+        widths = {gap: [w for _, g, w in heads if g == gap] for gap in (True, False)}
+        assert max(widths[True]) < min(widths[False]), "a gap year is narrower than a year with nodes, but present"
+        misplaced = page.evaluate("""() => {
+          const heads = Object.fromEntries([...document.querySelectorAll('.devmap-year-head')].map(h => [h.dataset.year, h.getBoundingClientRect()]));
+          return [...document.querySelectorAll('.devmap-chip')].filter(c => {
+            const b = c.getBoundingClientRect(), h = heads[c.textContent.slice(0, 4)];
+            return !h || b.left < h.left - 1 || b.right > h.right + 1; }).map(c => c.dataset.node);
+        }""")
+        assert misplaced == [], f"nodes outside their year's column: {misplaced}"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_at_390_the_map_scrolls_only_sideways_shows_every_lane_and_opens_where_the_nodes_are(site, lang):
+    book = site["book"]
+    context, page, errors = _open(site, lang, width=390, height=844, has_touch=True, is_mobile=True)
+    try:
+        box = page.locator(".devmap-scroll")
+        state = box.evaluate("""el => {
+          const r = el.getBoundingClientRect();
+          const lanes = [...el.querySelectorAll('.devmap-lane')].map(l => l.getBoundingClientRect());
+          const visible = [...el.querySelectorAll('.devmap-chip')].filter(c => {
+            const b = c.getBoundingClientRect(); return b.right > r.left && b.left < r.right; }).length;
+          return {vertical: el.scrollHeight - el.clientHeight, lanes: lanes.length,
+                  inside: lanes.every(l => l.top >= r.top - 1 && l.bottom <= r.bottom + 1), left: el.scrollLeft, visible,
+                  columns: [...el.querySelectorAll('.devmap-year-head:not(.is-gap)')].filter(h => {
+                    const b = h.getBoundingClientRect(); return b.left >= r.left - 1 && b.right <= r.right + 1; }).length};
+        }""")
+        assert state["vertical"] <= 1, "the map box never scrolls up and down: the page is the one vertical axis"
+        assert state["lanes"] == len(book.map_routes) == 6 and state["inside"], "every lane is inside the box"
+        assert state["columns"] >= 2, f"at least two whole year columns fit on a phone: {state}"
+        assert state["left"] > 0, "the map does not open on its sparse first years"
+        at_start = box.evaluate("""el => { const keep = el.scrollLeft; el.scrollLeft = 0; const r = el.getBoundingClientRect();
+          const n = [...el.querySelectorAll('.devmap-chip')].filter(c => { const b = c.getBoundingClientRect();
+            return b.right > r.left && b.left < r.right; }).length; el.scrollLeft = keep; return n; }""")
+        assert state["visible"] > at_start, f"it opens where more nodes are ({state['visible']} in view, {at_start} at the start)"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_at_390_a_tapped_node_and_its_details_are_on_screen_together(site, lang):
+    book = site["book"]
+    context, page, errors = _open(site, lang, width=390, height=844, has_touch=True, is_mobile=True)
+    try:
+        for node in (book.map_nodes[3], _sample(book), book.map_nodes[-1]):
+            chip = page.locator(f".devmap-chip[data-node='{node.id}']")
+            chip.scroll_into_view_if_needed()
+            # the worst place to tap: just above where the details panel sits (the bottom edge at first)
+            page.evaluate("""(id) => {
+              const c = document.querySelector(`.devmap-chip[data-node='${id}']`).getBoundingClientRect();
+              const pinned = document.querySelector('.devmap.has-selection [data-devmap-panel]');
+              const edge = pinned ? pinned.getBoundingClientRect().top : innerHeight;
+              window.scrollBy(0, c.bottom - edge + 4);
+            }""", node.id)
+            chip.tap()
+            _panel_shows(page, node, lang)
+            chip_box, panel_box = chip.bounding_box(), page.locator("[data-devmap-panel]").bounding_box()
+            assert panel_box["y"] >= 0 and panel_box["y"] + panel_box["height"] <= 844 + 1, "the details are on screen"
+            assert 0 <= chip_box["y"] and chip_box["y"] + chip_box["height"] <= panel_box["y"] + 1, \
+                f"the node stays in view above its details: node {chip_box}, panel {panel_box}"
+        assert not errors, errors
+    finally:
+        context.close()

@@ -77,7 +77,7 @@ def test_the_reader_sees_when_each_claim_and_entry_was_verified(mini):
     bibliography = (mini / "_site/en/bibliography.html").read_text(encoding="utf-8")
     assert bibliography.count('<li class="bib-entry"') == bibliography.count('<p class="bib-verified">') == 3
     assert '<p class="bib-verified">Last verified: <time datetime="2026-10-02">2026-10-02</time></p>' in bibliography
-    cards = (mini / "_site/assets/sources-en.js").read_text(encoding="utf-8")
+    cards = (mini / "_site/assets/previews-en.js").read_text(encoding="utf-8")
     assert '"verified":"verified 2026-07-29"' in cards
 
 
@@ -92,7 +92,7 @@ def test_a_claim_cannot_be_verified_after_its_source_was_read(mini):
 def test_every_record_and_published_page_is_dated(workshop, mini):
     edit(workshop / "content/de/ws-setup/index.md", "last_verified: 2026-11-02\n", "")
     page = run_cli("check", cwd=workshop)
-    assert "content/de/ws-setup/index.md:4:1: error[page.unverified]: published page 'ws-setup' (de) has no last_verified date" in page.stderr
+    assert "content/de/ws-setup/index.md:5:1: error[page.unverified]: published page 'ws-setup' (de) has no last_verified date" in page.stderr
     edit(mini / "ledger/claims.md", "    verified: 2026-07-29\n", "")
     claim = run_cli("check", cwd=mini)
     assert "error[schema.missing-key]: Claim needs 'verified'" in claim.stderr

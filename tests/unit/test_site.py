@@ -66,7 +66,7 @@ def test_what_was_read_only_in_part_keeps_its_scope_next_to_every_use(site):
     setting = claim[claim.index('<span class="claim-setting">'):claim.index('<span class="cites">')]
     assert "how far [83] was read: Cisco first-party engineering description" in setting
     assert '<span class="claim-verified"> · verified <time datetime="2026-10-02">2026-10-02</time></span>' in setting
-    cards = site.output.text("assets/sources-zh.js")
+    cards = site.output.text("assets/previews-zh.js")
     card = cards[cards.index('"r36":'):]
     card = card[:card.index("}") + 1]
     assert '"verified":"核验于 2026-10-02 · 滚动更新的文档，复核更频繁"' in card and "机制只在模型卡层面概述" in card

@@ -5,7 +5,8 @@ A directive is declared once, in its module under directives/, with
   or `container` (`::: misconception m07` … `:::`); citations `[@n27]` are the inline directive `cite`;
 - its argument: what follows the colon (`none`, one `id`, a comma-separated list of `ids`, an `id`
   with an optional `.output`, …) — checked when pages are parsed;
-- `check`: its reference check (does the id exist?), run by resolve/references.py;
+- `check`: its reference check (does the id exist?), run by resolve/references.py; `page_check`:
+  what it needs from its own page (a figure reference needs the figure on the same page);
 - `render`: its HTML, given the render state (render/state.py);
 - `depends`: the digests of the records it shows, for the incremental cache;
 - `parity`: whether zh and en must hold the same uses of it per section (gates/parity.py).
@@ -37,6 +38,7 @@ class Directive:
     summary: str  # one line for --explain and CONTRIBUTING.md
     render: Callable  # inline/block: (state, use) -> str; container: (state, use, opening) -> str
     check: Callable | None = None  # (book, use, computed, out: Collector) -> None
+    page_check: Callable | None = None  # (book, parsed page, use, out: Collector) -> None
     depends: Callable | None = None  # (dependencies, use) -> list of digests
     parity: bool = True  # zh and en hold the same uses of it in each section
     example: str = ""  # how to write it

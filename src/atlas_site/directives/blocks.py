@@ -36,12 +36,12 @@ def _render_figure(state, use) -> str:
                               lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
-    state.figures += 1
-    state.record.figures[spec.id] = {"number": state.figures, "drawn": unescape(TAGS.sub(" ", svg))}
+    number = state.figure_numbers[spec.id]
+    state.record.figures[spec.id] = {"number": number, "drawn": unescape(TAGS.sub(" ", svg))}
     cites = state.cite(list(spec.sources)) if spec.sources else ""
     return (f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
             f'<div class="figure-box">{svg}</div>\n'
-            f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {state.figures}</span>'
+            f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {number}</span>'
             f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
             "</figure>\n")
 
@@ -55,6 +55,29 @@ FIGURE = Directive(
     render=_render_figure, check=_check_figure,
     depends=lambda deps, use: [deps.figure(use.key)],
     example="{{figure:kv-formula}}",
+)
+
+
+# -- figref: {{figref:id}} ------------------------------------------------------------------
+def _render_figref(state, use) -> str:
+    number = state.figure_numbers.get(use.key, 0)  # a figure not on the page is reported by resolve
+    text = state.ui("figure_ref").replace("{n}", str(number))
+    return f'<a class="figref" href="#fig-{escape(use.key)}" data-figref="{escape(use.key)}">{escape(text)}</a>'
+
+
+def _check_figref_page(book, parsed, use, out) -> None:
+    if use.key in book.figures and use.key not in parsed.figure_numbers():
+        out.error(use.location, "figref.not-on-page", f"figure '{use.key}' is referred to but not placed on this page",
+                  f"place it with {{{{figure:{use.key}}}}} on this page, or drop the reference")
+
+
+FIGREF = Directive(
+    "figref", "inline", "id", "a reference to a figure placed on the same page: 'Figure N' linked to it, with a preview card",
+    render=_render_figref,
+    check=lambda book, use, computed, out: require(book, use, out, "figures", book.figures, "figref.unknown", "figure"),
+    page_check=_check_figref_page,
+    parity=True,  # both languages point the reader at the same figures in the same sections
+    example="{{figref:kv-formula}}",
 )
 
 
@@ -172,4 +195,4 @@ DEV_MAP = Directive(
     example="{{dev-map}}",
 )
 
-DIRECTIVES = (FIGURE, LABS, QUESTION_CARDS, NODE_TABLE, OPEN_QUESTIONS, DEV_MAP)
+DIRECTIVES = (FIGURE, FIGREF, LABS, QUESTION_CARDS, NODE_TABLE, OPEN_QUESTIONS, DEV_MAP)

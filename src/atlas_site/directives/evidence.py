@@ -52,11 +52,15 @@ def _claim_evidence(state, claim) -> str:
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
-    return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">'
-            f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
-            f'<span class="badge badge-claim">{escape(label)}</span>'
+    value = f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
+    if state.book.profile.generates("numbers"):  # the value links to its row, where it can be cited with its setting
+        value = f'<a class="claim-link" href="numbers.html#claim-{escape(claim.id)}">{value}</a>'
+    # the spaces keep the value, the setting and the citation apart in the search index's text; the
+    # label, repeated on every claim, stays out of it; data-claim names the card's preview data
+    return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
+            f'<span class="badge badge-claim" data-pagefind-ignore>{escape(label)}</span> '
             f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
-            f'{_claim_evidence(state, claim)}</span>'
+            f'{_claim_evidence(state, claim)}</span> '
             f"{state.cite(list(claim.source))}</span>")
 
 
@@ -80,9 +84,9 @@ def _render_example(state, use) -> str:
     # the assumption is spelled out once per page (first use); later uses keep the label only
     title = f' title="{escape(example.note[state.lang])}"' if example.note and example_id not in state.noted else ""
     state.noted.add(example_id)
-    return (f'<span class="ex" data-example="{escape(use.key)}"{title}>'
+    return (f'<span class="ex"{title}>'
             f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
-            f'<span class="badge badge-ex">{escape(label)}</span></span>')
+            f' <span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span></span>')
 
 
 def _check_example(book, use, computed, out) -> None:
@@ -112,10 +116,11 @@ def _render_term(state, use) -> str:
     term = state.book.terms[use.key]
     shown = use.text or term.abbr or term.names[state.lang]
     if use.key in state.defined:
-        return f'<a class="term" href="#term-{escape(use.key)}">{escape(shown)}</a>'
+        return f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
     state.defined.add(use.key)
     definition = term.definition[state.lang]
-    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" '
+    # the search index weighs the place a term is defined above its other mentions
+    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '
             f'title="{escape(definition)}">{escape(shown)}</dfn>')
 
 

@@ -21,6 +21,7 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
     problems = []
     internal = external = 0
     allowed = registry_urls(ctx.book)
+    site = ctx.book.profile.site_url
     for path in paths if paths is not None else ctx.output.html_pages():
         index = ctx.html(path)
         parsed = ctx.parsed_at(path)
@@ -30,6 +31,12 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
             problems.append(Diagnostic(written.get(href, ctx.where(path)), code, f"{path}: {message}"))
 
         for href, attrs in index.links:
+            if site and href.startswith(site):  # the 404 page links absolutely: it is served at any depth
+                target = href[len(site):] or "index.html"
+                internal += 1
+                if target.partition("#")[0] not in ctx.output:
+                    report("gate.links.broken", f"link to missing page {href}", href)
+                continue
             if href.startswith(("http://", "https://", "//")):
                 external += 1
                 if not href.startswith("https://"):

@@ -24,6 +24,7 @@ class PageMeta(Frozen):
     title: str = Field(min_length=1)
     status: Literal["draft", "published"]
     short_title: str | None = None
+    description: str | None = None
     last_verified: dt.date | None = None
 
 

@@ -11,6 +11,7 @@ from .base import Frozen, Localized
 
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 REGISTRY_KINDS = ("nodes", "references")  # the two kinds of numbered source the engine knows
+GENERATED_PAGES = ("bibliography", "numbers", "glossary")  # the pages the engine can generate (`generated: NAME`)
 
 
 class Language(Frozen):
@@ -41,6 +42,14 @@ class Registry(Frozen):
         return self.label.format(number=number)
 
 
+class About(Frozen):
+    """What the home page says of the book, in each language: what it teaches and for whom (taken
+    from the book's own openings, not a blurb)."""
+
+    teaches: Localized
+    readers: Localized
+
+
 class Part(Frozen):
     """One part of the book in reading order: a chapter (one page), a series of pages with its own
     name, or a generated page (the bibliography). Rules are checked by validate.py against the
@@ -59,6 +68,8 @@ class Part(Frozen):
         kinds = [k for k in ("chapter", "series", "generated") if getattr(self, k)]
         if len(kinds) != 1:
             raise ValueError("a part is exactly one of 'chapter: ID', 'series: ID' or 'generated: NAME'")
+        if self.generated and self.generated not in GENERATED_PAGES:
+            raise ValueError(f"unknown generated page '{self.generated}' (the engine generates {', '.join(GENERATED_PAGES)})")
         if self.series and (not self.pages or self.title is None):
             raise ValueError("a series names its pages in reading order and has a title")
         if not self.series and self.pages:
@@ -94,11 +105,23 @@ class ReviewIntervals(Frozen):
     pages: int = Field(ge=1)
 
 
+class Downloads(Frozen):
+    """The print and e-book editions (`atlas-site export`): their file names and the author their
+    metadata names. Files are `downloads/<basename>-<language code>.pdf` and `.epub`."""
+
+    basename: str = Field(default="book", pattern=SLUG)
+    author: Localized | None = None  # PDF Author and EPUB dc:creator; left out when not set
+
+    def file_name(self, lang: str, extension: str) -> str:
+        return f"{self.basename}-{lang}.{extension}"
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
     languages: tuple[Language, ...] = Field(min_length=1)
     site_url: str | None = Field(default=None, pattern=r"^https://[^\s]+/$")
+    about: About | None = None  # the home page's text: what the book teaches and for whom
     sources: dict[str, Registry]
     evidence: dict[str, Localized] = Field(min_length=1)  # evidence classes of sources, with labels
     figure_kinds: dict[str, Localized] = Field(default_factory=dict)
@@ -106,6 +129,7 @@ class BookProfile(Frozen):
     rules: tuple[dict, ...] = ()  # book-wide rules
     translations: TranslationPolicy = TranslationPolicy()
     review_months: ReviewIntervals | None = None  # None: the book sets no review dates
+    downloads: Downloads = Field(default_factory=Downloads)
 
     @field_validator("languages")
     @classmethod
@@ -142,6 +166,10 @@ class BookProfile(Frozen):
 
     def part_of(self, page_id: str) -> Part | None:
         return next((part for part in self.parts if page_id in part.page_ids), None)
+
+    def generates(self, name: str) -> bool:
+        """Does the book list the generated page `name` (bibliography, numbers, glossary)?"""
+        return any(part.generated == name for part in self.parts)
 
     def reading_order(self) -> tuple[str, ...]:
         """Every page id the profile names, in reading order."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
@@ -68,7 +68,7 @@ class ReferenceEntry(Frozen):
 
     ref: int = Field(ge=1)
     work: str
-    title: str = Field(min_length=1)
+    title: Annotated[str, Field(min_length=1)] | Localized  # the document's own title, or what it is in each language
     url_status: Literal["seed", "known", "searched", "unresolved"]
     accessed: dt.date  # when it was read: the date its evidence was last verified
     material_date: str | None = None
@@ -98,6 +98,9 @@ class ReferenceEntry(Frozen):
         """A living or unresolved document cannot be checked against a fixed text later, so how
         far it was read travels with every use of it (claims' settings, citation cards)."""
         return self.scope is not None and (self.rolling or self.url_status == "unresolved")
+
+    def title_in(self, lang: str) -> str:
+        return self.title if isinstance(self.title, str) else self.title[lang]
 
 
 class Registry(Frozen):

@@ -7,8 +7,9 @@ from pathlib import Path
 from ..output import Output
 
 # stylesheets: one for every page, and one per feature for the pages that have it
-STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css"),
-               "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",)}
+STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css", "templates/static/web.css"),
+               "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",),
+               "bibliography.css": ("templates/static/bibliography.css",)}
 NOT_LABS = ("shared", "tests", "formulas")  # folders of labs_js that are not one lab each
 # a lab model names the other modules it uses as lib.model('name'); the page loads them before it
 LAB_DEPENDENCY = re.compile(r"lib\.model\('([a-z_]+)'\)")
@@ -86,7 +87,7 @@ def add_assets(root: Path, output: Output) -> None:
 
 def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
     """The scripts and stylesheets one page loads, by what it holds."""
-    scripts = [f"sources-{lang}.js", "site.js", "cards.js", "search.js"]
+    scripts = ["site.js", "cards.js", "search.js"]  # cards.js fetches assets/previews-<lang>.js when first needed
     if parsed_page.uses_of("dev-map"):
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]

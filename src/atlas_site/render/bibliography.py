@@ -1,16 +1,19 @@
-"""The bibliography of each language (one entry per distinct work, with all its ledger numbers and
-back-links to every place that cites it) and the data the citation cards show."""
+"""The bibliography of each language: one entry per distinct work, with all its ledger numbers,
+a legend saying what the numbers are, back-links naming the page and section that cite it, and
+(with a numbers page) the claims it is a source of. The data the citation cards show is in
+render/previews.py."""
 from __future__ import annotations
 
-import json
-
 from ..model import Book
-from .layout import frame
+from ..rules.citations import CitesAll
+from .layout import frame, part_label
 from .state import CiteIndex, source_label
 
 
-def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
+def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: dict, claims_by_work: dict | None = None) -> str:
+    """`claims_by_work`: work key -> the numbers page rows of the claims it is a source of."""
     registry = book.registry
+    where = _section_titles(book, lang, parsed)
     entries = []
     for key, work in registry.works.items():
         numbers = registry.numbers_of(key)
@@ -24,34 +27,58 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex) -> str:
             "verified": max((e.last_verified for e in ledger if e is not None), default=None),
             "rolling": any(e.rolling for e in ledger if e is not None),
             "refs": [{
-                "label": source_label(book, r.number), "title": r.title, "accessed": r.accessed,
+                "label": source_label(book, r.number), "title": r.title_in(lang), "accessed": r.accessed,
                 "material_date": r.material_date, "scope": r.scope[lang] if r.scope else None,
-                "url_status": book.ui(f"url_status.{r.url_status}", lang), "url": r.url, "note": r.note,
+                "url_status": book.ui(f"url_status.{r.url_status}", lang), "url": r.url,
             } for r in refs],
-            "cited_from": [{"href": f"../{path}#{anchor}", "label": label}
-                           for path, anchor, label in cites.places.get((lang, key), [])],
+            "cited_from": _back_links(cites.places.get((lang, key), []), where),
+            "claims": (claims_by_work or {}).get(key, []),
         })
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
-        **frame(book, lang, f"{lang}/bibliography.html", "bibliography"),
-        entries=entries, gaps=gaps, title=book.ui("bibliography", lang))
+        **frame(book, lang, f"{lang}/bibliography.html", "bibliography", book.ui("bibliography", lang),
+                book.ui("bibliography_description", lang)),
+        entries=entries, gaps=gaps, title=book.ui("bibliography", lang), legend=_legend(book, lang),
+        styles=["atlas.css", "bibliography.css"])
 
 
-def render_source_cards(book: Book, lang: str) -> str:
-    """The data citation cards show, as a classic script so it also loads from file://."""
-    registry = book.registry
-    cards = {}
-    for number in sorted(list(registry.nodes) + list(registry.references)):
-        entry = registry.entry(number)
-        work = registry.works[entry.work]
-        verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
-        cards[number] = {
-            "title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
-            "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
-            "open": book.ui("open_entry", lang),
-            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
-            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
-            "scope": f"{book.ui('scope', lang)}: {entry.scope[lang]}" if getattr(entry, "scope", None) else None,
-        }
-    payload = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"window.AtlasSources={payload};\n"
+def _section_titles(book: Book, lang: str, parsed: dict) -> dict:
+    """(page path, section id) -> (page name, section title); section "" is the page's top."""
+    titles = {}
+    for page in book.pages_in(lang):
+        name = page.meta.short_title or page.meta.title
+        titles[(page.output_path, "")] = (name, "")
+        for section in parsed[(lang, page.id)].sections:
+            titles[(page.output_path, section.id)] = (name, section.title)
+    return titles
+
+
+def _back_links(places: list, where: dict) -> list[dict]:
+    """One link per page section that cites the work, in reading order, saying where it goes."""
+    links, seen = [], set()
+    for path, section, _label in places:
+        if (path, section) in seen:
+            continue
+        seen.add((path, section))
+        page, title = where.get((path, section), (path, ""))
+        links.append({"href": f"../{path}" + (f"#{section}" if section else ""), "page": page, "section": title})
+    return links
+
+
+def _legend(book: Book, lang: str) -> dict:
+    """What the numbers are: each registry's range, its name (book.yaml `sources`) and the parts
+    that promise to cite all of it (their `cites_all` rule); and a real work with several numbers."""
+    registry, sep = book.registry, book.ui("list_sep", lang)
+    lines = []
+    for kind, shown in book.profile.sources.items():
+        numbers = sorted(int(n[1:]) for n in registry.of_kind(kind))
+        if not numbers:
+            continue
+        parts = [part_label(book, lang, part) for part in book.profile.parts
+                 if any(CitesAll.Args.model_validate(rule[CitesAll.name]).registry == kind for rule in part.rules if CitesAll.name in rule)]
+        span = shown.show(numbers[0]) + ("–" + shown.show(numbers[-1]) if len(numbers) > 1 else "")
+        text = book.ui("bib_registry" if parts else "bib_registry_plain", lang)
+        lines.append(text.format(range=span, title=shown.title[lang], parts=sep.join(parts)))
+    shared = next((registry.numbers_of(key) for key in registry.works if len({n[0] for n in registry.numbers_of(key)}) > 1), None)
+    example = book.ui("bib_shared", lang).format(example=" · ".join(source_label(book, n) for n in shared)) if shared else ""
+    return {"lines": lines, "example": example}

@@ -30,7 +30,7 @@ def _coverage(book: Book, parsed: dict, rules) -> list[dict]:
         cited = {lang: {registry.work_of(n).key for page_id in rule.page_ids() if (lang, page_id) in parsed
                         for n, _ in prose_citations(book, parsed[(lang, page_id)]) if registry.work_of(n)}
                  for lang in book.languages}
-        rows = [{"number": n, "title": e.title, "status": getattr(e, "url_status", ""),
+        rows = [{"number": n, "title": e.title_in(book.languages[0]) if hasattr(e, "title_in") else e.title, "status": getattr(e, "url_status", ""),
                  "cited": {lang: e.work in cited[lang] for lang in book.languages}}
                 for n, e in sorted(entries.items(), key=lambda item: number_order(item[0]))]
         tables.append({"registry": rule.args.registry, "pages": ", ".join(rule.page_ids()), "rows": rows,

@@ -36,7 +36,8 @@ class Dependencies:
 
     def claim(self, claim_id: str) -> str:
         claim = self.book.claims.get(claim_id)
-        return self._once("claim", claim_id, lambda: [_dump(claim), [self.source(n) for n in (claim.source if claim else ())]])
+        return self._once("claim", claim_id, lambda: [_dump(claim), [self.source(n) for n in (claim.source if claim else ())],
+                                                    self.book.profile.generates("numbers")])  # the value links to the numbers page
 
     def term(self, term_id: str) -> str:
         return self._once("term", term_id, lambda: _dump(self.book.terms.get(term_id)))

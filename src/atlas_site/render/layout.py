@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from ..model import Book
 from .assets import CSP
+from .web import head_meta
 
 
-def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
+def frame(book: Book, lang: str, path: str, page_id: str | None, title: str | None = None,
+          description: str | None = None) -> dict:
     """The template context shared by every page of one language. `page_id` names the page whose
-    twins the language switch and the alternates point at (None on the entry page)."""
+    twins the language switch and the alternates point at (None on the entry page); `title` and
+    `description` are what link previews and search engines show of it."""
     depth = path.count("/")
     strings = book.strings[lang]
     twins = [{"code": other.code, "html_lang": other.html_lang, "name": other.name,
@@ -23,6 +26,7 @@ def frame(book: Book, lang: str, path: str, page_id: str | None) -> dict:
         "csp": CSP,
         "twins": twins,
         "nav": nav_entries(book, lang),
+        "head": head_meta(book, lang, path, page_id, title or book.profile.title[lang], description),
     }
 
 
@@ -30,18 +34,29 @@ def nav_entries(book: Book, lang: str) -> list[dict]:
     """Top navigation: each chapter, each series as one entry (its pages have their own series
     list), and the generated pages, in the profile's order."""
     entries = []
-    present = {p.id: p for p in book.pages_in(lang)}
     for part in book.profile.parts:
-        if part.chapter and part.chapter in present:
-            page = present[part.chapter]
-            entries.append({"href": page.output_path, "label": page.meta.short_title or page.meta.title})
-        elif part.series:
-            first = next((present[p] for p in part.pages if p in present), None)
-            if first is not None:
-                entries.append({"href": first.output_path, "label": part.title[lang]})
+        first = first_page(book, lang, part)
+        if first is not None:
+            entries.append({"href": first.output_path, "label": part_label(book, lang, part)})
         elif part.generated:
             entries.append({"href": f"{lang}/{part.generated}.html", "label": book.ui(part.generated, lang)})
     return entries
+
+
+def first_page(book: Book, lang: str, part):
+    """The page a chapter or series opens with in one language (None for a generated part)."""
+    present = {p.id: p for p in book.pages_in(lang)}
+    return next((present[p] for p in part.page_ids if p in present), None)
+
+
+def part_label(book: Book, lang: str, part) -> str:
+    """What readers call a part: a chapter by its page's short title, a series by its title."""
+    if part.series:
+        return part.title[lang]
+    if part.generated:
+        return book.ui(part.generated, lang)
+    page = first_page(book, lang, part)
+    return (page.meta.short_title or page.meta.title) if page else part.id
 
 
 def series_of(book: Book, lang: str, page_id: str) -> dict | None:

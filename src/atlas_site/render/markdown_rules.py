@@ -42,7 +42,7 @@ def _heading_close(self, tokens, idx, options, env):
     heading_id = opening.attrGet("id")
     anchor = notice = ""
     if heading_id:
-        anchor = f'<a class="anchor" href="#{escape(str(heading_id))}" aria-hidden="true" tabindex="-1">#</a>'
+        anchor = f'<a class="anchor" href="#{escape(str(heading_id))}" aria-hidden="true" tabindex="-1" data-pagefind-ignore>#</a>'
         if opening.tag in ("h2", "h3"):
             notice = env["state"].notices.get(str(heading_id), "")
     return f"{anchor}</{tokens[idx].tag}>\n{notice}"

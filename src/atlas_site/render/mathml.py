@@ -4,7 +4,9 @@ latex2mathml copies some of its input into the markup as is: `\\text{<script>…
 <script> element, `\\href{javascript:…}` an href (a link no gate sees), `\\style{…}` a style
 attribute. So its output is rebuilt here from a list of MathML elements and presentation
 attributes; any other element keeps only its text, any other attribute is dropped, and every text
-and value is escaped again."""
+and value is escaped again. The result is also compact: HTML puts <math> in its namespace without
+an xmlns attribute, and a symbol is written as its own character rather than a numeric reference
+(markup characters stay escaped)."""
 from __future__ import annotations
 
 from html import escape
@@ -12,7 +14,7 @@ from html.parser import HTMLParser
 
 from latex2mathml.converter import convert as latex_to_mathml
 
-MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+MARKUP = frozenset("\"&'<>")  # characters that stay references
 ELEMENTS = frozenset("""math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle mtable mtr mtd
     mlabeledtr munder mover munderover mpadded mphantom menclose mmultiscripts mprescripts none merror semantics
     annotation mfenced maligngroup malignmark""".split())
@@ -33,8 +35,6 @@ class _Rebuild(HTMLParser):
         if tag not in ELEMENTS:
             return
         kept = "".join(f' {name}="{escape(value or "")}"' for name, value in attrs if name in ATTRIBUTES)
-        if tag == "math":
-            kept = f' xmlns="{MATHML_NS}"' + kept
         self.out.append(f"<{tag}{kept}{' /' if closed else ''}>")
         if not closed:
             self.open.append(tag)
@@ -57,11 +57,15 @@ class _Rebuild(HTMLParser):
         self.out.append(escape(data, quote=False))
 
     def handle_charref(self, name):
-        digits = name[1:] if name[:1] in "xX" else name
-        if digits and all(c in "0123456789abcdefABCDEF" for c in digits) and (name[:1] in "xX" or digits.isdigit()):
-            self.out.append(f"&#{name};")
-        else:
+        hexadecimal = name[:1] in "xX"
+        digits = name[1:] if hexadecimal else name
+        try:
+            code = int(digits, 16 if hexadecimal else 10)
+            symbol = chr(code) if 0x20 <= code and not 0xD800 <= code <= 0xDFFF else None
+        except ValueError:
             self.out.append(escape(f"&#{name};", quote=False))
+            return
+        self.out.append(symbol if symbol and symbol not in MARKUP else f"&#{name};")
 
     def handle_entityref(self, name):
         self.out.append(f"&{name};" if name.isalnum() else escape(f"&{name};", quote=False))

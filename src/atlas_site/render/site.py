@@ -14,11 +14,17 @@ from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
 from .assets import add_assets, page_assets
-from .bibliography import render_bibliography, render_source_cards
+from .bibliography import render_bibliography
 from .dependencies import Dependencies
+from .glossary import render_glossary
+from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
+from .numbers import claim_rows, render_numbers
+from .previews import linked_sections, render_previews
+from .search_terms import search_terms
 from .state import CiteIndex, RenderState
 from .templates import make_environment
+from .web import add_web_files
 
 
 def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies) -> str:
@@ -33,13 +39,13 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
 
         def render_part(part=part, tokens=tokens, carried=carried):
             local = RenderState(state.book, state.lang, state.page_path, state.computed, state.env, state.root,
-                                state.cache, state.code_version)
+                                state.cache, state.code_version, figure_numbers=state.figure_numbers)
             local.resume(carried)
             local.notices = state.notices
             text = md.renderer.render(tokens, md.options, {"state": local})
             return text, local.carry(), local.cites.places, local.record.dump()
 
-        key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path,
+        key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path, state.figure_numbers,
                                                                   dependencies.of_uses(uses), state.code_version, notices)
         text, carried, places, record = state.cache.get("part-html", key, render_part)
         state.cites.merge(places)
@@ -48,12 +54,28 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
     return "".join(html)
 
 
+def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
+    """The works one page cites, in the order it first cites them, with the labels it uses: the
+    list printed at the end of the page so that "[N25]" can be looked up on paper."""
+    works = []
+    for (_lang, key), entries in cites.places.items():
+        work = book.registry.works[key]
+        works.append({"labels": list(dict.fromkeys(label for _path, _section, label in entries)),
+                      "title": work.title, "year": work.year})
+    return works
+
+
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
-                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None) -> tuple[Output, Manifest]:
-    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/)."""
+                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None,
+                downloads=()) -> tuple[Output, Manifest]:
+    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/).
+    `downloads`: the print and e-book editions of this book (export/downloads.py), shipped and
+    linked from every page's footer (the templates' `editions`)."""
     cache = cache or NoCache()
     notices = notices or {}
+    linked = [(d.path, d.size) for d in downloads]
     env = make_environment(root)
+    env.globals["editions"] = tuple(downloads)  # every page's footer links those of its language
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
     dependencies = Dependencies(book, computed)
@@ -63,42 +85,65 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
             parsed_page = parsed[(lang, page.id)]
 
             def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
-                state = RenderState(book, lang, page.output_path, computed, env, root, cache, code_version)
+                state = RenderState(book, lang, page.output_path, computed, env, root, cache, code_version,
+                                    figure_numbers=parsed_page.figure_numbers())
                 state.notices = notices.get((lang, page.id), {})
                 body = _render_parts(state, parsed_page, md, dependencies)
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
                 html = env.get_template("page.html.j2").render(
-                    **frame(book, lang, page.output_path, page.id),
+                    **frame(book, lang, page.output_path, page.id, page.meta.title, page.meta.description),
                     page=page, body=Markup(body), chapter_number=part.number if part else None,
                     series=series_of(book, lang, page.id),
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
-                    scripts=scripts, styles=styles)
+                    scripts=scripts, styles=styles, cited=_works_cited(book, state.cites),
+                    page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "")
                 return html, state.cites.places, state.record.dump()
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version,
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version, linked,
                                                                     sorted(notices.get((page.lang, page.id), {}).items()))
             html, places, record = cache.get("page-html", key, render_page)
             cites.merge(places)
             manifest.record(lang, page.id).merge(PageRecord.load(record))
             output.add(page.output_path, html)
     registry_version = digest(book.registry.model_dump(mode="json"), book.profile.model_dump(mode="json"), code_version)
-    nav_version = digest(book.profile.model_dump(mode="json"), [[p.lang, p.id, p.meta.title, p.meta.short_title] for p in book.pages])
+    nav_version = digest(book.profile.model_dump(mode="json"), book.strings,
+                         [[p.lang, p.id, p.meta.model_dump(mode="json")] for p in book.pages], linked)  # the frame every page shows
+    ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
+    generated = {part.generated for part in book.profile.parts if part.generated}
     for lang in book.languages:
-        places = sorted((work, entries) for (place_lang, work), entries in cites.places.items() if place_lang == lang)
-        output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(registry_version, nav_version, places, lang),
-                                                          lambda lang=lang: render_bibliography(book, env, lang, cites)))
-        output.add(f"assets/sources-{lang}.js", cache.get("source-cards", digest(registry_version, lang), lambda lang=lang: render_source_cards(book, lang)))
-    first = book.languages[0]
-    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: env.get_template("index.html.j2").render(
-        **frame(book, first, "index.html", None), entries=_entry_points(book), titles=book.profile.title.root)))
+        _render_generated(book, env, parsed, lang, cites, output, cache, generated, digest(registry_version, nav_version, ledgers, lang))
+    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: render_chooser(book, env)))
+    output.add("404.html", cache.get("not-found", digest(nav_version, code_version), lambda: render_not_found(book, env)))
+    output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
+    add_web_files(book, output)
     add_assets(root, output)
+    for download in downloads:
+        output.add(download.path, download.data)
     return output, manifest
 
 
-def _entry_points(book: Book) -> list[dict]:
-    return [{"lang": lang.code, "html_lang": lang.html_lang, "label": lang.name, "pages": book.pages_in(lang.code),
-             "bibliography": book.ui("bibliography", lang.code), "choose": book.ui("choose", lang.code)}
-            for lang in book.profile.languages]
+def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
+                      version: str) -> None:
+    """One language's generated pages: home, bibliography, numbers and glossary (those book.yaml lists),
+    and the data of its preview cards."""
+    uses = digest([[key, [[u.kind, u.key, u.section] for u in p.uses], [[s.id, s.title] for s in p.sections]]
+                   for key, p in sorted(parsed.items()) if key[0] == lang])
+    rows = claim_rows(book, parsed, lang)
+    claims_by_work: dict = {}
+    for row in rows:
+        for work in dict.fromkeys(source["work"] for source in row["sources"]):
+            claims_by_work.setdefault(work, []).append(row)
+    places = sorted((work, entries) for (place_lang, work), entries in cites.places.items() if place_lang == lang)
+    output.add(f"{lang}/index.html", cache.get("home", digest(version, uses), lambda: render_home(book, env, parsed, lang)))
+    output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(version, places, uses), lambda: render_bibliography(
+        book, env, lang, cites, parsed, claims_by_work if "numbers" in generated else None)))
+    if "numbers" in generated:
+        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses), lambda: render_numbers(book, env, parsed, lang)))
+    if "glossary" in generated:
+        output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
+    pages_html = {page.id: output.text(page.output_path) for page in book.pages_in(lang) if page.output_path in output}
+    output.add(f"assets/previews-{lang}.js", cache.get("previews", digest(version, pages_html), lambda: render_previews(
+        book, lang, pages_html, linked_sections(parsed, lang))))

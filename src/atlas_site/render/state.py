@@ -1,6 +1,6 @@
 """What rendering one page needs and accumulates: the book, the language, and the running state
-that the directives of one part leave for the next (section, citation counter, terms defined,
-examples explained, figures numbered) — plus what the page placed, for the gates (the manifest)."""
+that the directives of one part leave for the next (section, terms defined, examples explained)
+and the page's figure numbers — plus what the page placed, for the gates (the manifest)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -26,10 +26,10 @@ def source_label(book: Book, number: str) -> str:
 class CiteIndex:
     """Where each work is cited from, for the bibliography's back-links."""
 
-    places: dict = field(default_factory=dict)  # (lang, work key) -> [(page path, anchor, label)]
+    places: dict = field(default_factory=dict)  # (lang, work key) -> [(page path, section id, label)]
 
-    def add(self, lang: str, work: str, page_path: str, anchor: str, label: str) -> None:
-        self.places.setdefault((lang, work), []).append((page_path, anchor, label))
+    def add(self, lang: str, work: str, page_path: str, section: str, label: str) -> None:
+        self.places.setdefault((lang, work), []).append((page_path, section, label))
 
     def merge(self, places: dict) -> None:
         for key, entries in places.items():
@@ -48,20 +48,19 @@ class RenderState:
     code_version: str = ""
     cites: CiteIndex = field(default_factory=CiteIndex)
     record: PageRecord = field(default_factory=PageRecord)
+    figure_numbers: dict = field(default_factory=dict)  # figure id -> number on this page (ParsedPage.figure_numbers)
     section: str = ""
-    citations: int = 0
-    figures: int = 0
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
     notices: dict = field(default_factory=dict)  # section id -> the reader's notice that a twin changed (translations/)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
-        return [self.section, self.citations, self.figures, sorted(self.defined), sorted(self.noted)]
+        return [self.section, sorted(self.defined), sorted(self.noted)]
 
     def resume(self, carried: list) -> None:
-        self.section, self.citations, self.figures = carried[0], carried[1], carried[2]
-        self.defined, self.noted = set(carried[3]), set(carried[4])
+        self.section = carried[0]
+        self.defined, self.noted = set(carried[1]), set(carried[2])
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:
@@ -77,12 +76,9 @@ class RenderState:
             if work is None:  # reported by resolve; never reached in a build that renders
                 links.append(f'<span class="cite-missing">{escape(number)}</span>')
                 continue
-            self.citations += 1
-            anchor = f"cite-{self.citations}"
             label = source_label(self.book, number)
-            self.cites.add(self.lang, work.key, self.page_path, anchor, label)
-            links.append(f'<a class="cite" id="{anchor}" href="{self.bibliography_href(work.key)}" '
-                         f'data-cite="{escape(number)}">{escape(label)}</a>')
+            self.cites.add(self.lang, work.key, self.page_path, self.section, label)
+            links.append(f'<a class="cite" href="{self.bibliography_href(work.key)}" data-cite="{escape(number)}">{escape(label)}</a>')
         return '<span class="cites">[' + ", ".join(links) + "]</span>"
 
     def example_text(self, reference: str) -> str:

@@ -13,7 +13,7 @@ from .template_cache import template_cache
 def make_environment(root: Path) -> Environment:
     """One environment per project: compiled templates are reused across rebuilds (Jinja checks
     each template's file and recompiles the ones that changed)."""
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(root / "templates")),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "svg"), default_for_string=True),
         undefined=StrictUndefined,
@@ -22,3 +22,5 @@ def make_environment(root: Path) -> Environment:
         keep_trailing_newline=True,
         bytecode_cache=template_cache("pages"),
     )
+    env.globals["editions"] = ()  # the print and e-book editions a site links (render_site sets them per build)
+    return env

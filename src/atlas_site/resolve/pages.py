@@ -60,6 +60,14 @@ class ParsedPage:
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)
 
+    def figure_numbers(self) -> dict[str, int]:
+        """Figure id -> its number on the page: figures are numbered by the order they are placed,
+        known before rendering, so prose may refer to a figure that comes later ({{figref:id}})."""
+        numbers: dict[str, int] = {}
+        for use in self.uses_of("figure"):
+            numbers.setdefault(use.key, len(numbers) + 1)
+        return numbers
+
     def within(self, section_id: str, target: str) -> bool:
         """Is `section_id` the section `target` or one of its subsections?"""
         if section_id == target:

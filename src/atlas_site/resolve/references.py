@@ -21,8 +21,11 @@ def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: C
         directive = REGISTRY.get(use.kind)
         if directive is None:
             out.error(use.location, "directive.unknown", f"unknown directive '{use.kind}'", closest(use.kind, [d.name for d in REGISTRY]))
-        elif directive.check is not None and not directive.argument_problem(use.key):
-            directive.check(book, use, computed, out)
+        elif not directive.argument_problem(use.key):
+            if directive.check is not None:
+                directive.check(book, use, computed, out)
+            if directive.page_check is not None:
+                directive.page_check(book, parsed, use, out)
 
 
 def check_ledger_references(book: Book, out: Collector) -> None:

@@ -6,10 +6,11 @@ from collections import defaultdict
 
 from ..diagnostics import Collector, SourceLocation, closest
 from ..model import Page, PageMeta, PagePart
+from ..model.profile import GENERATED_PAGES
 from .schema import build_item
 
 # pages the engine generates: a content page may not take their paths
-GENERATED = ("bibliography", "index", "dashboard")
+GENERATED = (*GENERATED_PAGES, "index", "dashboard", "404")
 
 
 def validate_pages(raw, profile, profile_data, out: Collector) -> tuple[Page, ...]:
@@ -66,5 +67,9 @@ def _page(lang, page_dir, docs, out: Collector) -> Page | None:
     if meta.page in GENERATED:
         out.error(head.meta.at(("page",)), "page.reserved-id", f"page id '{meta.page}' is the path of a generated page ({', '.join(GENERATED)})")
         return None
+    if meta.status == "published" and not (meta.description or "").strip():
+        out.error(head.meta.at(("description",)), "page.no-description",
+                  f"published page '{meta.page}' ({lang}) has no description",
+                  "add `description:` to its front matter: one or two sentences, in the page's language, on what the page teaches")
     parts = tuple(PagePart(path=d.path, body=d.body, body_line=d.body_line) for d in docs)
     return Page(lang=lang, meta=meta, parts=parts)

@@ -1,0 +1,79 @@
+"""The EPUB-safe transform: a page of the web edition made into a page of a book that cannot run
+script or be clicked through. What the site shows only on screen goes (heading anchors, the
+series list and pager, a lab's controls and charts); a lab keeps its statements, formulas and
+worked example, as in the site's print style, and gains the web address of its interactive
+version; closed `<details>` open up; attributes that only scripts read are dropped."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Callable
+
+from .xhtml import XHTML, add_class, classes, html, name, namespace, parents, remove, text_of, unwrap
+
+# what the site's print style hides (templates/static/site.css, templates/labs/labs.css), and
+# the page's own navigation: on paper and in an e-book the book's table of contents replaces it
+SCREEN_ONLY = {"anchor", "series", "pager", "lab-tablist", "lab-presets", "lab-preset-status", "lab-chart",
+               "lab-live", "lab-nojs", "lab-body"}
+CONTROLS = {"button", "input", "select", "textarea", "form", "label", "fieldset", "output", "script", "noscript",
+            "template", "iframe", "object", "embed"}
+SCRIPT_ATTRIBUTES = {"tabindex", "aria-selected", "aria-controls", "aria-live", "hidden"}
+WIDGET_ROLES = {"tab", "tablist", "tabpanel"}
+
+
+def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET.Element:
+    """`main` of a rendered page -> a `<section>` of the book (the same content, nothing to click
+    or run). `lab_address(panel_id)` makes the line that names a lab's interactive version."""
+    main.tag = f"{{{XHTML}}}section"
+    main.attrib.clear()
+    main.tail = None  # what follows <main> is the page's frame (its footer), not the book's text
+    tree = parents(main)
+    for element in list(main.iter()):
+        parent = tree.get(element)
+        if parent is None or namespace(element) != XHTML:
+            continue
+        tag = name(element)
+        if classes(element) & SCREEN_ONLY or tag in CONTROLS:
+            remove(element, parent)
+        elif tag == "details":
+            element.tag = f"{{{XHTML}}}div"
+            add_class(element, "details")
+            element.attrib.pop("open", None)
+        elif tag == "summary":
+            element.tag = f"{{{XHTML}}}p"
+            add_class(element, "summary")
+        elif "visually-hidden" in classes(element):
+            unwrap(element, parent)  # words for screen readers ("Common mistake: ") are read on paper too
+    for element in main.iter():
+        _drop_script_attributes(element)
+    for panel in [e for e in main.iter() if "lab-panel" in classes(e) and e.get("id")]:
+        title = next((child for child in panel if "lab-title" in classes(child)), None)
+        position = list(panel).index(title) + 1 if title is not None else 0
+        panel.insert(position, lab_address(panel.get("id")))
+    return main
+
+
+def _drop_script_attributes(element: ET.Element) -> None:
+    for key in list(element.attrib):
+        if key.startswith("data-") or key in SCRIPT_ATTRIBUTES:
+            del element.attrib[key]
+    if element.get("role") in WIDGET_ROLES:
+        del element.attrib["role"]
+
+
+def external_links(section: ET.Element) -> int:
+    """Mark external links whose text is not their address: print shows the address after them."""
+    count = 0
+    for link in section.iter(f"{{{XHTML}}}a"):
+        href = link.get("href", "")
+        if href.startswith("https://") or href.startswith("http://"):
+            count += 1
+            if text_of(link).strip() != href:
+                add_class(link, "show-url")
+    return count
+
+
+def paragraph(text: str, css_class: str, *children: ET.Element) -> ET.Element:
+    element = html("p", {"class": css_class}, text)
+    for child in children:
+        element.append(child)
+    return element

@@ -1,0 +1,71 @@
+"""The editions the site links: `atlas-site export` keeps what it made in `.atlas-cache/downloads/`,
+under a key of everything the editions are made from (the validated book and the version of the
+code and templates). Every build links and ships the editions of the current key, so a plain
+`build` (fast, no browser) keeps the downloads an export made, and never ships stale ones: after
+any edit they are simply not there until the next export."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cache import digest
+
+STORE = Path(".atlas-cache") / "downloads"
+FOLDER = "downloads"  # in the site: _site/downloads/<basename>-<lang>.<format>
+FORMATS = ("pdf", "epub")
+
+
+@dataclass(frozen=True)
+class Download:
+    lang: str
+    format: str  # pdf | epub
+    path: str  # in the site, e.g. downloads/llm-atlas-zh.pdf
+    data: bytes
+
+    @property
+    def size(self) -> str:
+        return human_size(len(self.data))
+
+
+def human_size(count: int) -> str:
+    """A file's size as readers see it next to its link (SI units)."""
+    return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{max(1, round(count / 1e3))} kB"
+
+
+def export_key(book, code_version: str) -> str:
+    return digest(book.model_dump(mode="json"), code_version)
+
+
+def site_path(book, lang: str, extension: str) -> str:
+    return f"{FOLDER}/{book.profile.downloads.file_name(lang, extension)}"
+
+
+def current_downloads(root: Path, book, code_version: str) -> tuple[Download, ...]:
+    """The editions made from exactly these inputs, in the book's language order, PDF first."""
+    folder = root / STORE / export_key(book, code_version)
+    found = []
+    for lang in book.languages:
+        for extension in FORMATS:
+            path = site_path(book, lang, extension)
+            file = folder / Path(path).name
+            if file.is_file():
+                found.append(Download(lang, extension, path, file.read_bytes()))
+    return tuple(found)
+
+
+def keep(root: Path, book, code_version: str, made: dict[str, bytes]) -> None:
+    """Store new editions (site path -> bytes) under the current key, next to the current key's
+    other editions; the editions of older keys are removed."""
+    store = root / STORE
+    key = export_key(book, code_version)
+    folder = store / key
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, data in made.items():
+        temporary = folder / f".{Path(path).name}.tmp"
+        temporary.write_bytes(data)
+        temporary.replace(folder / Path(path).name)
+    for other in store.iterdir():
+        if other.is_dir() and other.name != key:
+            for file in other.iterdir():
+                file.unlink(missing_ok=True)
+            other.rmdir()

@@ -1,0 +1,51 @@
+"""The glossary page of each language: every term of the ledger with its name in every language, its
+abbreviation and definition, the place the book first defines it and the sections that use it.
+English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings."""
+from __future__ import annotations
+
+from pypinyin import Style, lazy_pinyin
+
+from ..model import Book
+from .layout import frame
+from .uses import places_of
+
+
+def sort_key(name: str, lang: str) -> tuple:
+    """Alphabetical, ignoring case; Chinese characters by their pinyin, letters first and the tone
+    as a digit after them (推 tui1 before 吞 tun1; 读 du2 before 堵 du3), Latin words as they are."""
+    if lang.startswith("zh"):
+        syllables = lazy_pinyin(name, style=Style.TONE3, neutral_tone_with_five=True)
+        return tuple(s.strip().casefold() for s in syllables if s.strip()), name
+    return (name.casefold(),), name
+
+
+def initial(key: tuple) -> str:
+    first = key[0][0][:1].upper() if key[0] and key[0][0] else "#"
+    return first if "A" <= first <= "Z" else "#"
+
+
+def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
+    places = places_of(book, parsed, lang, "term")
+    others = [other for other in book.profile.languages if other.code != lang]
+    entries = []
+    for term in book.terms.values():
+        used = places.get(term.id, [])
+        key = sort_key(term.names[lang], lang)
+        entries.append({
+            "id": term.id, "name": term.names[lang], "abbr": term.abbr, "key": key, "initial": initial(key),
+            "others": [{"name": term.names[o.code], "html_lang": o.html_lang, "language": o.name} for o in others],
+            "definition": term.definition[lang],
+            "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
+            "defined": {"href": f"{used[0].page_id}.html#term-{term.id}", "label": used[0].page_title} if used else None,
+            "used": used,
+        })
+    return sorted(entries, key=lambda e: e["key"])
+
+
+def render_glossary(book: Book, env, parsed: dict, lang: str) -> str:
+    title = book.ui("glossary", lang)
+    entries = glossary_entries(book, parsed, lang)
+    letters = sorted({e["initial"] for e in entries})
+    return env.get_template("glossary.html.j2").render(
+        **frame(book, lang, f"{lang}/glossary.html", "glossary", title, book.ui("glossary_description", lang)),
+        title=title, entries=entries, letters=letters, scripts=["site.js", "cards.js", "search.js"])

@@ -1,0 +1,42 @@
+"""The numbers page of each language: every author-reported or benchmark number the book shows, in
+one table, with its setting, label, source, caution and the sections that use it, so a reader can
+cite a number with its setting from one place. Claims recorded in the ledger but shown nowhere in the
+book are not listed. Without script it is a plain table; numbers.js adds filtering and sorting."""
+from __future__ import annotations
+
+from ..model import Book
+from .layout import frame
+from .state import source_label
+from .uses import figure_claims, places_of
+
+
+def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
+    """One row per claim the book shows, in the order readers first meet them."""
+    in_prose = places_of(book, parsed, lang, "claim")
+    in_figures = figure_claims(book, parsed, lang)
+    order = list(in_prose) + [c for c in in_figures if c not in in_prose]
+    rows = []
+    for claim_id in order:
+        claim = book.claims.get(claim_id)
+        if claim is None:
+            continue
+        places = in_prose.get(claim_id, []) + [p for p in in_figures.get(claim_id, []) if p not in in_prose.get(claim_id, [])]
+        rows.append({
+            "id": claim.id,
+            "text": claim.text[lang],
+            "value": claim.values[0],
+            "setting": claim.setting[lang],
+            "label": book.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result", lang),
+            "sources": [{"number": n, "label": source_label(book, n), "work": book.registry.work_of(n).key}
+                        for n in claim.source if book.registry.work_of(n) is not None],
+            "caution": claim.caution[lang] if claim.caution else None,
+            "places": places,
+        })
+    return rows
+
+
+def render_numbers(book: Book, env, parsed: dict, lang: str) -> str:
+    title = book.ui("numbers", lang)
+    return env.get_template("numbers.html.j2").render(
+        **frame(book, lang, f"{lang}/numbers.html", "numbers", title, book.ui("numbers_description", lang)),
+        title=title, rows=claim_rows(book, parsed, lang), scripts=["site.js", "cards.js", "search.js", "numbers.js"])

@@ -1,0 +1,47 @@
+"""Where the book uses a record: the sections, in reading order, whose prose names it. The generated
+reference pages (numbers, glossary) link back to these places."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Book
+
+
+@dataclass(frozen=True)
+class Place:
+    page_id: str
+    section: str  # section id ("" before the first heading)
+    title: str  # the section's title, or the page's when the use sits before the first heading
+    page_title: str
+
+    @property
+    def href(self) -> str:
+        return f"{self.page_id}.html" + (f"#{self.section}" if self.section else "")
+
+
+def places_of(book: Book, parsed: dict, lang: str, kind: str) -> dict[str, list[Place]]:
+    """key -> the distinct sections of `lang` that use `kind` with that key, in reading order."""
+    found: dict[str, list[Place]] = {}
+    for page in book.pages_in(lang):
+        parsed_page = parsed.get((lang, page.id))
+        if parsed_page is None:
+            continue
+        page_title = page.meta.short_title or page.meta.title
+        for use in parsed_page.uses_of(kind):
+            section = parsed_page.section(use.section)
+            place = Place(page.id, use.section, section.title if section else page_title, page_title)
+            if place not in found.setdefault(use.key, []):
+                found[use.key].append(place)
+    return found
+
+
+def figure_claims(book: Book, parsed: dict, lang: str) -> dict[str, list[Place]]:
+    """claim id -> the sections whose figures draw it (a figure's `numbers: {key: claim:<id>}`)."""
+    found: dict[str, list[Place]] = {}
+    for figure_id, places in places_of(book, parsed, lang, "figure").items():
+        spec = book.figures.get(figure_id)
+        for reference in (spec.numbers.values() if spec else ()):
+            kind, _, claim_id = reference.partition(":")
+            if kind == "claim":
+                found.setdefault(claim_id, []).extend(p for p in places if p not in found.get(claim_id, []))
+    return found

@@ -1,0 +1,56 @@
+/* The numbers page: a filter box (every word typed must appear in the row) and a sort button in
+   each sortable column header (aria-sort says the order). The table is complete without script. */
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var table = document.querySelector("[data-numbers]");
+    var tools = document.querySelector("[data-numbers-tools]");
+    if (!table || !tools) return;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var input = tools.querySelector("[data-numbers-filter]");
+    var count = tools.querySelector("[data-numbers-count]");
+    var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    tools.hidden = false;
+
+    function filter() {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      rows.forEach(function (row, index) {
+        var match = words.every(function (word) { return texts[index].indexOf(word) >= 0; });
+        row.hidden = !match;
+        if (match) shown += 1;
+      });
+      count.textContent = count.getAttribute("data-msg").replace("{n}", String(shown)).replace("{total}", String(rows.length));
+    }
+    input.addEventListener("input", filter);
+    filter();
+
+    var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    headers.forEach(function (th, column) {
+      var kind = th.getAttribute("data-sort");
+      if (!kind) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort-button";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        var ascending = th.getAttribute("aria-sort") !== "ascending";
+        headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        var key = function (row) {
+          var cell = row.cells[column];
+          if (kind === "number") return parseFloat(cell.getAttribute("data-value")) || 0;
+          return cell.textContent.trim().toLowerCase();
+        };
+        var order = rows.map(function (row, index) { return [key(row), index, row]; });
+        order.sort(function (a, b) {
+          var result = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+          return ascending ? result : -result;
+        });
+        order.forEach(function (entry) { body.appendChild(entry[2]); });
+      });
+    });
+  });
+})();

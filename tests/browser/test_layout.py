@@ -1,0 +1,328 @@
+"""The reading layout and the navigation that follows the reader, in Chromium: the contents one
+tap away on a phone deep in the chapter, the section being read shown and carried by the language
+switch, the theme applied before the first paint, wide formulas that say they scroll, a text
+column of a readable measure, settings and figure kinds in the margin at wide screens, and print."""
+from __future__ import annotations
+
+import base64
+import re
+
+import pytest
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+OTHER = {"zh": "en", "en": "zh"}
+
+
+@pytest.fixture(scope="module")
+def site(real_book, real_site_url, chromium):
+    """The real site (built once per run) served on 127.0.0.1, and the run's Chromium."""
+    return {"base": real_site_url, "browser": chromium, "book": real_book.book}
+
+
+def _open(site, path, **options):
+    context = site["browser"].new_context(**options)
+    page = context.new_page()
+    page.goto(site["base"] + path, wait_until="load")
+    return context, page
+
+
+def _scroll_to_heading(page, section):
+    """Scroll by hand (no hash) so the heading sits just below the sticky header."""
+    page.evaluate("""(id) => {
+      const head = document.getElementById(id);
+      const header = document.querySelector('.site-header').offsetHeight;
+      window.scrollTo(0, head.getBoundingClientRect().top + window.scrollY - header - 8);
+    }""", section)
+    page.wait_for_function("(id) => document.querySelector('.toc a[aria-current=\"true\"]')?.getAttribute('href') === '#' + id",
+                           arg=section, timeout=5000)
+
+
+# -- navigation ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_contents_are_one_tap_away_at_390_deep_in_the_chapter(site, lang):
+    context, page = _open(site, f"{lang}/ch14.html", **PHONE)
+    try:
+        _scroll_to_heading(page, "q14")
+        header = page.locator(".site-header").bounding_box()
+        assert header["y"] == 0 and header["height"] <= 56, f"the header stays at the top and compact: {header}"
+        toggle = page.locator("[data-toc-toggle]")
+        assert toggle.is_visible()
+        title = page.locator(".toc a[href='#q14']").text_content()
+        assert page.locator("[data-toc-current]").text_content() == title, "the header names the section being read"
+        assert toggle.get_attribute("aria-label").endswith(title)
+        toggle.tap()  # one tap
+        panel = page.locator("#toc")
+        assert panel.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+        links = panel.locator("ol a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        ids = page.evaluate("() => [...document.querySelectorAll('article h2[id]')].map(h => '#' + h.id)")
+        assert links == ids
+        assert page.evaluate("() => document.activeElement.getAttribute('href')") == "#q14", "focus goes to the section being read"
+        box = panel.bounding_box()
+        assert box["y"] >= header["height"] - 1 and box["y"] + box["height"] <= 844 + 1, "the panel opens on screen, under the header"
+        panel.locator("a[href='#q3']").tap()
+        page.wait_for_function("() => location.hash === '#q3'")
+        assert panel.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
+        top = page.locator("#q3").bounding_box()["y"]
+        assert header["height"] - 1 <= top <= header["height"] + 40, f"q3 lands just below the header (at {top})"
+    finally:
+        context.close()
+
+
+def test_contents_panel_by_keyboard_escape_returns_focus(site):
+    context, page = _open(site, "en/ch14.html", viewport={"width": 390, "height": 844})
+    try:
+        _scroll_to_heading(page, "q9")
+        toggle = page.locator("[data-toc-toggle]")
+        toggle.focus()
+        page.keyboard.press("Enter")
+        assert page.locator("#toc").is_visible()
+        assert page.evaluate("() => document.getElementById('toc').contains(document.activeElement)")
+        page.keyboard.press("Escape")
+        assert page.locator("#toc").is_hidden()
+        assert page.evaluate("() => document.activeElement.hasAttribute('data-toc-toggle')"), "focus returns to the button"
+        page.keyboard.press(" ")
+        assert page.locator("#toc").is_visible(), "Space opens it too"
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.getElementById('toc').contains(document.activeElement)"), "Tab moves through the panel"
+        page.keyboard.press("Enter")  # follows the focused link: the panel closes
+        page.wait_for_function("() => location.hash.length > 1")
+        assert page.locator("#toc").is_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_language_switch_lands_on_the_section_in_view(site, lang):
+    context, page = _open(site, f"{lang}/ch14.html", **LAPTOP)
+    try:
+        _scroll_to_heading(page, "q14")
+        page.locator("[data-lang-switch]").click()
+        page.wait_for_url(f"**/{OTHER[lang]}/ch14.html#q14")
+        top = page.locator("#q14").bounding_box()["y"]
+        assert 0 < top < 200, f"the twin page shows q14 at the top (at {top})"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_language_switch_follows_scrolling_not_the_entry_hash(site, lang):
+    """Entered through a question card (#q11), read on to q14: the switch lands on q14."""
+    context, page = _open(site, f"{lang}/ch14.html", **PHONE)
+    try:
+        page.locator(".qcards a[href='#q11']").tap()
+        page.wait_for_function("() => location.hash === '#q11'")
+        assert page.locator("[data-lang-switch]").get_attribute("href").endswith("#q11")
+        _scroll_to_heading(page, "q14")
+        assert page.evaluate("location.hash") == "#q11", "the address still names the entry point"
+        switch = page.locator("[data-lang-switch]")
+        assert switch.get_attribute("href").endswith("#q14"), "the switch was updated while scrolling"
+        switch.tap()
+        page.wait_for_url(f"**/{OTHER[lang]}/ch14.html#q14")
+    finally:
+        context.close()
+
+
+def test_language_switch_at_the_top_of_the_page_has_no_section(site):
+    context, page = _open(site, "en/ch14.html", **LAPTOP)
+    try:
+        assert page.locator("[data-lang-switch]").get_attribute("href") == "../zh/ch14.html"
+    finally:
+        context.close()
+
+
+def test_back_to_top(site):
+    context, page = _open(site, "zh/ch14.html", **PHONE)
+    try:
+        _scroll_to_heading(page, "q12")
+        page.locator(".to-top").tap()
+        page.wait_for_function("() => window.scrollY === 0")
+        assert page.locator("[data-toc-current]").inner_text() == site["book"].ui("contents", "zh")
+    finally:
+        context.close()
+
+
+# -- theme ----------------------------------------------------------------------------------------
+
+THEME_PROBE = """
+  localStorage.setItem('atlas-theme', 'dark');
+  window.__probe = {};
+  new MutationObserver((changes, observer) => {
+    if (document.body && !('atBody' in window.__probe)) {
+      window.__probe.atBody = document.documentElement.getAttribute('data-theme');
+      observer.disconnect();
+    }
+  }).observe(document, {childList: true, subtree: true});
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState === 'interactive') {  // parsing done, deferred scripts not yet run
+      window.__probe.bg = getComputedStyle(document.body).backgroundColor;
+      window.__probe.deferredRan = !!document.querySelector('[data-theme-toggle]:not([hidden])');
+    }
+  });
+"""
+
+
+def test_stored_dark_theme_applies_before_the_first_paint(site):
+    context = site["browser"].new_context(color_scheme="light", **LAPTOP)
+    context.add_init_script(THEME_PROBE)
+    page = context.new_page()
+    requested = []
+    page.route("**/assets/site.js", lambda route: (requested.append(route.request.url), route.abort()))
+    try:
+        page.goto(site["base"] + "en/ch14.html", wait_until="load")
+        probe = page.evaluate("window.__probe")
+        assert requested, "site.js was requested (and refused): the theme cannot come from it"
+        assert probe["atBody"] == "dark", "data-theme is set before <body> exists, so before anything is painted"
+        assert probe["deferredRan"] is False
+        rgb = [int(x) for x in re.findall(r"\d+", probe["bg"])[:3]]
+        assert sum(rgb) < 3 * 60, f"dark background before any deferred script: {probe['bg']}"
+        script = page.evaluate("""() => { const s = document.querySelector('head script[src$="theme.js"]');
+          return s && [s.defer, s.async, s.compareDocumentPosition(document.querySelector('head link[rel=stylesheet]')) & 4]; }""")
+        assert script == [False, False, 4], "theme.js is a blocking script before the stylesheets"
+    finally:
+        context.close()
+
+
+# -- wide formulas and tables ---------------------------------------------------------------------
+
+EDGES = """async (png) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + png;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width; canvas.height = img.height;
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const column = (x) => { const d = ctx.getImageData(x, 0, 1, img.height).data; let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2]; return sum / (d.length / 4) / 3; };
+  return [column(1), column(Math.floor(img.width / 2)), column(img.width - 2)];
+}"""
+
+
+def _edge_shades(page, box):
+    png = base64.b64encode(box.screenshot()).decode()
+    return page.evaluate(EDGES, png)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_wide_formula_at_390_scrolls_in_a_focusable_box_with_a_visible_edge(site, scheme):
+    context, page = _open(site, "en/ch14.html", color_scheme=scheme, **PHONE)
+    try:
+        box = page.locator(".math-block:has(math[alttext*='transfer'])").first
+        box.scroll_into_view_if_needed()
+        width, client = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
+        assert width > client + 100, f"the Q11 transfer-time formula overflows its box ({width} in {client})"
+        assert page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")[0] <= 390, "the page itself never scrolls sideways"
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        left, middle, right = _edge_shades(page, box)
+        # at the start: the right edge differs from the page (more to see that way), the left does not
+        assert abs(right - left) > 8, f"no edge shade on the right: left {left:.0f}, right {right:.0f} ({background})"
+        box.focus()
+        assert box.evaluate("el => el === document.activeElement"), "the scroll box takes keyboard focus"
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function("el => el.scrollLeft > 0", arg=box.element_handle())
+        box.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+        page.wait_for_timeout(50)
+        left_end, _, right_end = _edge_shades(page, box)
+        assert abs(left_end - right_end) > 8, "at the end the shade moves to the left edge"
+        assert (left_end - right_end) * (left - right) < 0
+    finally:
+        context.close()
+
+
+# -- measure, margin -------------------------------------------------------------------------------
+
+LINES = """([selector, weight]) => {
+  // characters per rendered line, from the boxes of each character of long plain paragraphs;
+  // weight 1 counts a Latin character as half a Chinese glyph (zh), weight 0 as one character (en)
+  const wide = /[\u3000-\u9fff\uff00-\uffef]/;
+  const counts = [];
+  for (const p of [...document.querySelectorAll(selector)].filter(p => p.textContent.length > 300).slice(0, 8)) {
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    const tops = new Map();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('math, .badge, .claim-setting, .cites')) continue;
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+        const r = range.getClientRects()[0];
+        if (!r || r.width === 0) continue;
+        const top = Math.round(r.top / 4);
+        // a Chinese glyph is one unit of the measure, a Latin letter or digit about half of one
+        tops.set(top, (tops.get(top) || 0) + (wide.test(node.data[i]) ? 1 : 0.5 * weight + (1 - weight)));
+      }
+    }
+    const lines = [...tops.values()];
+    counts.push(...lines.slice(0, -1).map(Math.round));  // the last line of a paragraph is short
+  }
+  counts.sort((a, b) => a - b);
+  return counts;
+}"""
+
+
+@pytest.mark.parametrize("lang, low, high", [("en", 60, 75), ("zh", 35, 40)])
+def test_text_column_measure_at_1280(site, lang, low, high):
+    context, page = _open(site, f"{lang}/ch14.html", **LAPTOP)
+    try:
+        counts = page.evaluate(LINES, ["article.prose > p", 1 if lang == "zh" else 0])
+        assert len(counts) >= 20
+        median = counts[len(counts) // 2]
+        assert low <= median <= high, f"{lang}: median {median} characters a line (want {low}-{high}); {counts}"
+        column = page.evaluate("() => document.querySelector('article.prose > p').getBoundingClientRect().width")
+        figure = page.evaluate("() => Math.max(...[...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().width))")
+        assert 880 <= figure <= 1000 and figure > column * 1.3, f"figures break out of the {column:.0f} px column: {figure:.0f} px"
+    finally:
+        context.close()
+
+
+def test_claim_settings_and_figure_kinds_sit_in_the_margin_at_1280_and_inline_at_390(site):
+    def placement(page):
+        return page.evaluate("""() => {
+          const inMargin = (el) => { const p = el.closest('p, figcaption'); return el.getBoundingClientRect().left >= p.getBoundingClientRect().right; };
+          const settings = [...document.querySelectorAll('article .claim .claim-setting')];
+          const kinds = [...document.querySelectorAll('article figcaption .badge-fig')];
+          const overflow = document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth;
+          return [settings.length, settings.filter(inMargin).length, kinds.length, kinds.filter(inMargin).length, overflow];
+        }""")
+    for options, expect_margin in ((LAPTOP, True), (PHONE, False)):
+        context, page = _open(site, "zh/ch14.html", **options)
+        try:
+            settings, margin_settings, kinds, margin_kinds, overflow = placement(page)
+            assert settings > 20 and kinds > 10 and overflow <= 0
+            if expect_margin:
+                assert (margin_settings, margin_kinds) == (settings, kinds), "every setting and figure kind in the margin"
+            else:
+                assert (margin_settings, margin_kinds) == (0, 0), "inline on a phone"
+        finally:
+            context.close()
+
+
+# -- print -----------------------------------------------------------------------------------------
+
+A4_CONTENT = (680, 994)  # px inside the @page margins of site.css (210 × 297 mm less 15 + 15 mm and 16 + 18 mm)
+
+
+def test_print_shows_the_address_and_the_works_cited_and_keeps_figures_small(site):
+    width, height = A4_CONTENT
+    context, page = _open(site, "en/ch14.html", viewport={"width": width, "height": height})
+    try:
+        cited = page.evaluate("""() => [...new Set([...document.querySelectorAll('article a.cite')].map(a => a.textContent))]""")
+        page.emulate_media(media="print")
+        assert page.locator(".print-refs").is_visible()
+        listed = page.locator(".print-refs li").all_inner_texts()
+        shown = " ".join(listed)
+        assert all(re.search(rf"[\[ ]{re.escape(label)}[\] ]", shown) for label in cited), "every number cited on the page is listed"
+        sources = site["book"].registry
+        assert len(listed) == len({sources.work_of(n).key for n in
+                                   page.evaluate("() => [...document.querySelectorAll('article a.cite')].map(a => a.dataset.cite)")})
+        assert page.locator("[data-print-url]").inner_text() == site["base"] + "en/ch14.html"
+        heights = page.evaluate("() => [...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().height)")
+        assert max(heights) < 0.6 * height, f"a figure with its caption takes at most 60% of a page (never a page of its own): {max(heights):.0f} px"
+        numbered = page.evaluate("""() => [...document.styleSheets].flatMap(s => [...s.cssRules])
+          .some(r => r instanceof CSSPageRule && /counter\\(page\\)/.test(r.cssText))""")
+        assert numbered, "an @page rule numbers the pages"
+        page.emulate_media(media="screen")
+        assert page.locator(".print-refs").is_hidden(), "the list is for paper only"
+    finally:
+        context.close()

@@ -1,0 +1,343 @@
+"""The reader's first second in Chromium: layout shift and our own scripts' work on the first load of
+Chapter 14, pointer target sizes (WCAG 2.2 §2.5.8), preview cards by mouse, keyboard and touch,
+the numbers page with and without script, the language chooser, and the search query set.
+
+What is asserted is what is deterministic without CPU throttling: the layout shift of the first load
+(which depends on the order things are laid out, not on speed) and, through the Long Animation Frames
+API, that none of our own scripts runs for 50 ms or more at startup. Long tasks under 4x CPU
+throttling, and Lighthouse, belong to the benchmark (scripts/bench.py --lighthouse)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from search_queries import QUERIES
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+# every chunk of the page laid out, as the pointer target check needs real boxes everywhere (through the
+# CSSOM: the page's CSP refuses an added <style>)
+RENDER_ALL = "document.querySelectorAll('.prose > *').forEach(el => { el.style.contentVisibility = 'visible'; })"
+
+
+@pytest.fixture(scope="module")
+def site(real_build):
+    return real_build[1]  # the real book built once per run, with the search index
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    return chromium
+
+
+@pytest.fixture(scope="module")
+def base(real_site_url):
+    return real_site_url
+
+
+# -- first load ---------------------------------------------------------------------------------
+OBSERVE = """
+window.__shifts = 0; window.__frames = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value; })
+  .observe({type: 'layout-shift', buffered: true});
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__frames.push(
+  e.scripts.map(s => [s.sourceURL || s.invoker || '', Math.round(s.duration)])); })
+  .observe({type: 'long-animation-frame', buffered: true});
+"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_stay_short(browser, base, lang, device):
+    context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
+    page = context.new_page()
+    page.add_init_script(OBSERVE)
+    page.goto(base + f"{lang}/ch14.html", wait_until="load")
+    page.wait_for_timeout(1500)  # the deferred scripts have run and the header tools are shown
+    assert page.locator("[data-search]").is_visible() and page.locator("[data-theme-toggle]").is_visible()
+    shift = page.evaluate("window.__shifts")
+    assert shift < 0.02, f"cumulative layout shift {shift:.3f} on the first load"
+    ours = [(url, ms) for frame in page.evaluate("window.__frames") for url, ms in frame if "/assets/" in url and ms >= 50]
+    assert ours == [], f"our scripts ran 50 ms or more at startup: {ours}"
+    context.close()
+
+
+# -- pointer targets ----------------------------------------------------------------------------
+TARGETS = """() => {
+  const MIN = 24, R = 12;
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=tab], [role=button]';
+  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[hidden], .visually-hidden, .skip-link'); };
+  const all = [...document.querySelectorAll(selector)].filter(visible).map(el => ({el, r: el.getBoundingClientRect()}));
+  /* WCAG's inline exception: a link inside a sentence, sized by the line it sits on; citations and
+     heading anchors are held to the size rule all the same */
+  const inline = el => el.matches('a') && !el.matches('.cite, .anchor') && el.closest('p, li, dd, dt, td, figcaption, blockquote') &&
+    getComputedStyle(el).display === 'inline' && el.parentElement.textContent.trim().length > el.textContent.trim().length;
+  const center = r => [r.left + r.width / 2, r.top + r.height / 2];
+  const distance = (p, r) => Math.hypot(Math.max(r.left - p[0], 0, p[0] - r.right), Math.max(r.top - p[1], 0, p[1] - r.bottom));
+  const small = all.filter(t => (t.r.width < MIN - 0.5 || t.r.height < MIN - 0.5) && !inline(t.el));
+  const bad = [];
+  for (const t of small) {
+    const c = center(t.r);
+    const crowded = all.some(o => o !== t && !o.el.contains(t.el) && !t.el.contains(o.el) &&
+      (distance(c, o.r) < R - 0.5 || (small.includes(o) && Math.hypot(...center(o.r).map((v, i) => v - c[i])) < 2 * R - 0.5)));
+    if (crowded) bad.push(`${t.el.tagName.toLowerCase()}.${(t.el.className && t.el.className.baseVal === undefined ? t.el.className : '')}` +
+      ` "${(t.el.textContent || t.el.getAttribute('aria-label') || '').trim().slice(0, 20)}" ${Math.round(t.r.width)}x${Math.round(t.r.height)}`);
+  }
+  return [all.length, bad];
+}"""
+
+
+@pytest.mark.parametrize("path", ["zh/ch14.html", "en/ch14.html", "en/tf-overview.html", "zh/tf-map.html", "en/numbers.html",
+                                  "zh/glossary.html", "en/index.html", "index.html", "zh/bibliography.html"])
+def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + path, wait_until="load")
+    page.evaluate(RENDER_ALL)
+    page.wait_for_timeout(800 if "ch14" in path or "overview" in path else 300)  # labs and the map build their controls
+    count, bad = page.evaluate(TARGETS)
+    assert count > 5, f"only {count} targets measured on {path}"
+    assert bad == [], f"{len(bad)} of {count} targets on {path} are under 24 px and crowded: {bad[:12]}"
+    context.close()
+
+
+# -- preview cards ------------------------------------------------------------------------------
+def _reveal(locator):
+    """Scroll to it the way a reader does: the browser lays out a chunk of the page only near the
+    screen (content-visibility), and Playwright waits for a box before it scrolls by itself."""
+    locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+    locator.page.wait_for_timeout(100)
+    return locator
+
+
+def _card(page):
+    card = page.locator("#cite-card")
+    card.wait_for(state="visible", timeout=5000)
+    return card
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_previews_by_mouse_show_section_figure_term_and_claim(browser, base, lang):
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(base + f"{lang}/ch14.html")
+    cases = [
+        (".prose p a[href='#q3']", "KV"),
+        ("a.figref[data-figref='serving-stack']", None),
+        ("a.term[data-term='mla']", "MLA"),
+        ("a.claim-link", None),
+    ]
+    for selector, expected in cases:
+        link = page.locator(selector).first
+        _reveal(link).hover()
+        card = _card(page)
+        text = card.inner_text()
+        assert text.strip(), selector
+        if expected:
+            assert expected in text, (selector, text)
+        box, window = card.bounding_box(), page.viewport_size
+        assert 0 <= box["x"] and box["x"] + box["width"] <= window["width"] and 0 <= box["y"] and box["y"] + box["height"] <= window["height"], \
+            f"{selector}: card off screen {box}"
+        page.mouse.move(2, 400)
+        page.wait_for_timeout(450)
+        assert card.is_hidden(), f"{selector}: card stays after the pointer leaves"
+    claim = page.locator("a.claim-link").first
+    _reveal(claim).hover()
+    text = _card(page).inner_text()
+    caution = "注意" if lang == "zh" else "Caution"
+    assert caution in text and ("设置" in text or "setting" in text), text
+    assert _card(page).locator("a.cite-card-link").get_attribute("href").startswith("numbers.html#claim-")
+    term = page.locator("a.term[data-term='moe']").first
+    _reveal(term).hover()
+    text = _card(page).inner_text()
+    assert ("mixture of experts" in text) if lang == "zh" else ("混合专家" in text), "the other language's term"
+    assert _card(page).locator("a.cite-card-link").get_attribute("href") == "glossary.html#term-moe"
+    figure = page.locator("a.figref").first
+    _reveal(figure).hover()
+    assert ("结构示意" in _card(page).inner_text()) if lang == "zh" else ("structural sketch" in _card(page).inner_text())
+    context.close()
+
+
+def test_a_card_near_the_bottom_of_the_window_opens_above_the_link(browser, base):
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    link = page.locator("a.claim-link").nth(2)
+    _reveal(link)
+    box = link.bounding_box()
+    page.mouse.wheel(0, box["y"] - 760)  # the link on the window's last lines
+    page.wait_for_timeout(200)
+    link.hover()
+    card_box, link_box = _card(page).bounding_box(), link.bounding_box()
+    assert card_box["y"] + card_box["height"] <= 800, "the card stays inside the window"
+    assert card_box["y"] + card_box["height"] <= link_box["y"] + 1, "above the link, not over it"
+    context.close()
+
+
+def test_previews_by_keyboard_and_escape(browser, base):
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(base + "zh/ch14.html")
+    page.locator("a.figref").first.focus()
+    card = _card(page)
+    assert "图" in card.inner_text()
+    assert page.locator("a.figref").first.get_attribute("aria-describedby") == "cite-card"
+    page.keyboard.press("Escape")
+    assert card.is_hidden()
+    page.locator(".prose p a[href='#q3']").first.focus()
+    assert "KV" in _card(page).inner_text()
+    context.close()
+
+
+def test_previews_by_touch_open_first_and_follow_second(browser, base):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    link = page.locator("a.term[data-term='moe']").first
+    _reveal(link).tap()
+    card = _card(page)
+    assert page.url.endswith("en/ch14.html"), "the first tap opens the card"
+    link_box, card_box = link.bounding_box(), card.bounding_box()
+    assert card_box["y"] >= link_box["y"] + link_box["height"] or card_box["y"] + card_box["height"] <= link_box["y"], "docked clear of the line"
+    page.locator("h1").tap()
+    assert card.is_hidden(), "a tap elsewhere closes it"
+    section = page.locator(".prose p a[href='#q18']").first
+    _reveal(section).tap()
+    _card(page)
+    section.tap()
+    page.wait_for_timeout(300)
+    assert page.url.endswith("#q18"), "the second tap follows the link"
+    context.close()
+
+
+def test_without_script_previews_are_ordinary_links(browser, base):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    assert page.locator("a.figref").first.get_attribute("href").startswith("#fig-")
+    assert page.locator("a.claim-link").first.get_attribute("href").startswith("numbers.html#claim-")
+    page.locator("a.claim-link").first.click()
+    assert re.search(r"numbers\.html#claim-[a-z0-9-]+$", page.url)
+    assert page.locator("tr:target").count() == 1, "the claim's value lands on its row"
+    context.close()
+
+
+# -- numbers page -------------------------------------------------------------------------------
+def test_numbers_page_filters_and_sorts_and_is_complete_without_script(browser, base):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "en/numbers.html")
+    total = page.locator("tbody tr").count()
+    assert total > 40 and page.locator("tbody tr:visible").count() == total
+    assert page.locator("[data-numbers-tools]").is_hidden()
+    context.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "en/numbers.html")
+    page.fill("#numbers-filter", "DistServe goodput")
+    shown = page.locator("tbody tr:visible")
+    assert 0 < shown.count() < total and all("distserve" in t.lower() for t in shown.all_inner_texts())
+    assert page.locator("[data-numbers-count]").inner_text().startswith(f"{shown.count()} of {total}")
+    page.fill("#numbers-filter", "")
+    header = page.locator("th", has=page.locator("button.sort-button")).first
+    header.locator("button").focus()
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "ascending"
+    values = [float(v) for v in page.locator("tbody tr td:first-child").evaluate_all("cells => cells.map(c => c.dataset.value)")]
+    assert values == sorted(values)
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "descending"
+    page.close()
+
+
+# -- language chooser ---------------------------------------------------------------------------
+def test_the_chooser_remembers_the_language_without_a_loop(browser, base, site):
+    for root in (base, (site / "index.html").as_uri().rsplit("/", 1)[0] + "/"):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(root + "index.html")
+        assert page.url.endswith("index.html"), "nothing chosen yet: the chooser stays"
+        page.locator("a[data-choose-lang='en']").click()
+        page.wait_for_url(re.compile(r"en/index\.html$"))
+        page.goto(root + "index.html")
+        page.wait_for_url(re.compile(r"en/index\.html$"))
+        page.locator("a[href='../index.html#choose']").click()
+        page.wait_for_timeout(300)
+        assert page.url.endswith("index.html#choose"), "the home's own link to the chooser is not bounced back"
+        page.locator("a[data-choose-lang='zh']").click()
+        page.goto(root + "index.html")
+        page.wait_for_url(re.compile(r"zh/index\.html$"))
+        context.close()
+
+
+# -- search ---------------------------------------------------------------------------------------
+# hit rates reached (issue 15 item 7); before this work: zh 6/34, en 8/22
+MINIMUM = {"zh": 24, "en": 16}
+
+
+def _top_three(page, query):
+    page.fill("#search-input", query)
+    page.wait_for_function("q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
+                           arg=re.sub(r"\s+", " ", re.sub(r"([\u3400-\u9fff])([A-Za-z0-9])|([A-Za-z0-9])([\u3400-\u9fff])",
+                                                          lambda m: " ".join(g for g in m.groups() if g), query)).strip(),
+                           timeout=15000)
+    return page.eval_on_selector_all(".search-link", "els => els.slice(0, 3).map(a => a.getAttribute('href'))")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_search_query_set_finds_each_section_in_the_top_three(browser, base, lang):
+    page = browser.new_page()
+    page.goto(base + f"{lang}/ch14.html")
+    misses = []
+    queries = [(q, want) for query_lang, q, want in QUERIES if query_lang == lang]
+    for query, want in queries:
+        top = _top_three(page, query)
+        assert all(f"/{lang}/" in href for href in top), f"{query}: results from the other language {top}"
+        if not any(href.rsplit("/", 1)[-1].replace(".html", "") == want for href in top):
+            misses.append(f"{query} -> {want} (got {[h.rsplit('/', 1)[-1] for h in top]})")
+    hits = len(queries) - len(misses)
+    assert hits >= MINIMUM[lang], f"{lang}: {hits}/{len(queries)} in the top three; misses: {misses}"
+    page.close()
+
+
+def test_search_results_name_the_page_and_close(browser, base):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base + "en/ch14.html")
+    _top_three(page, "speculative decoding")
+    first = page.locator(".search-result").first
+    assert not first.locator(".search-link").inner_text().rstrip().endswith("#"), "no stray heading anchor"
+    assert page.locator(".search-page").count() > 0, "a result names its page"
+    excerpts = page.inner_text(".search-results")
+    assert "author-reportedsetting" not in excerpts and "goodputauthor" not in excerpts
+    page.keyboard.press("Escape")
+    assert page.locator(".search-result").count() == 0
+    _top_three(page, "goodput")
+    page.locator("h1").click()
+    assert page.locator(".search-result").count() == 0, "a click outside closes the results"
+    page.close()
+
+
+def test_search_from_file_names_the_folder_that_was_opened(browser, site):
+    page = browser.new_page()
+    page.goto((site / "zh" / "ch14.html").as_uri())
+    notice = page.locator("[data-search-status]")
+    assert notice.is_hidden(), "the notice waits for the reader to come to the search box"
+    page.locator("#search-input").focus()
+    assert notice.is_visible()
+    status = notice.inner_text()
+    assert f"python -m http.server -d {site}" in status, status
+    page.close()
+
+
+def test_the_target_check_flags_small_crowded_targets(browser, base):
+    """The measurement above can fail: two 10 px buttons side by side are reported."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base + "en/index.html")
+    page.evaluate("""() => { const main = document.querySelector('main');
+      for (let i = 0; i < 2; i++) { const b = document.createElement('button'); b.textContent = '';
+        b.style.width = '10px'; b.style.height = '10px'; b.style.padding = '0'; b.style.margin = '0'; b.style.border = '0';
+        b.className = 'tiny'; main.prepend(b); } }""")
+    count, bad = page.evaluate(TARGETS)
+    assert len([b for b in bad if "tiny" in b]) == 2, bad
+    page.close()

@@ -1,0 +1,275 @@
+"""The e-book editions (atlas-site export epub), without a browser: the real book's EPUB in both
+languages passes Debian's epubcheck with no error and no warning, holds every chapter and section
+in its navigation and reading order, keeps MathML and SVG, has no script, cites into the
+bibliography, and is byte-identical when made twice; the second fixture book exports through the
+CLI, its download links resolve with their sizes, a plain build keeps them and an edit retires
+them; bad settings and a missing browser are one located line each."""
+from __future__ import annotations
+
+import re
+import subprocess
+import zipfile
+import xml.etree.ElementTree as ET
+from io import BytesIO
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.export.assemble import assemble_edition
+from atlas_site.export.downloads import human_size
+from atlas_site.export.epub import make_epub
+from atlas_site.render.templates import make_environment
+from conftest import ROOT, edit, make_project, run_cli
+
+EPUBCHECK = ["java", "-jar", "/usr/share/java/epubcheck.jar"]  # Debian's epubcheck 4.2.6
+OPF = {"opf": "http://www.idpf.org/2007/opf", "dc": "http://purl.org/dc/elements/1.1/"}
+XHTML = "{http://www.w3.org/1999/xhtml}"
+EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
+
+
+@pytest.fixture(scope="module")
+def book(real_book):
+    return real_book
+
+
+@pytest.fixture(scope="module")
+def editions(book):
+    env = make_environment(ROOT)
+    return {lang: assemble_edition(book.book, book.output, lang, env) for lang in book.book.languages}
+
+
+@pytest.fixture(scope="module")
+def epubs(book, editions, tmp_path_factory):
+    env = make_environment(ROOT)
+    folder = tmp_path_factory.mktemp("epub")
+    made = {}
+    for lang, edition in editions.items():
+        data = make_epub(edition, env, ROOT)
+        (folder / f"{lang}.epub").write_bytes(data)
+        made[lang] = (folder / f"{lang}.epub", data)
+    return made
+
+
+def _zip(data: bytes) -> zipfile.ZipFile:
+    return zipfile.ZipFile(BytesIO(data))
+
+
+def _xml(archive: zipfile.ZipFile, name: str) -> ET.Element:
+    return ET.fromstring(archive.read(name))
+
+
+def test_epubcheck_reports_no_error_and_no_warning(epubs):
+    runs = {lang: subprocess.Popen(EPUBCHECK + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for lang, (path, _) in epubs.items()}
+    for lang, run in runs.items():
+        report = run.communicate(timeout=600)[0]
+        assert "Messages: 0 fatals / 0 errors / 0 warnings" in report, f"{lang}:\n{report}"
+        assert run.returncode == 0, f"{lang}:\n{report}"
+
+
+def test_the_zip_starts_with_a_stored_mimetype_and_is_byte_identical_when_made_again(epubs):
+    again = assemble(ROOT)  # a second, independent render of the same inputs
+    env = make_environment(ROOT)
+    for lang, (_, data) in epubs.items():
+        archive = _zip(data)
+        first = archive.infolist()[0]
+        assert (first.filename, first.compress_type) == ("mimetype", zipfile.ZIP_STORED)
+        assert archive.read("mimetype") == b"application/epub+zip"
+        assert {info.date_time for info in archive.infolist()} == {(2026, 10, 2, 0, 0, 0)}  # the newest last_verified
+        assert make_epub(assemble_edition(again.book, again.output, lang, env), env, ROOT) == data
+
+
+def test_package_metadata_comes_from_the_book(epubs, book):
+    for lang, (_, data) in epubs.items():
+        package = _xml(_zip(data), "EPUB/package.opf")
+        metadata = package.find("opf:metadata", OPF)
+        html_lang = book.book.profile.language(lang).html_lang
+        assert metadata.find("dc:language", OPF).text == html_lang
+        assert metadata.find("dc:title", OPF).text == book.book.profile.title[lang]
+        assert metadata.find("dc:creator", OPF).text == book.book.profile.downloads.author[lang]
+        assert metadata.find("dc:identifier", OPF).text.startswith("urn:uuid:")
+        modified = [m.text for m in metadata.findall("opf:meta", OPF) if m.get("property") == "dcterms:modified"]
+        newest = max(p.meta.last_verified for p in book.book.pages_in(lang) if p.meta.last_verified)
+        assert modified == [f"{newest.isoformat()}T00:00:00Z"]
+        cover = [i for i in package.iter("{http://www.idpf.org/2007/opf}item") if "cover-image" in (i.get("properties") or "")]
+        assert [c.get("href") for c in cover] == ["images/cover.svg"]
+    assert _xml(_zip(epubs["zh"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text != \
+        _xml(_zip(epubs["en"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text
+
+
+def test_reading_order_is_the_books_one_file_per_page(epubs, book):
+    for lang, (_, data) in epubs.items():
+        package = _xml(_zip(data), "EPUB/package.opf")
+        hrefs = {i.get("id"): i.get("href") for i in package.iter("{http://www.idpf.org/2007/opf}item")}
+        spine = [hrefs[ref.get("idref")] for ref in package.find("opf:spine", OPF)]
+        pages = [f"text/{p.id}.xhtml" for p in book.book.pages_in(lang)]
+        assert spine == ["cover.xhtml", "nav.xhtml"] + pages + ["text/glossary.xhtml", "text/bibliography.xhtml"]
+
+
+def test_navigation_lists_every_chapter_and_section_and_the_landmarks(epubs, editions):
+    for lang, (_, data) in epubs.items():
+        archive = _zip(data)
+        nav = _xml(archive, "EPUB/nav.xhtml")
+        toc = next(n for n in nav.iter(f"{XHTML}nav") if n.get(EPUB_TYPE) == "toc")
+        listed = {a.get("href") for a in toc.iter(f"{XHTML}a")}
+        for chapter in editions[lang].chapters:
+            assert f"text/{chapter.id}.xhtml" in listed, chapter.id
+            page = _xml(archive, f"EPUB/text/{chapter.id}.xhtml")
+            sections = [h.get("id") for h in page.iter() if h.tag in (f"{XHTML}h2", f"{XHTML}h3") and h.get("id")]
+            assert sections or chapter.id == "glossary"
+            missing = [s for s in sections if f"text/{chapter.id}.xhtml#{s}" not in listed]
+            assert not missing, f"{lang}/{chapter.id}: sections not in the navigation: {missing}"
+        landmarks = next(n for n in nav.iter(f"{XHTML}nav") if n.get(EPUB_TYPE) == "landmarks")
+        assert [a.get(EPUB_TYPE) for a in landmarks.iter(f"{XHTML}a")] == ["cover", "toc", "bodymatter", "glossary", "bibliography"]
+
+
+def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
+    for lang, (_, data) in epubs.items():
+        archive = _zip(data)
+        site = book.output.text(f"{lang}/ch14.html")
+        chapter = archive.read("EPUB/text/ch14.xhtml").decode("utf-8")
+        assert chapter.count("<math ") == site.count("<math ") > 10
+        assert chapter.count("<svg ") == site.count('<svg class="fig') == 15
+        for name in archive.namelist():
+            if name.endswith(".xhtml"):
+                text = archive.read(name).decode("utf-8")
+                assert not re.search(r"<script\b|\son[a-z]+=|\sstyle=|<button\b|<input\b", text), name
+
+
+def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
+    for lang, (_, data) in epubs.items():
+        chapter = _xml(_zip(data), "EPUB/text/ch14.xhtml")
+        panels = [s for s in chapter.iter(f"{XHTML}section") if "lab-panel" in (s.get("class") or "")]
+        assert len(panels) == 4
+        for panel in panels:
+            classes = {c for e in panel.iter() for c in (e.get("class") or "").split()}
+            assert {"lab-formulas", "lab-static", "lab-online"} <= classes
+            assert not classes & {"lab-body", "lab-presets", "lab-tablist"}
+            address = "".join(next(e for e in panel.iter() if "lab-online" in (e.get("class") or "")).itertext())
+            assert f"{lang}/ch14.html#{panel.get('id')}" in address  # book.yaml has no site_url: the relative path
+
+
+def test_citations_are_note_references_into_the_bibliography(epubs):
+    for lang, (_, data) in epubs.items():
+        archive = _zip(data)
+        entries = {li.get("id") for li in _xml(archive, "EPUB/text/bibliography.xhtml").iter(f"{XHTML}li")
+                   if li.get(EPUB_TYPE) == "endnote"}
+        cites = [a for name in archive.namelist() if name.startswith("EPUB/text/") and "bibliography" not in name
+                 for a in _xml(archive, name).iter(f"{XHTML}a") if "cite" in (a.get("class") or "").split()]
+        assert len(cites) > 500
+        for cite in cites:
+            assert cite.get(EPUB_TYPE) == "noteref"
+            target, _, anchor = cite.get("href").partition("#")
+            assert target == "bibliography.xhtml" and anchor in entries, cite.get("href")
+
+
+def test_the_glossary_comes_from_the_ledger_in_each_language(editions, book):
+    for lang, edition in editions.items():
+        glossary = edition.chapter("glossary")
+        terms = {e.get("id"): "".join(e.itertext()) for e in glossary.body.iter(f"{XHTML}dt")}
+        assert len(terms) == len(book.book.terms)
+        for term in book.book.terms.values():
+            assert term.names[lang] in terms[f"term-{term.id}"]
+
+
+# -- the second book, through the CLI ---------------------------------------------------------------
+@pytest.fixture
+def workshop(tmp_path):
+    return make_project(tmp_path, "workshop")
+
+
+def _footer_links(site):
+    for page in sorted(site.rglob("*.html")):
+        if page.name == "dashboard.html":
+            continue
+        links = re.findall(r'<a href="([^"]*downloads/[^"]+)" download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
+                           page.read_text(encoding="utf-8"))
+        yield page, links
+
+
+def test_exported_editions_are_linked_with_their_sizes_kept_by_a_build_and_retired_by_an_edit(workshop):
+    result = run_cli("export", "epub", "--no-search", cwd=workshop)
+    assert result.returncode == 0, result.stderr
+    site = workshop / "_site"
+    assert sorted(p.name for p in (site / "downloads").iterdir()) == ["caching-workshop-de.epub", "caching-workshop-en.epub"]
+    for page, links in _footer_links(site):
+        assert links, f"{page} does not link the downloads"
+        for href, size in links:
+            target = (page.parent / href).resolve()
+            assert target.is_file(), f"{page}: {href}"
+            assert human_size(target.stat().st_size) in size
+    assert run_cli("check", cwd=workshop).returncode == 0  # the links gate sees the downloads too
+    again = run_cli("build", "--no-search", "--no-cache", cwd=workshop)
+    assert again.returncode == 0 and (site / "downloads" / "caching-workshop-en.epub").is_file()
+    edit(workshop / "content" / "en" / "caching" / "00-caching.md", "cache", "Cache")
+    assert run_cli("build", "--no-search", cwd=workshop).returncode == 0
+    assert not (site / "downloads").exists(), "an edited book must not ship editions of its old text"
+    assert all(not links for _, links in _footer_links(site))
+
+
+def test_the_epub_is_byte_identical_across_two_exports_whatever_the_hash_seed(workshop, tmp_path):
+    first = run_cli("export", "epub", "--no-search", "--out", str(tmp_path / "a"), cwd=workshop, env={"PYTHONHASHSEED": "1"})
+    second = run_cli("export", "epub", "--no-search", "--out", str(tmp_path / "b"), cwd=workshop, env={"PYTHONHASHSEED": "977"})
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    for name in ("caching-workshop-en.epub", "caching-workshop-de.epub"):
+        assert (tmp_path / "a" / "downloads" / name).read_bytes() == (tmp_path / "b" / "downloads" / name).read_bytes()
+
+
+def test_a_missing_browser_is_one_located_line_and_the_site_is_left_as_it_was(workshop):
+    assert run_cli("build", "--no-search", cwd=workshop).returncode == 0
+    before = (workshop / "_site" / "index.html").read_bytes()
+    result = run_cli("export", "pdf", "--no-search", cwd=workshop, env={"ATLAS_CHROMIUM": "/nowhere/chromium"})
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("/nowhere/chromium: error[export.browser]: the PDF edition is printed by Chromium"), result.stderr
+    assert "bash scripts/test.sh" in result.stderr
+    assert (workshop / "_site" / "index.html").read_bytes() == before
+
+
+def test_the_downloads_setting_is_validated_at_its_line(workshop):
+    edit(workshop / "book.yaml", "downloads: {basename: caching-workshop}", "downloads: {basename: Caching Workshop, cover: yes}")
+    result = run_cli("check", cwd=workshop)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert any(re.match(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: downloads\.basename: String should match pattern", line)
+               for line in lines), result.stderr
+    assert any(re.match(r"book\.yaml:\d+:\d+: error\[schema\.unknown-key\]: unknown key 'downloads\.cover'", line) for line in lines), result.stderr
+
+
+def test_strings_the_editions_need_are_checked_before_exporting(workshop):
+    """A key only templates/export/ uses is not needed by a build, so the export checks it."""
+    edit(workshop / "templates" / "strings" / "de.yaml", 'glossary: "Glossar"\n', "")
+    edit(workshop / "templates" / "strings" / "en.yaml", 'glossary: "Glossary"\n', "")
+    assert run_cli("build", "--no-search", cwd=workshop).returncode == 0
+    result = run_cli("export", "epub", "--no-search", cwd=workshop)
+    assert result.returncode == 2
+    for lang in ("en", "de"):
+        assert (f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks glossary, "
+                "which the editions use (templates/export/)") in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book):
+    profile = book.book.profile.model_copy(update={"site_url": "https://atlas.example/"})
+    deployed = book.book.model_copy(update={"profile": profile})
+    edition = assemble_edition(deployed, book.output, "en", make_environment(ROOT))
+    lines = [e for e in edition.chapter("ch14").body.iter() if "lab-online" in (e.get("class") or "")]
+    links = [a.get("href") for line in lines for a in line.iter(f"{XHTML}a")]
+    assert links == [f"https://atlas.example/en/ch14.html#lab-{lab}-panel" for lab in ("memory", "batch", "speculative", "fleet")]
+
+
+def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
+    from pypdf.generic import DecodedStreamObject
+
+    from atlas_site.export.pdf import CJK_FONTS
+    from atlas_site.export.pdf_finish import _parse_cmap, _repaired, radical_equivalents
+
+    equivalents = radical_equivalents(CJK_FONTS)  # read from the Noto CJK fonts' own cmaps
+    assert equivalents["\u2ec5"] == ["见"] and equivalents["\u2f00"] == ["一"] and equivalents["\u2ed3"] == ["长"]
+    cmap = DecodedStreamObject()
+    cmap.set_data(b"/CIDInit /ProcSet findresource begin\nbegincmap\n1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+                  b"2 beginbfchar\n<01> <2EC5>\n<02> <0041>\nendbfchar\n1 beginbfrange\n<03> <04> <2F00>\nendbfrange\nendcmap\n")
+    repaired = _parse_cmap(_repaired(cmap, equivalents, used={"见", "一"}).get_data())
+    assert repaired == {1: "见", 2: "A", 3: "一", 4: equivalents["\u2f01"][0]}
+    kept = _repaired(cmap, {"\u2ec5": ["见"]}, used={"\u2ec5"})  # the book itself writes the radical: kept
+    assert kept is None

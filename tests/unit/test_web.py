@@ -1,0 +1,196 @@
+"""The open web: descriptions, canonical/hreflang/sitemap only with a site URL, the generated pages
+(home, chooser, numbers, glossary, 404), figure references and the lazily loaded card data."""
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+
+import pytest
+from markupsafe import escape
+from pypinyin import Style, lazy_pinyin
+
+from atlas_site.build import assemble
+from conftest import ROOT, edit, run_cli
+
+ABSOLUTE = re.compile(r'<link rel="(?:canonical|alternate)"|hreflang="x-default"')
+
+
+@pytest.fixture(scope="module")
+def real(real_book):
+    return real_book
+
+
+def _copy_book(tmp_path):
+    """The real book in a throwaway folder, to break it."""
+    target = tmp_path / "book"
+    for folder in ("content", "ledger", "sources", "templates", "labs_js"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules"))
+    shutil.copy(ROOT / "book.yaml", target / "book.yaml")
+    return target
+
+
+def _meta(html: str, name: str) -> str | None:
+    match = re.search(rf'<meta (?:name|property)="{re.escape(name)}" content="([^"]*)"', html)
+    return match.group(1) if match else None
+
+
+# -- without site_url: relative everywhere -----------------------------------------------------
+def test_without_a_site_url_nothing_is_absolute(real):
+    output = real.output
+    assert "sitemap.xml" not in output and "robots.txt" not in output
+    for path in output.html_pages():
+        html = output.text(path)
+        assert not ABSOLUTE.search(html), f"{path} has canonical or hreflang links without a site URL"
+        assert 'src="http' not in html and 'href="/' not in html, f"{path} has an absolute or root-relative address"
+
+
+def test_every_reader_page_has_a_description_and_preview_title(real):
+    for path in real.output.html_pages():
+        if path == "dashboard.html":
+            continue
+        html = real.output.text(path)
+        if path != "404.html":
+            assert (_meta(html, "description") or "").strip(), f"{path} has no meta description"
+        assert _meta(html, "og:title") and _meta(html, "twitter:title"), path
+    assert _meta(real.output.text("zh/ch14.html"), "description") == real.book.page("zh", "ch14").meta.description
+
+
+def test_a_published_page_needs_a_description(mini):
+    page = mini / "content/en/ch14/00-intro.md"
+    edit(page, "status: draft", "status: published")
+    result = run_cli("check", cwd=mini)
+    assert result.returncode == 2
+    lines = [line for line in result.stdout.splitlines() + result.stderr.splitlines() if "page.no-description" in line]
+    assert lines and lines[0].startswith("content/en/ch14/00-intro.md:2:1: error[page.no-description]: published page 'ch14' (en)"), lines
+    assert "Traceback" not in result.stderr
+
+
+# -- with site_url: canonical, hreflang, sitemap, robots ----------------------------------------
+def test_with_a_site_url_pages_carry_canonical_and_hreflang_and_a_sitemap(mini):
+    edit(mini / "book.yaml", "title:", "site_url: https://example.org/atlas/\ntitle:")
+    result = assemble(mini)
+    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
+    html = result.output.text("en/ch14.html")
+    assert '<link rel="canonical" href="https://example.org/atlas/en/ch14.html">' in html
+    alternates = re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html)
+    assert alternates == [("zh-Hans", "https://example.org/atlas/zh/ch14.html"), ("en", "https://example.org/atlas/en/ch14.html"),
+                          ("x-default", "https://example.org/atlas/zh/ch14.html")], "x-default is the first language of book.yaml"
+    assert _meta(html, "og:url") == "https://example.org/atlas/en/ch14.html"
+    root = result.output.text("index.html")
+    assert '<link rel="canonical" href="https://example.org/atlas/">' in root
+    assert ("x-default", "https://example.org/atlas/") in re.findall(r'hreflang="([^"]+)" href="([^"]+)"', root)
+    sitemap = ET.fromstring(result.output["sitemap.xml"])
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    locations = [url.findtext("s:loc", namespaces=ns) for url in sitemap.findall("s:url", ns)]
+    assert "https://example.org/atlas/zh/ch14.html" in locations and "https://example.org/atlas/en/ch14.html" in locations
+    assert not any(loc.endswith(("dashboard.html", "404.html")) for loc in locations)
+    for url in sitemap.findall("s:url", ns):
+        if url.findtext("s:loc", namespaces=ns).endswith("ch14.html"):
+            assert {link.get("hreflang") for link in url.findall("x:link", ns)} == {"zh-Hans", "en", "x-default"}
+    robots = result.output.text("robots.txt")
+    assert "Sitemap: https://example.org/atlas/sitemap.xml" in robots and "Disallow: /atlas/dashboard.html" in robots
+    not_found = result.output.text("404.html")
+    assert 'href="https://example.org/atlas/assets/atlas.css"' in not_found and _meta(not_found, "robots") == "noindex"
+    assert 'href="https://example.org/atlas/en/index.html"' in not_found
+
+
+def test_the_profile_refuses_an_unknown_generated_page_and_a_half_translated_about(mini):
+    edit(mini / "book.yaml", "  - generated: bibliography", "  - generated: index-of-everything")
+    edit(mini / "book.yaml", "title:", "about: {teaches: {zh: 教什么, en: what}, readers: {en: whom}}\ntitle:")
+    result = run_cli("check", cwd=mini)
+    assert result.returncode == 2
+    text = result.stdout + result.stderr
+    assert re.search(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: .*unknown generated page 'index-of-everything'", text), text
+    assert re.search(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: about\.readers: no text in zh", text), text
+
+
+# -- generated pages ---------------------------------------------------------------------------
+def test_numbers_page_lists_every_number_the_book_shows_with_setting_and_caution(real):
+    book = real.book
+    shown = {u.key for p in real.parsed.values() for u in p.uses_of("claim")}
+    for lang in book.languages:
+        html = real.output.text(f"{lang}/numbers.html")
+        rows = re.findall(r'<tr class="claim numbers-row" id="claim-([a-z0-9-]+)"', html)
+        assert set(rows) == shown and len(rows) == len(set(rows))
+        assert "fa4-blog-figure" not in rows, "a claim the book does not show is not listed"
+        claim = book.claims["distserve-goodput"]
+        row = html[html.index('id="claim-distserve-goodput"'):].split("</tr>")[0]
+        for text in (claim.text[lang], claim.setting[lang], claim.caution[lang]):
+            assert escape(text) in row
+        assert 'href="ch14.html#q1"' in row or 'href="ch14.html#opening"' in row
+        assert f'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/ch14.html"), "a claim's value links to its row"
+        assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/bibliography.html")
+
+
+def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real):
+    book = real.book
+    for lang in book.languages:
+        html = real.output.text(f"{lang}/glossary.html")
+        ids = re.findall(r'<div class="glossary-entry" id="term-([a-z0-9-]+)">', html)
+        assert sorted(ids) == sorted(book.terms), "every term, once"
+        names = [book.terms[i].names[lang] for i in ids]
+        if lang == "zh":
+            keys = [[s.strip().casefold() for s in lazy_pinyin(n, style=Style.TONE3, neutral_tone_with_five=True) if s.strip()] for n in names]
+        else:
+            keys = [[n.casefold()] for n in names]
+        assert keys == sorted(keys), f"{lang} glossary order"
+        entry = html[html.index('id="term-ttft"'):].split("</div>")[0]
+        other = "en" if lang == "zh" else "zh"
+        assert escape(book.terms["ttft"].names[other]) in entry and escape(book.terms["ttft"].definition[lang]) in entry
+        assert 'href="ch14.html#term-ttft"' in entry, "links to the place the book first defines it"
+    zh = real.output.text("zh/glossary.html")
+    assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), "推 tui1 before 吞 tun1"
+
+
+def test_home_pages_and_the_chooser(real):
+    book = real.book
+    for lang in book.languages:
+        html = real.output.text(f"{lang}/index.html")
+        assert book.profile.about.teaches[lang] in html and book.profile.about.readers[lang] in html
+        for page_id in ("ch14", "tf-overview", "tf-map"):
+            assert f'href="{page_id}.html"' in html
+        assert book.page(lang, "ch14").meta.description in html
+        assert html.count('class="home-labs"') == 1 and escape(book.labs["cost"].title[lang]) in html
+        assert "2026-07-29" in html and 'href="../index.html#choose"' in html
+        assert "chooser.js" in html
+    root = real.output.text("index.html")
+    assert 'href="zh/index.html"' in root and 'href="en/index.html"' in root and 'id="choose"' in root
+    not_found = real.output.text("404.html")
+    assert 'href="zh/index.html"' in not_found and 'href="en/index.html"' in not_found
+    assert 'lang="zh-Hans"' in not_found and 'lang="en"' in not_found
+
+
+def test_card_data_is_fetched_on_demand_not_loaded_with_the_page(real):
+    for path in real.output.html_pages():
+        assert "previews-" not in "".join(re.findall(r'<script src="([^"]+)"', real.output.text(path)))
+    data = real.output.text("en/ch14.html")
+    assert '<meta name="atlas-previews" content="../assets/previews-en.js">' in data
+    previews = real.output.text("assets/previews-zh.js")
+    assert previews.startswith("window.AtlasPreviews={")
+    import json
+    payload = json.loads(previews[len("window.AtlasPreviews="):-2])
+    assert payload["claims"]["distserve-goodput"]["caution"] == real.book.claims["distserve-goodput"].caution["zh"]
+    assert payload["terms"]["ttft"]["others"] == [["en", "time to first token"]]
+    assert payload["sections"]["ch14#q3"]["title"].startswith("KV") and payload["sections"]["ch14#q3"]["first"].endswith("。")
+    assert payload["figures"]["kv-formula"]["kind"]
+
+
+# -- figure references -------------------------------------------------------------------------
+def test_a_figure_reference_before_its_figure_is_numbered_like_it(real):
+    html = real.output.text("en/ch14.html")
+    assert '<a class="figref" href="#fig-serving-stack" data-figref="serving-stack">Figure 1</a>' in html
+    assert html.index('data-figref="serving-stack"') < html.index('id="fig-serving-stack"')
+    fleet = re.search(r'data-figref="fleet-objectives">图 (\d+)</a>', real.output.text("zh/ch14.html")).group(1)
+    assert f'<span class="fig-number">图 {fleet}</span>' in real.output.text("zh/ch14.html").split('id="fig-fleet-objectives"')[1][:200000]
+
+
+def test_figure_references_are_checked(tmp_path):
+    book = _copy_book(tmp_path)
+    edit(book / "content/en/ch14/00-opening.md", "({{figref:serving-stack}})", "({{figref:serving-stak}})")
+    edit(book / "content/zh/ch14/00-opening.md", "（{{figref:serving-stack}}）", "（{{figref:factory-map}}）")
+    result = run_cli("check", cwd=book)
+    lines = [line for line in result.stdout.splitlines() + result.stderr.splitlines() if "error[figref." in line]
+    assert any(re.match(r"content/en/ch14/00-opening\.md:\d+:\d+: error\[figref\.unknown\]: no figure 'serving-stak' in the ledger \(hint: did you mean 'serving-stack'", line) for line in lines), lines
+    assert any(re.match(r"content/zh/ch14/00-opening\.md:\d+:\d+: error\[figref\.not-on-page\]: figure 'factory-map' is referred to but not placed on this page", line) for line in lines), lines
+    assert result.returncode == 2 and "Traceback" not in result.stderr
