@@ -92,7 +92,8 @@ def edit_times(runs: int) -> dict[str, float]:
 def synthetic(target: Path, scale: int) -> Path:
     """The real book with every page copied `scale` times under new ids (same ledgers and sources)."""
     project = copy_project(target)
-    for lang_dir in (project / "content").iterdir():
+    clones = set()
+    for lang_dir in [d for d in (project / "content").iterdir() if d.is_dir()]:
         for page in [p for p in lang_dir.iterdir() if p.is_dir()]:
             for copy in range(1, scale):
                 clone = lang_dir / f"{page.name}-x{copy}"
@@ -100,6 +101,12 @@ def synthetic(target: Path, scale: int) -> Path:
                 head = sorted(clone.glob("*.md"))[0]
                 text = head.read_text(encoding="utf-8")
                 head.write_text(text.replace(f"page: {page.name}\n", f"page: {clone.name}\n", 1), encoding="utf-8")
+                clones.add(clone.name)
+    if clones:  # the copies are a series of their own (book.yaml lists every page)
+        profile = project / "book.yaml"
+        series = f'  - series: copies\n    title: {{zh: "副本", en: "Copies"}}\n    pages: [{", ".join(sorted(clones))}]\n'
+        text = profile.read_text(encoding="utf-8")
+        profile.write_text(text.replace("  - generated: glossary", series + "  - generated: glossary", 1), encoding="utf-8")
     return project
 
 
