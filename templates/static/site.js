@@ -92,7 +92,9 @@
       var found = byPosition();
       var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
       var named = target && sectionOf(target);
-      if (named && (found ? within(found, named) : top(named) >= 0 && top(named) < window.innerHeight)) return named;
+      /* while its heading is on screen the named section wins too: a short section near the end of
+         a page never reaches the reading line, and the last heading in view would take its place */
+      if (named && ((found && within(found, named)) || (top(named) >= 0 && top(named) < window.innerHeight))) return named;
       return found;
     }
 

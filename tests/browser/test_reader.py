@@ -41,14 +41,6 @@ def test_search_finds_sections_in_its_language(browser, base, lang, query):
     page.close()
 
 
-def test_search_from_file_url_says_it_needs_a_server(browser, site):
-    page = browser.new_page()
-    page.goto((site / "en" / "ch14.html").as_uri())
-    assert page.is_disabled("#search-input")
-    assert "HTTP" in page.inner_text("[data-search-status]")
-    page.close()
-
-
 def test_citation_card_by_keyboard_and_escape(browser, base):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(base + "en/ch14.html")

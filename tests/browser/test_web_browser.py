@@ -16,9 +16,6 @@ from search_queries import QUERIES
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-# every chunk of the page laid out, as the pointer target check needs real boxes everywhere (through the
-# CSSOM: the page's CSP refuses an added <style>)
-RENDER_ALL = "document.querySelectorAll('.prose > *').forEach(el => { el.style.contentVisibility = 'visible'; })"
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +92,6 @@ def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(base + path, wait_until="load")
-    page.evaluate(RENDER_ALL)
     page.wait_for_timeout(800 if "ch14" in path or "overview" in path else 300)  # labs and the map build their controls
     count, bad = page.evaluate(TARGETS)
     assert count > 5, f"only {count} targets measured on {path}"
@@ -105,8 +101,7 @@ def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
 
 # -- preview cards ------------------------------------------------------------------------------
 def _reveal(locator):
-    """Scroll to it the way a reader does: the browser lays out a chunk of the page only near the
-    screen (content-visibility), and Playwright waits for a box before it scrolls by itself."""
+    """Scroll to it the way a reader does, and let the page settle."""
     locator.evaluate("el => el.scrollIntoView({block: 'center'})")
     locator.page.wait_for_timeout(100)
     return locator

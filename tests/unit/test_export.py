@@ -102,22 +102,30 @@ def test_reading_order_is_the_books_one_file_per_page(epubs, book):
         package = _xml(_zip(data), "EPUB/package.opf")
         hrefs = {i.get("id"): i.get("href") for i in package.iter("{http://www.idpf.org/2007/opf}item")}
         spine = [hrefs[ref.get("idref")] for ref in package.find("opf:spine", OPF)]
-        pages = [f"text/{p.id}.xhtml" for p in book.book.pages_in(lang)]
-        assert spine == ["cover.xhtml", "nav.xhtml"] + pages + ["text/glossary.xhtml", "text/bibliography.xhtml"]
+        parts = [f"text/{part.generated}.xhtml" if part.generated else f"text/{page_id}.xhtml"
+                 for part in book.book.profile.parts
+                 for page_id in ([None] if part.generated else [i for i in part.page_ids if book.book.page(lang, i)])]
+        assert "text/numbers.xhtml" in parts and "text/glossary.xhtml" in parts  # generated pages are parts too
+        assert spine == ["cover.xhtml", "nav.xhtml"] + parts
 
 
-def test_navigation_lists_every_chapter_and_section_and_the_landmarks(epubs, editions):
+def test_navigation_lists_every_chapter_and_section_and_the_landmarks(epubs, editions, book):
     for lang, (_, data) in epubs.items():
         archive = _zip(data)
         nav = _xml(archive, "EPUB/nav.xhtml")
         toc = next(n for n in nav.iter(f"{XHTML}nav") if n.get(EPUB_TYPE) == "toc")
         listed = {a.get("href") for a in toc.iter(f"{XHTML}a")}
+        pages = {p.id for p in book.book.pages_in(lang)}
         for chapter in editions[lang].chapters:
             assert f"text/{chapter.id}.xhtml" in listed, chapter.id
             page = _xml(archive, f"EPUB/text/{chapter.id}.xhtml")
-            sections = [h.get("id") for h in page.iter() if h.tag in (f"{XHTML}h2", f"{XHTML}h3") and h.get("id")]
-            assert sections or chapter.id == "glossary"
-            missing = [s for s in sections if f"text/{chapter.id}.xhtml#{s}" not in listed]
+            sections = [f"text/{chapter.id}.xhtml#{h.get('id')}" for h in page.iter()
+                        if h.tag in (f"{XHTML}h2", f"{XHTML}h3") and h.get("id")]
+            assert sections or chapter.id not in pages, f"{lang}/{chapter.id} has no sections"
+            if chapter.id == "glossary":  # its sections are its initial letters: not contents
+                assert sections and not set(sections) & listed
+                continue
+            missing = [s for s in sections if s not in listed]
             assert not missing, f"{lang}/{chapter.id}: sections not in the navigation: {missing}"
         landmarks = next(n for n in nav.iter(f"{XHTML}nav") if n.get(EPUB_TYPE) == "landmarks")
         assert [a.get(EPUB_TYPE) for a in landmarks.iter(f"{XHTML}a")] == ["cover", "toc", "bodymatter", "glossary", "bibliography"]
@@ -129,7 +137,10 @@ def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
         site = book.output.text(f"{lang}/ch14.html")
         chapter = archive.read("EPUB/text/ch14.xhtml").decode("utf-8")
         assert chapter.count("<math ") == site.count("<math ") > 10
-        assert chapter.count("<svg ") == site.count('<svg class="fig') == 15
+        main = site[site.index("<main"):site.index("</main>")]
+        figures = len(book.manifest.record(lang, "ch14").figures)
+        assert chapter.count('<figure class="figure') == main.count('<figure class="figure') == figures > 10
+        assert chapter.count("<svg ") == main.count("<svg ") == main.count('<svg class="fig-panel"') >= figures
         for name in archive.namelist():
             if name.endswith(".xhtml"):
                 text = archive.read(name).decode("utf-8")
@@ -163,13 +174,42 @@ def test_citations_are_note_references_into_the_bibliography(epubs):
             assert target == "bibliography.xhtml" and anchor in entries, cite.get("href")
 
 
-def test_the_glossary_comes_from_the_ledger_in_each_language(editions, book):
+def test_the_glossary_is_the_glossary_page_with_every_term_in_every_language(editions, book):
     for lang, edition in editions.items():
         glossary = edition.chapter("glossary")
-        terms = {e.get("id"): "".join(e.itertext()) for e in glossary.body.iter(f"{XHTML}dt")}
-        assert len(terms) == len(book.book.terms)
+        entries = {e.get("id"): e for e in glossary.body.iter() if (e.get("id") or "").startswith("term-")}
+        assert len(entries) == len(book.book.terms)
         for term in book.book.terms.values():
-            assert term.names[lang] in terms[f"term-{term.id}"]
+            entry = entries[f"term-{term.id}"]
+            names = "".join(next(entry.iter(f"{XHTML}dt")).itertext())
+            assert all(term.names[code] in names for code in book.book.languages), names
+            assert term.definition[lang] in "".join(entry.itertext())
+        links = [a.get("href") for a in glossary.body.iter(f"{XHTML}a")]
+        assert links and all(re.fullmatch(r"[a-z0-9-]+\.html#[\w-]+", href) for href in links), links[:5]
+        assert not [e for e in glossary.body.iter() if "glossary-letters" in (e.get("class") or "")]
+
+
+def test_the_numbers_appendix_is_a_table_without_its_web_tools(editions, book):
+    for lang, edition in editions.items():
+        numbers = edition.chapter("numbers")
+        table = next(numbers.body.iter(f"{XHTML}table"))
+        assert not (table.text or "").strip() and table.find(f"{XHTML}caption") is None
+        rows = table.findall(f"{XHTML}tbody/{XHTML}tr")
+        assert len(rows) == book.output.text(f"{lang}/numbers.html").count('<tr class="claim numbers-row"') > 10
+        columns = ["".join(th.itertext()).strip() for th in table.iter(f"{XHTML}th")]
+        for row in rows:  # each cell names its column for an e-reader's stacked rows
+            labels = ["".join(td.find(f"{XHTML}span").itertext()) for td in row.findall(f"{XHTML}td")]
+            assert labels == columns
+        tags = {e.tag for e in numbers.body.iter()}
+        assert not tags & {f"{XHTML}input", f"{XHTML}label"}
+
+
+def test_what_the_web_pages_print_for_themselves_is_not_in_the_editions(editions):
+    for lang, edition in editions.items():
+        for chapter in edition.chapters:
+            found = {c for e in chapter.body.iter() for c in (e.get("class") or "").split()}
+            assert not found & {"print-only", "print-refs", "print-url", "toc", "toc-toggle", "search", "site-footer",
+                                "downloads", "cite-card"}, (lang, chapter.id)
 
 
 # -- the second book, through the CLI ---------------------------------------------------------------
@@ -179,8 +219,10 @@ def workshop(tmp_path):
 
 
 def _footer_links(site):
+    """Every page of a language (and the 404 page, in the first) with its download links; the
+    chooser at the root has no language, and links the home pages that carry them."""
     for page in sorted(site.rglob("*.html")):
-        if page.name == "dashboard.html":
+        if page.name == "dashboard.html" or page == site / "index.html":
             continue
         links = re.findall(r'<a href="([^"]*downloads/[^"]+)" download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
                            page.read_text(encoding="utf-8"))
@@ -192,6 +234,8 @@ def test_exported_editions_are_linked_with_their_sizes_kept_by_a_build_and_retir
     assert result.returncode == 0, result.stderr
     site = workshop / "_site"
     assert sorted(p.name for p in (site / "downloads").iterdir()) == ["caching-workshop-de.epub", "caching-workshop-en.epub"]
+    chooser = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="en/index.html"' in chooser and 'href="de/index.html"' in chooser
     for page, links in _footer_links(site):
         assert links, f"{page} does not link the downloads"
         for href, size in links:
@@ -238,13 +282,13 @@ def test_the_downloads_setting_is_validated_at_its_line(workshop):
 
 def test_strings_the_editions_need_are_checked_before_exporting(workshop):
     """A key only templates/export/ uses is not needed by a build, so the export checks it."""
-    edit(workshop / "templates" / "strings" / "de.yaml", 'glossary: "Glossar"\n', "")
-    edit(workshop / "templates" / "strings" / "en.yaml", 'glossary: "Glossary"\n', "")
+    edit(workshop / "templates" / "strings" / "de.yaml", 'export_landmarks: "Orientierung"\n', "")
+    edit(workshop / "templates" / "strings" / "en.yaml", 'export_landmarks: "Landmarks"\n', "")
     assert run_cli("build", "--no-search", cwd=workshop).returncode == 0
     result = run_cli("export", "epub", "--no-search", cwd=workshop)
     assert result.returncode == 2
     for lang in ("en", "de"):
-        assert (f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks glossary, "
+        assert (f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks export_landmarks, "
                 "which the editions use (templates/export/)") in result.stderr
     assert "Traceback" not in result.stderr
 

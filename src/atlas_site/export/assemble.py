@@ -35,6 +35,7 @@ class Chapter:
     body: ET.Element  # a <section> of XHTML
     headings: list[Heading] = field(default_factory=list)
     series: str | None = None  # the name of the series the page belongs to
+    listed: int = 3  # the deepest of its headings the table of contents lists
 
     @property
     def start(self) -> str:
@@ -84,7 +85,7 @@ class Edition:
         of a series under one entry named after it."""
         entries: list[Entry] = []
         for chapter in self.chapters:
-            entry = _entry(chapter, chapter.headings, deepest)
+            entry = _entry(chapter, chapter.headings, min(deepest, chapter.listed))
             if chapter.series is None:
                 entries.append(entry)
             elif entries and entries[-1].chapter is None and entries[-1].title == chapter.series:
@@ -127,6 +128,8 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
             path = f"{lang}/{part.generated}.html"
             if path in output:
                 chapters.append(_chapter(book, lang, part.generated, output.text(path), None))
+                if part.generated == GLOSSARY:
+                    chapters[-1].listed = 1  # its sections are its initial letters: headings on the page, not contents
             continue
         for page_id in part.page_ids:
             page = book.page(lang, page_id)

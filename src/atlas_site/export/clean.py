@@ -13,7 +13,10 @@ from .xhtml import XHTML, add_class, classes, html, name, namespace, parents, re
 # what the site's print style hides (templates/static/site.css, templates/labs/labs.css), and
 # the page's own navigation: on paper and in an e-book the book's table of contents replaces it
 SCREEN_ONLY = {"anchor", "series", "pager", "lab-tablist", "lab-presets", "lab-preset-status", "lab-chart",
-               "lab-live", "lab-nojs", "lab-body"}
+               "lab-live", "lab-nojs", "lab-body", "numbers-tools", "glossary-letters"}
+# what a web page prints for itself (its address, the works it cites): the edition has its own
+# page numbers and one bibliography, so these would be said twice
+WEB_PRINT_ONLY = "print-only"
 CONTROLS = {"button", "input", "select", "textarea", "form", "label", "fieldset", "output", "script", "noscript",
             "template", "iframe", "object", "embed"}
 SCRIPT_ATTRIBUTES = {"tabindex", "aria-selected", "aria-controls", "aria-live", "hidden"}
@@ -32,8 +35,10 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
         if parent is None or namespace(element) != XHTML:
             continue
         tag = name(element)
-        if classes(element) & SCREEN_ONLY or tag in CONTROLS:
+        if classes(element) & (SCREEN_ONLY | {WEB_PRINT_ONLY}) or tag in CONTROLS:
             remove(element, parent)
+        elif tag == "caption" and "visually-hidden" in classes(element):
+            remove(element, parent)  # it repeats the page's title, which heads the table on paper too
         elif tag == "details":
             element.tag = f"{{{XHTML}}}div"
             add_class(element, "details")
@@ -43,6 +48,8 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
             add_class(element, "summary")
         elif "visually-hidden" in classes(element):
             unwrap(element, parent)  # words for screen readers ("Common mistake: ") are read on paper too
+    for cell in main.iter(f"{{{XHTML}}}td"):
+        _label_cell(cell)
     for element in main.iter():
         _drop_script_attributes(element)
     for panel in [e for e in main.iter() if "lab-panel" in classes(e) and e.get("id")]:
@@ -50,6 +57,18 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
         position = list(panel).index(title) + 1 if title is not None else 0
         panel.insert(position, lab_address(panel.get("id")))
     return main
+
+
+def _label_cell(cell: ET.Element) -> None:
+    """A cell's `data-label` (its column's name, which the site shows above it on phones) becomes
+    a label of the cell's own: an e-reader's narrow page stacks the cells, print hides it."""
+    label = cell.get("data-label")
+    if not label:
+        return
+    element = html("span", {"class": "cell-label"}, label)
+    element.tail = cell.text
+    cell.text = None
+    cell.insert(0, element)
 
 
 def _drop_script_attributes(element: ET.Element) -> None:

@@ -23,7 +23,9 @@ from .cover import render_cover
 from .pdf_finish import finish_pdf, heading_pages, radical_equivalents
 from .xhtml import XHTML, serialize, text_of
 
-SITE_STYLESHEETS = ("atlas.css", "labs.css", "devmap.css")  # the site's own, from the rendered output
+# the site's own, from the rendered output (a book without labs or a bibliography has fewer)
+SITE_STYLESHEETS = ("atlas.css", "labs.css", "devmap.css", "bibliography.css")
+EDITION_STYLESHEETS = ("print.css", "running.css")
 PASSES = 3
 URL_REFERENCE = re.compile(r"url\(#([^)]+)\)")
 CJK_FONTS = ("Noto Serif CJK SC", "Noto Sans CJK SC")  # the CJK families print.css names (fonts-noto-cjk)
@@ -75,6 +77,7 @@ class PrintDocument:
         self.contents = edition.contents(deepest=2)
         self.targets = [anchor(entry.chapter, entry.anchor) for entry in _walk(self.contents) if entry.chapter]
         self.cover = Markup(render_cover(edition, env, "export_print_edition"))
+        self.stylesheets = [s for s in SITE_STYLESHEETS if f"assets/{s}" in output] + list(EDITION_STYLESHEETS)
 
     def bookmarks(self) -> list:
         """The table of contents as the PDF's outline: (title, destination, children); a series'
@@ -90,7 +93,7 @@ class PrintDocument:
         return marks(self.contents)
 
     def write_assets(self, folder: Path) -> None:
-        for sheet in SITE_STYLESHEETS:
+        for sheet in self.stylesheets[: -len(EDITION_STYLESHEETS)]:
             (folder / sheet).write_bytes(self.output[f"assets/{sheet}"])
         (folder / "print.css").write_bytes((self.root / "templates" / "export" / "print.css").read_bytes())
         (folder / "running.css").write_text(_running_css(self.edition, self.env), encoding="utf-8")
@@ -100,7 +103,8 @@ class PrintDocument:
         edition = self.edition
         text = self.env.get_template("export/print.html.j2").render(
             html_lang=edition.html_lang, title=edition.title, author=edition.author, cover=self.cover, t=edition.ui,
-            contents=self.contents, pages=pages, anchor=anchor, chapters=self.chapters)
+            contents=self.contents, pages=pages, anchor=anchor, chapters=self.chapters,
+            stylesheets=self.stylesheets)
         path = folder / "book.html"
         path.write_text(text, encoding="utf-8")
         return path

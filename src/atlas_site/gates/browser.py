@@ -85,9 +85,6 @@ class PageWalk:
         page.on("console", lambda message: self.console.append((path, message.text)) if message.type == "error" else None)
         page.on("pageerror", lambda error: self.console.append((path, str(error))))
         page.goto(self.base + path, wait_until="load")
-        # lay out every chunk of the prose (web.css skips those far from the screen), so what is too
-        # wide or badly placed anywhere on the page is measured, not only near the top
-        page.evaluate("document.querySelectorAll('.prose > *').forEach(el => { el.style.contentVisibility = 'visible'; })")
         return page
 
 
