@@ -174,7 +174,7 @@ def plain_atlas_project(target: Path, scale: int) -> Path:
         text = path.read_text(encoding="utf-8").split("\n", 1)[1]  # the "# name copy" line: the title is front matter
         folder = target / "content" / lang / page
         folder.mkdir(parents=True)
-        (folder / "index.md").write_text(f"---\npage: {page}\ntitle: {page}\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
+        (folder / "index.md").write_text(f"---\npage: {page}\ntitle: {page}\ndescription: The prose of {page}.\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
                                          encoding="utf-8")
         if page not in ids:
             ids.append(page)
