@@ -49,16 +49,11 @@ def every_lab(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists())
 
 
-def eager_lab_scripts(lab_ids) -> list[str]:
-    """Loaded with the page: the module wrapper, and the tabs when there is a tablist (the keyboard
-    works at once); the rest of the lab code loads near the labs (labs-loader.js)."""
-    return ["shared/define.js"] + (["shared/tabs.js"] if len(lab_ids) > 1 else [])
-
-
 def lab_scripts_for(root: Path, lab_ids) -> list[str]:
-    """What a page with these labs loads when the reader nears them."""
-    eager = eager_lab_scripts(lab_ids)
-    return [s for s in lab_scripts(root, lab_ids) if s not in eager]
+    """What a page with these labs loads when the reader nears them, focuses or touches them
+    (labs-loader.js): all of their code, the tabs too. Nothing of it runs on the page's first load;
+    until it arrives the labs show their worked examples, every panel open, as without script."""
+    return lab_scripts(root, lab_ids)
 
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -92,6 +87,6 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
     if lab_ids:
-        scripts += [f"labs/{s}" for s in eager_lab_scripts(lab_ids)] + ["labs-loader.js"]
+        scripts.append("labs-loader.js")
     styles = ["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else [])
     return scripts, styles
