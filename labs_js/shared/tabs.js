@@ -1,7 +1,6 @@
 /*
  * WAI-ARIA tabs for every [data-lab-tabs] container (automatic activation).
- * Classic script, browser only, no dependencies; loaded with the lab code
- * (labs-loader.js), so it may run after DOMContentLoaded.
+ * Classic script, browser only, no dependencies.
  *
  * Markup (rendered by templates/labs/tablist.html.j2):
  *   [data-lab-tabs] > [role=tablist] > [role=tab][aria-controls=<panel id>]
@@ -50,12 +49,8 @@
       select(next, true);
     });
 
-    // The tabs load with the lab code, when the reader nears, focuses or touches the labs: the
-    // panel the reader is already in stays open.
     const wanted = root.location && root.location.hash ? root.location.hash.slice(1) : '';
-    const active = document.activeElement;
     const initial = tabs.filter(function (t) { return t.getAttribute('aria-controls') === wanted; })[0] ||
-      tabs.filter(function (t) { const panel = panel_of(t); return panel && active && panel.contains(active); })[0] ||
       tabs.filter(function (t) { return t.getAttribute('aria-selected') === 'true'; })[0] || tabs[0];
     select(initial, false);
     container.classList.add('lab-tabs-ready');

@@ -49,11 +49,17 @@ def every_lab(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists())
 
 
+def eager_lab_scripts(lab_ids) -> list[str]:
+    """Loaded with the page: the tabs when there is a tablist (the keyboard works at once, and the
+    panels close before the reader scrolls past them, so nothing above the reader moves later); the
+    rest of the lab code, the module wrapper too, loads near the labs (labs-loader.js)."""
+    return ["shared/tabs.js"] if len(lab_ids) > 1 else []
+
+
 def lab_scripts_for(root: Path, lab_ids) -> list[str]:
-    """What a page with these labs loads when the reader nears them, focuses or touches them
-    (labs-loader.js): all of their code, the tabs too. Nothing of it runs on the page's first load;
-    until it arrives the labs show their worked examples, every panel open, as without script."""
-    return lab_scripts(root, lab_ids)
+    """What a page with these labs loads when the reader nears them."""
+    eager = eager_lab_scripts(lab_ids)
+    return [s for s in lab_scripts(root, lab_ids) if s not in eager]
 
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -87,6 +93,6 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
     if lab_ids:
-        scripts.append("labs-loader.js")
+        scripts += [f"labs/{s}" for s in eager_lab_scripts(lab_ids)] + ["labs-loader.js"]
     styles = ["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else [])
     return scripts, styles
