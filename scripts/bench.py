@@ -2,6 +2,7 @@
 """The benchmark (run by hand, never by the test suite): build times, scaling, page weights.
 
     .venv/bin/python scripts/bench.py [--runs 5] [--scales 1,10,50] [--skip-scaling]
+    .venv/bin/python scripts/bench.py --edit-paint [--runs 20]   # edit -> painted under `serve`
     .venv/bin/python scripts/bench.py --lighthouse [--lighthouse-runs 3] [--pages zh/ch14.html,…] [--plain-server]
 
 Whole-process timings (a fresh `python -m atlas_site` each run), medians over --runs; results as a
@@ -25,23 +26,41 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 
 
-def run_build(root: Path, out: Path, *extra: str) -> float:
+CPU: dict[str, float] = {}  # the median CPU seconds (user + system) of the last median_build / peers row
+
+
+def run_timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child): on a shared machine CPU time is the steadier of the two."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([PY, "-m", "atlas_site", "--root", str(root), "build", "--out", str(out), *extra],
-                   check=True, capture_output=True)
-    return time.perf_counter() - start
+    subprocess.run(command, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def run_build(root: Path, out: Path, *extra: str) -> float:
+    wall, CPU["last"] = run_timed([PY, "-m", "atlas_site", "--root", str(root), "build", "--out", str(out), *extra])
+    return wall
 
 
 def median_build(root: Path, runs: int, *extra: str) -> float:
-    """Cold builds: a fresh output folder and no cache each run."""
+    """Cold builds: a fresh output folder and no cache each run (median wall seconds; the median
+    CPU seconds go to CPU["median"])."""
     extra = extra if "--no-cache" in extra else (*extra, "--no-cache")
+    walls, cpus = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        return statistics.median(run_build(root, Path(tmp) / f"_site{i}", *extra) for i in range(runs))
+        for i in range(runs):
+            walls.append(run_build(root, Path(tmp) / f"_site{i}", *extra))
+            cpus.append(CPU["last"])
+    CPU["median"] = statistics.median(cpus)
+    return statistics.median(walls)
 
 
 def copy_project(target: Path) -> Path:
     for folder in ("content", "ledger", "sources", "templates", "labs_js"):
         shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests"))
+    shutil.copy(ROOT / "book.yaml", target / "book.yaml")
     return target
 
 
@@ -73,7 +92,8 @@ def edit_times(runs: int) -> dict[str, float]:
 def synthetic(target: Path, scale: int) -> Path:
     """The real book with every page copied `scale` times under new ids (same ledgers and sources)."""
     project = copy_project(target)
-    for lang_dir in (project / "content").iterdir():
+    clones = set()
+    for lang_dir in [d for d in (project / "content").iterdir() if d.is_dir()]:
         for page in [p for p in lang_dir.iterdir() if p.is_dir()]:
             for copy in range(1, scale):
                 clone = lang_dir / f"{page.name}-x{copy}"
@@ -81,6 +101,12 @@ def synthetic(target: Path, scale: int) -> Path:
                 head = sorted(clone.glob("*.md"))[0]
                 text = head.read_text(encoding="utf-8")
                 head.write_text(text.replace(f"page: {page.name}\n", f"page: {clone.name}\n", 1), encoding="utf-8")
+                clones.add(clone.name)
+    if clones:  # the copies are a series of their own (book.yaml lists every page)
+        profile = project / "book.yaml"
+        series = f'  - series: copies\n    title: {{zh: "副本", en: "Copies"}}\n    pages: [{", ".join(sorted(clones))}]\n'
+        text = profile.read_text(encoding="utf-8")
+        profile.write_text(text.replace("  - generated: glossary", series + "  - generated: glossary", 1), encoding="utf-8")
     return project
 
 
@@ -97,7 +123,10 @@ def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, 
     return rows
 
 
-PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or m.group(1)),
+# directives flattened to words (ids lose their digits: "kv-32x-smaller" would read as a bare
+# multiplier), links to their text (the pages of the copies are renamed)
+PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or re.sub(r"\d", "", m.group(1))),
+         (re.compile(r"(?<!!)\[([^\]\n]+)\]\([^)\s]+\)"), r"\1"),
          (re.compile(r"\{\{[a-z-]+\}\}"), ""), (re.compile(r"\[@([^\]]+)\]"), r"[\1]"), (re.compile(r"^:::.*$", re.M), "")]
 
 
@@ -117,14 +146,59 @@ def plain_corpus(target: Path, scale: int) -> list[Path]:
     return pages
 
 
-def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float]]:
+PLAIN_BOOK = """title: {zh: "基准", en: "Benchmark"}
+short_title: {zh: "基准", en: "Benchmark"}
+languages:
+  - {code: zh, html_lang: zh-Hans, name: "中文", called: {en: "Chinese"}}
+  - {code: en, html_lang: en, name: "English", called: {zh: "英文"}}
+sources:
+  nodes: {label: "N{number}", title: {zh: "节点", en: "nodes"}}
+  references: {label: "R{number}", title: {zh: "参考", en: "references"}}
+evidence:
+  paper: {zh: "论文", en: "paper"}
+parts:
+  - series: plain
+    title: {zh: "正文", en: "Prose"}
+    pages: [PAGES]
+"""
+
+
+def plain_atlas_project(target: Path, scale: int) -> Path:
+    """The plain corpus as an atlas-site project: the same prose, per language, one page per corpus
+    file (no claims, figures, labs or citations), with the book's own templates; every gate runs."""
+    corpus = plain_corpus(target / "corpus", scale)
+    ids = []
+    for path in corpus:
+        lang, _, rest = path.stem.partition("-")
+        page = rest
+        text = path.read_text(encoding="utf-8").split("\n", 1)[1]  # the "# name copy" line: the title is front matter
+        folder = target / "content" / lang / page
+        folder.mkdir(parents=True)
+        (folder / "index.md").write_text(f"---\npage: {page}\ntitle: {page}\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
+                                         encoding="utf-8")
+        if page not in ids:
+            ids.append(page)
+    (target / "book.yaml").write_text(PLAIN_BOOK.replace("PAGES", ", ".join(ids)), encoding="utf-8")
+    for folder in ("templates", "labs_js"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests"))
+    (target / "sources").mkdir()
+    (target / "sources/works.bib").write_text("", encoding="utf-8")
+    (target / "sources/nodes.yaml").write_text("[]\n", encoding="utf-8")
+    (target / "sources/references.yaml").write_text("[]\n", encoding="utf-8")
+    (target / "ledger").mkdir()
+    shutil.rmtree(target / "corpus")
+    return target
+
+
+def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float, float]]:
     """MkDocs and Sphinx+MyST on the same plain markdown, in their own virtualenv, plus the floor:
     bare markdown-it + one Jinja template."""
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        venv = Path(tmp) / "venv"
+    venv = ROOT / ".bench" / "venv"  # git-ignored; never the project's own environment
+    if not (venv / "bin/mkdocs").exists():
         subprocess.run([PY, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin/pip"), "install", "-q", "mkdocs", "sphinx", "myst-parser"], check=True, capture_output=True)
+    with tempfile.TemporaryDirectory() as tmp:
         for scale in scales:
             corpus = Path(tmp) / f"corpus{scale}"
             docs = corpus / "docs"
@@ -137,15 +211,18 @@ def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float]]:
                 "sphinx+myst": [str(venv / "bin/sphinx-build"), "-q", "-b", "html", str(docs), str(corpus / "out-sphinx")],
                 "floor (markdown-it + Jinja)": [PY, "-c", FLOOR, str(docs), str(corpus / "out-floor")],
             }
+            atlas = plain_atlas_project(Path(tmp) / f"atlas{scale}", scale)
+            timed["atlas-site (same plain prose, every gate)"] = [PY, "-m", "atlas_site", "--root", str(atlas), "build", "--no-search",
+                                                               "--no-cache", "--out", str(corpus / "out-atlas")]
             for name, command in timed.items():
-                times = []
+                times, cpus = [], []
                 for _ in range(runs):
                     for out in corpus.glob("out-*"):
                         shutil.rmtree(out)
-                    start = time.perf_counter()
-                    subprocess.run(command, check=True, capture_output=True)
-                    times.append(time.perf_counter() - start)
-                rows.append((name, scale, len(pages), statistics.median(times)))
+                    wall, cpu = run_timed(command)
+                    times.append(wall)
+                    cpus.append(cpu)
+                rows.append((name, scale, len(pages), statistics.median(times), statistics.median(cpus)))
     return rows
 
 
@@ -158,6 +235,67 @@ src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]); out.mkdir(paren
 for p in sorted(src.glob('*.md')):
     (out / (p.stem + '.html')).write_text(t.render(body=md.render(p.read_text(encoding='utf-8'))), encoding='utf-8')
 """
+
+
+def start_serve(project: Path) -> tuple[subprocess.Popen, str]:
+    """`atlas-site serve --port 0` on a project; returns the process and its URL once it serves."""
+    server = subprocess.Popen([PY, "-m", "atlas_site", "--root", str(project), "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in server.stdout:
+        found = re.search(r" at (http://127\.0\.0\.1:\d+/)", line)
+        if found:
+            return server, found.group(1)
+    raise RuntimeError("serve exited before serving")
+
+
+PAINT_EDITS = {
+    # a new plain paragraph in a section of Chapter 14 (the page patches that section)
+    "insert a paragraph": ("content/en/ch14/20-phases.md", "\n\n{{figure:roofline}}\n", "\n\n{marker}\n\n{{figure:roofline}}\n"),
+    # a word of an existing paragraph that cites sources (the page reloads: cite links are wired at load)
+    "edit a citing paragraph": ("content/en/ch14/20-phases.md", "Prefill is often described as", "Prefill is often {marker} described as"),
+}
+
+
+def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
+    """Under `atlas-site serve`, Chromium showing en/ch14.html: write a one-paragraph edit of a
+    Chapter 14 part file and time until the new text is in the page (checked every animation
+    frame). Per kind of edit: (name, p50 ms, p90 ms, patched in place, reloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        project = copy_project(Path(tmp) / "p")
+        server, url = start_serve(project)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page.goto(url + "en/ch14.html")
+                for name, (part, anchor, replacement) in PAINT_EDITS.items():
+                    path = project / part
+                    original = path.read_text(encoding="utf-8")
+                    times, patched = [], 0
+                    for i in range(runs + 1):  # the first edit warms the server's cache for this part
+                        marker = f"Benchmark{i}zq{len(name)}"
+                        page.wait_for_timeout(300)  # the server idle, the page settled, as between keystrokes
+                        page.evaluate("() => { window.__atlasBench = true; }")
+                        start = time.perf_counter()
+                        path.write_text(original.replace(anchor, replacement.replace("{marker}", marker), 1), encoding="utf-8")
+                        page.wait_for_function("m => { const a = document.querySelector('article'); return a && a.textContent.includes(m); }",
+                                               arg=marker, polling="raf", timeout=30000)
+                        elapsed = (time.perf_counter() - start) * 1000
+                        if i:
+                            times.append(elapsed)
+                            patched += bool(page.evaluate("() => window.__atlasBench === true"))
+                    path.write_text(original, encoding="utf-8")
+                    times.sort()
+                    rows.append((name, statistics.median(times), times[min(len(times) - 1, round(0.9 * (len(times) - 1)))], patched, runs - patched))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return rows
 
 
 def page_weights(site: Path) -> list[tuple[str, int]]:
@@ -198,6 +336,7 @@ def main() -> int:
     parser.add_argument("--scales", default="1,10,50")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
+    parser.add_argument("--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`")
     parser.add_argument("--lighthouse", action="store_true", help="only the Lighthouse table of every reader page (scripts/lighthouse.py)")
     parser.add_argument("--lighthouse-runs", type=int, default=3)
     parser.add_argument("--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all")
@@ -205,6 +344,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.lighthouse:
         return lighthouse_table(args)
+    if args.edit_paint:
+        print(f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|")
+        for name, p50, p90, patched, reloaded in edit_to_paint(args.runs):
+            print(f"| {name} | {p50:.0f} | {p90:.0f} | {patched} | {reloaded} |")
+        return 0
     print(f"| measurement (median of {args.runs}, whole process) | seconds |\n|---|---|")
     print(f"| cold full build, with search index | {median_build(ROOT, args.runs):.2f} |")
     print(f"| cold full build, without search index | {median_build(ROOT, args.runs, '--no-search'):.2f} |")
@@ -216,10 +360,10 @@ def main() -> int:
             print(f"| {scale}× | {pages} | {seconds:.2f} | {per_page:.1f} | {peak:.0f} |")
     if args.peers:
         atlas_cold = median_build(ROOT, args.runs, "--no-search", "--no-cache")
-        print(f"\n| generator (plain prose of the book; atlas builds the real book with its gates) | scale | pages | median s |\n|---|---|---|---|")
-        print(f"| atlas-site (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} |")
-        for name, scale, pages, seconds in peers(args.runs, [1, 10]):
-            print(f"| {name} | {scale}× | {pages} | {seconds:.2f} |")
+        print(f"\n| generator | scale | pages | median s | median CPU s |\n|---|---|---|---|---|")
+        print(f"| atlas-site, the real book (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} | {CPU['median']:.2f} |")
+        for name, scale, pages, seconds, cpu in peers(args.runs, [1, 10]):
+            print(f"| {name} | {scale}× | {pages} | {seconds:.2f} | {cpu:.2f} |")
     with tempfile.TemporaryDirectory() as tmp:
         run_build(ROOT, Path(tmp) / "_site", "--no-search")
         print("\n| page | gzip KB (HTML + its CSS + JS) |\n|---|---|")

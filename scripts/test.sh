@@ -11,8 +11,13 @@ echo "== node --test labs_js/tests"
 node --test labs_js/tests/
 
 echo "== pytest"
+# Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the real book once and
+# launches one Chromium; tests share no files (every test that writes copies a fixture project).
+WORKERS="${ATLAS_TEST_WORKERS:-2}"
+PARALLEL=()
+if [ "$WORKERS" != "0" ]; then PARALLEL=(-n "$WORKERS"); fi
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest "${PARALLEL[@]}" "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -1,6 +1,8 @@
 """Shared test helpers: fixture projects are copied beside the real templates and lab code."""
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -24,10 +26,43 @@ def make_project(tmp_path: Path, name: str = "mini") -> Path:
     return target
 
 
-def run_cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    environment = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(cwd), *args],
-                          capture_output=True, text=True, cwd=cwd, env=environment)
+def run_cli(*args: str, cwd: Path, env: dict | None = None, process: bool = False) -> subprocess.CompletedProcess:
+    """`atlas-site --root cwd ARGS` run from `cwd`: its exit code, stdout and stderr.
+
+    In this process by default (the messages and exit codes are what main() returns and prints;
+    no interpreter start-up per call). In a fresh interpreter with `process=True` or when the
+    test sets environment variables (a hash seed, PYTHONPATH) that only a new process can take."""
+    if process or env or _drives_a_browser(args):
+        environment = dict(os.environ, **(env or {}))
+        return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(cwd), *args],
+                              capture_output=True, text=True, cwd=cwd, env=environment)
+    return _run_in_process(["--root", str(cwd), *args], cwd)
+
+
+def _drives_a_browser(args) -> bool:
+    """Commands that start Playwright themselves: they cannot while this process holds the run's
+    Chromium (one synchronous Playwright per thread), so they get a process of their own."""
+    if "--browser" in args:
+        return True
+    formats = [args[i + 1] for i, word in enumerate(args[:-1]) if word in ("export", "--export")]
+    return any(format_ != "epub" for format_ in formats)  # pdf, all: printed by Chromium
+
+
+def _run_in_process(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    from atlas_site.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exit_:  # argparse's usage errors
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    finally:
+        os.chdir(previous)
+    return subprocess.CompletedProcess(["atlas-site", *argv], code, out.getvalue(), err.getvalue())
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -39,3 +74,43 @@ def edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture
 def mini(tmp_path: Path) -> Path:
     return make_project(tmp_path, "mini")
+
+
+# ---------------------------------------------------------------- the real book, built once per run
+# Read-only for every test that takes them: a test that changes a project copies a fixture
+# project (make_project) instead.
+
+@pytest.fixture(scope="session")
+def real_build(tmp_path_factory):
+    """The real book built once for the whole run (search index included) into a temporary
+    _site/: (BuildResult, folder)."""
+    from atlas_site.build import build
+
+    folder = tmp_path_factory.mktemp("real-book") / "_site"
+    result = build(ROOT, folder)
+    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
+    return result, folder
+
+
+@pytest.fixture(scope="session")
+def real_book(real_build):
+    """The real book's BuildResult (book, output, manifest, gate reports)."""
+    return real_build[0]
+
+
+@pytest.fixture(scope="session")
+def real_site_url(real_build):
+    """The real book's built site, served on 127.0.0.1 for the whole run."""
+    from atlas_site.gates.browser import serve_folder
+
+    with serve_folder(real_build[1]) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for the whole run (each test opens its own context or page)."""
+    from atlas_site.gates.browser import launched_browser
+
+    with launched_browser() as browser:
+        yield browser

@@ -9,29 +9,45 @@
   'use strict';
 
   /**
-   * Round half away from zero to `digits` decimals (the registry's rule).
-   * The tiny relative nudge absorbs binary noise such as 1.005 → 1.00499….
+   * `value` (finite) rounded half away from zero to `digits` decimals, as fixed-point text
+   * without grouping, e.g. "-12.35". The rule (shared with the build's Python,
+   * resolve/examples.py; test vectors in labs_js/tests/rounding-vectors.json): round the
+   * number as written, its shortest round-trip decimal (String(value), Python's repr), so
+   * 1.005 -> 1.01 and 2.675 -> 2.68 on both sides, exactly, with no binary noise.
    */
-  function round_half_away(value, digits) {
-    const scale = Math.pow(10, digits);
-    const scaled = Math.abs(value) * scale;
-    const rounded = Math.floor(scaled + 0.5 + scaled * 1e-12) / scale;
-    return value < 0 ? -rounded : rounded;
+  function fixed_half_away(value, digits) {
+    const written = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(value)));
+    const all = written[1] + (written[2] || '');
+    const point = written[1].length + Number(written[3] || 0); // digits before the decimal point
+    const keep = point + digits; // digits that stay
+    let kept = '0';
+    if (keep >= 0) {
+      const padded = all.padEnd(keep + 1, '0');
+      kept = String(BigInt(padded.slice(0, keep) || '0') + (padded.charAt(keep) >= '5' ? 1n : 0n));
+    }
+    kept = kept.padStart(digits + 1, '0');
+    const whole = kept.slice(0, kept.length - digits);
+    const text = digits ? whole + '.' + kept.slice(kept.length - digits) : whole;
+    return value < 0 && /[1-9]/.test(text) ? '-' + text : text;
   }
 
-  /** "1,234.50": rounded, fixed decimals, comma-grouped integer part. */
+  /** The number `fixed_half_away` writes (never -0). */
+  function round_half_away(value, digits) {
+    return Number.isFinite(value) ? Number(fixed_half_away(value, digits)) + 0 : value;
+  }
+
+  /** "1,234.50", "−12.35": rounded, fixed decimals, comma-grouped integer part, a true minus
+   *  sign (U+2212), and never a minus on a number that rounds to zero. */
   function format_number(value, digits) {
     if (typeof value !== 'number' || Number.isNaN(value)) return '—';
     if (!Number.isFinite(value)) return value > 0 ? '∞' : '−∞';
-    const d = digits === undefined ? 0 : digits;
-    const fixed = round_half_away(value, d).toFixed(d);
+    const fixed = fixed_half_away(value, digits === undefined ? 0 : digits);
     const negative = fixed.charAt(0) === '-';
     const body = negative ? fixed.slice(1) : fixed;
     const dot = body.indexOf('.');
     const whole = dot < 0 ? body : body.slice(0, dot);
     const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-    const text = grouped + (dot < 0 ? '' : body.slice(dot));
-    return negative && Number(fixed) !== 0 ? '−' + text : text;
+    return (negative ? '−' : '') + grouped + (dot < 0 ? '' : body.slice(dot));
   }
 
   /** Decimals of a number as written (0.005 → 3): messages print limits as the ledger gives them. */

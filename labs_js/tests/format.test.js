@@ -53,3 +53,14 @@ test('format_plain prints a limit with the decimals it was given', () => {
   assert.equal(F.format_plain(0.005), '0.005');
   assert.equal(F.format_plain(1), '1');
 });
+
+test('the shared rounding vectors: the same text the build (Python) writes', () => {
+  const { vectors } = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, 'rounding-vectors.json'), 'utf8'));
+  const SPECIAL = { inf: Infinity, '-inf': -Infinity, nan: NaN, '-0': -0 };
+  assert.ok(vectors.length >= 20);
+  for (const [value, digits, text] of vectors) {
+    const number = typeof value === 'string' ? SPECIAL[value] : value;
+    assert.equal(typeof number, 'number', String(value));
+    assert.equal(F.format_number(number, digits), text, `${value} at ${digits} decimals`);
+  }
+});

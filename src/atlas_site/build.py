@@ -67,9 +67,12 @@ class _Clock:
         return _Stage()
 
 
-def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None, as_of=None) -> BuildResult:
+def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache | None = None, as_of=None,
+             rendered=None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
     what an edit affects is parsed, computed and rendered again (content hashes decide).
+    `rendered(output)`, when given, sees the pages as soon as they are rendered, before the gates
+    (serve pushes an edit to open pages from there; the gates' verdict follows).
     `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
     never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
@@ -101,6 +104,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         downloads = current_downloads(root, book, code_version)  # the editions an export made of these very inputs
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version,
                                                      notices, downloads)
+    if rendered:
+        rendered(result.output)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
                           cache=cache, code_version=code_version, root=root, translations=result.translations, as_of=as_of)
@@ -114,10 +119,10 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
 
 
 def build(root: Path, destination: Path, progress=None, search: bool = True, cache: BuildCache | None = None,
-          as_of=None, export: tuple[str, ...] = ()) -> BuildResult:
+          as_of=None, export: tuple[str, ...] = (), rendered=None) -> BuildResult:
     """`export` names the editions to make first (pdf, epub): the site is then rendered again so
-    that every page links them."""
-    result = assemble(root, progress, cache=cache, as_of=as_of)
+    that every page links them. `rendered` as for assemble()."""
+    result = assemble(root, progress, cache=cache, as_of=as_of, rendered=None if export else rendered)
     if result.errors:
         raise AtlasError(result.errors, result.suppressed)
     if export:
@@ -127,7 +132,7 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
         with _Clock(timings, progress).stage("export"):
             exported = export_editions(root, result, export, result.code_version)
         with _Clock(timings, progress).stage("relink"):
-            result = assemble(root, progress, cache=cache)
+            result = assemble(root, progress, cache=cache, rendered=rendered)
         result.timings, result.exported = timings, exported
         if result.errors:
             raise AtlasError(result.errors, result.suppressed)

@@ -193,6 +193,7 @@ class BuildCache:
         self.used: set[tuple[str, str]] = set()
         self.stats: Counter = Counter()
         self.warnings: list[str] = []  # at most one: why the folder is not used
+        self.pending: list | None = None  # while writes are deferred: the entries to write at flush()
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
@@ -238,9 +239,23 @@ class BuildCache:
         except (OSError, ValueError, TypeError, KeyError, AttributeError, ImportError, RecursionError):
             return False, None  # missing, torn, foreign or from another format: recompute
 
+    def defer_writes(self) -> None:
+        """Keep new entries in memory until flush(): serve pushes an edit to the page first."""
+        if self.pending is None:
+            self.pending = []
+
+    def flush(self) -> None:
+        """Write the deferred entries to the folder, and write at once again from now on."""
+        pending, self.pending = self.pending or [], None
+        for entry, value in pending:
+            self._write(entry, value)
+
     def _write(self, entry, value) -> None:
         path = self._path(entry)
         if path is None:
+            return
+        if self.pending is not None:
+            self.pending.append((entry, value))
             return
         try:
             body = json.dumps({"format": FORMAT, "kind": entry[0], "key": entry[1], "value": encode(value)},

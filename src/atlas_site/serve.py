@@ -1,6 +1,9 @@
-"""`atlas-site serve`: build, serve _site/ on localhost, rebuild on every edit, reload the page.
-A broken edit keeps the last good site and shows its diagnostics in the terminal and in the page;
-nothing an edit does (a half-saved file, a bug of ours) stops the server."""
+"""`atlas-site serve`: build, serve _site/ on localhost, rebuild on every edit, update the page.
+Every open page holds one event stream (/__atlas/events, server-sent events): after a rebuild it
+receives the sections of its article that changed and patches them in place, or is told to reload
+when more changed (live_patch.py decides). A broken edit keeps the last good site and shows its
+diagnostics in the terminal and in the page; nothing an edit does (a half-saved file, a bug of
+ours) stops the server."""
 from __future__ import annotations
 
 import errno
@@ -15,40 +18,91 @@ from pathlib import Path
 from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
+from .live_patch import site_changes
 from .write import build_lock, check_destination
 
 WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"
+EVENTS = "/__atlas/events"
+KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (proxies and sleeping laptops)
 HERE = Path(__file__).parent
 
 
 class LiveState:
-    """What the browser polls: a version that changes on every good build, and current problems."""
+    """What the pages follow: a version that changes on every build that rendered, what it changed
+    (live_patch.site_changes), whether its files are written yet, and the current problems.
+    A version is announced twice when its edit can be patched into open pages: once rendered
+    (before the gates and the write: the hot path) and once written. Event streams wait on
+    `changed`."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
         self.version = 0
+        self.changes: dict = {"reload": True}
+        self.written = True
         self.problems: list[str] = []
+        self.closed = False
 
-    def good(self) -> None:
+    def rendered(self, changes: dict) -> None:
         with self.lock:
             self.version += 1
+            self.changes, self.written = changes, False
+            self.changed.notify_all()
+
+    def good(self, changes: dict | None) -> None:
+        """The build is written; `changes` is None when rendered() announced this version already."""
+        with self.lock:
+            if changes is not None:
+                self.version += 1
+                self.changes = changes
+            self.written = True
             self.problems = []
+            self.changed.notify_all()
 
     def broken(self, problems: list[str]) -> None:
         with self.lock:
             self.problems = problems
+            self.changed.notify_all()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            self.changed.notify_all()
 
     def snapshot(self) -> dict:
         with self.lock:
             return {"version": self.version, "problems": list(self.problems)}
 
+    def on_disk(self) -> int:
+        """The version whose files are written (a version announced when rendered is not yet)."""
+        with self.lock:
+            return self.version if self.written else self.version - 1
+
+    def _seen(self) -> tuple:
+        return self.version, self.written, list(self.problems)
+
+    def next_event(self, seen: tuple | None, timeout: float) -> tuple[tuple, dict] | None:
+        """Wait until something differs from `seen`; then (what is now seen, the event: version,
+        the version it follows, written, problems, changes). None on timeout or close."""
+        with self.lock:
+            self.changed.wait_for(lambda: self.closed or seen != self._seen(), timeout)
+            now = self._seen()
+            if self.closed or now == seen:
+                return None
+            event = {"version": self.version, "written": self.written, "problems": now[2]}
+            if seen is not None and seen[0] != self.version:
+                event.update(after=self.version - 1, changes=self.changes)
+            return now, event
+
 
 def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes = b""):
     served = site.resolve()
-    injected = f'<link rel="stylesheet" href="{LIVE_STYLE}"><script src="{LIVE_SCRIPT}" defer></script></head>'.encode()
+    def injected() -> bytes:  # the script's URL names the build the files on disk come from
+        return (f'<link rel="stylesheet" href="{LIVE_STYLE}">'
+                f'<script src="{LIVE_SCRIPT}?v={state.on_disk()}" defer></script></head>').encode()
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *args, **kwargs):
@@ -72,6 +126,8 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
             path = urllib.parse.urlsplit(self.path).path
             if path == STATUS:
                 return self._send(json.dumps(state.snapshot()).encode(), "application/json")
+            if path == EVENTS:
+                return self._stream_events()
             if path == LIVE_SCRIPT:
                 return self._send(live_js, "text/javascript")
             if path == LIVE_STYLE:
@@ -83,12 +139,34 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
                 if target.is_file():
                     # served pages get the reload script; the files on disk stay identical to a build
                     try:
-                        html = target.read_bytes().replace(b"</head>", injected, 1)
+                        html = target.read_bytes().replace(b"</head>", injected(), 1)
                     except OSError:  # swapped away by a rebuild between the check and the read
                         return self.send_error(404)
                     return self._send(html, "text/html; charset=utf-8")
                 return self.send_error(404)
             return super().do_GET()
+
+        def _stream_events(self):
+            """One server-sent event per change, for as long as the page stays open."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            seen = None
+            try:
+                while not state.closed:
+                    step = state.next_event(seen, KEEP_ALIVE)
+                    if step is None:
+                        if state.closed:
+                            break
+                        self.wfile.write(b": idle\n\n")
+                    else:
+                        seen, event = step
+                        self.wfile.write(b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+                pass  # the page went away
+            self.close_connection = True
 
         def _send(self, body: bytes, kind: str):
             self.send_response(200)
@@ -101,21 +179,46 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
     return Handler
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache) -> bool:
-    """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page."""
+class _Served:
+    """The in-memory site the open pages show, to tell them what the next build changed."""
+    output = None
+
+
+def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool:
+    """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page.
+    An edit the open pages can patch in is pushed as soon as it is rendered; the gates, the
+    write and the rest follow."""
     start = time.perf_counter()
+    served = served or _Served()
+    found: dict = {}  # what the rendered pages changed; "announced" once pushed
+    shown = served.output  # what the open pages show until this build is announced
+
+    def push(output) -> None:
+        found["changes"] = site_changes(served.output, output)
+        served.output = output
+        if not found["changes"]["reload"]:
+            state.rendered(found["changes"])
+            found["announced"] = True
+            print(f"pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+
+    cache.defer_writes()  # the on-disk cache entries are written after the push, not before it
     try:
         with build_lock(root):
-            build(root, site, search=search, cache=cache)
+            build(root, site, search=search, cache=cache, rendered=push)
+            cache.flush()
+        changes = None if found.get("announced") else found["changes"]
     except AtlasError as error:
+        # pages that took the pushed edit show what failed: the next good build reloads them
+        served.output = None if found.get("announced") else shown
         return _broken(state, [str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
+        served.output = None if found.get("announced") else shown
         return _broken(state, [f"atlas-site: internal error: {type(error).__name__}: {error} "
                                "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
     for line in cache.warnings:
         print(line, file=sys.stderr)
+    state.good(changes)
     cache.forget_unused()
-    state.good()
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
     return True
 
@@ -127,11 +230,16 @@ def _broken(state: LiveState, lines: list[str]) -> bool:
     return False
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # open event streams end with the server (LiveState.close), not before it
+
+
 def open_server(site: Path, state: LiveState, port: int) -> http.server.ThreadingHTTPServer:
     """Bind first, so a busy port is said at once, not after a whole build."""
     handler = make_handler(site, state, (HERE / "live.js").read_bytes(), (HERE / "live.css").read_bytes())
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        return _Server(("127.0.0.1", port), handler)
     except OSError as error:
         busy = error.errno in (errno.EADDRINUSE, errno.EACCES)
         message = f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}"
@@ -148,7 +256,8 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     thread = None
     try:
         cache = BuildCache(root / ".atlas-cache" / "artefacts")  # only what an edit affects is redone
-        rebuild(root, site, state, search=True, cache=cache)  # the first build includes the search index
+        served = _Served()
+        rebuild(root, site, state, search=True, cache=cache, served=served)  # the first build includes the search index
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -157,8 +266,9 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
             ready(url)
         paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
         for _changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            rebuild(root, site, state, search=search, cache=cache)
+            rebuild(root, site, state, search=search, cache=cache, served=served)
     finally:  # Ctrl-C goes on up to the command line, which says so in one line
+        state.close()
         if thread is not None:
             server.shutdown()
         server.server_close()

@@ -3,15 +3,7 @@ node selected by keyboard, click or tap shows what it solved, what it left, its 
 citation in the details panel; the document never scrolls sideways at 390 px."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import pytest
-
-from atlas_site.build import assemble
-from atlas_site.gates.browser import launched_browser, serve_folder
-from atlas_site.write import write_site
-from conftest import ROOT
 
 PAGE = "tf-map"
 ARROWS = {"zh": "问题驱动的演进或组合", "en": "problem-driven evolution or composition"}
@@ -19,16 +11,9 @@ LANGS = ("zh", "en")
 
 
 @pytest.fixture(scope="module")
-def site():
-    """The real site, built in memory, written to a temporary folder and served on 127.0.0.1."""
-    result = assemble(ROOT)
-    assert result.output is not None, "build failed:\n" + "\n".join(map(str, result.errors))
-    book = result.book
-    with tempfile.TemporaryDirectory(prefix="atlas-devmap-") as folder:
-        out = Path(folder) / "_site"
-        write_site(result.output, out)
-        with serve_folder(out) as base, launched_browser() as browser:
-            yield {"base": base, "browser": browser, "book": book}
+def site(real_book, real_site_url, chromium):
+    """The real site (built once per run) served on 127.0.0.1, and the run's Chromium."""
+    return {"base": real_site_url, "browser": chromium, "book": real_book.book}
 
 
 def _nodes(book):

@@ -13,10 +13,8 @@ from html import unescape
 import pytest
 from pypdf import PdfReader
 
-from atlas_site.build import assemble
 from atlas_site.export.assemble import assemble_edition
 from atlas_site.export.pdf import anchor, make_pdf
-from atlas_site.gates.browser import launched_browser
 from atlas_site.render.templates import make_environment
 from conftest import ROOT, make_project, run_cli
 
@@ -27,21 +25,19 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory):
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
+def printed(tmp_path_factory, real_book, chromium):
+    result = real_book
     env = make_environment(ROOT)
     folder = tmp_path_factory.mktemp("pdf")
-    made = {}
-    with launched_browser() as browser:
-        for lang in result.book.languages:
-            edition = assemble_edition(result.book, result.output, lang, env)
-            data, _ = make_pdf(edition, env, ROOT, result.output, browser)
-            path = folder / f"{lang}.pdf"
-            path.write_bytes(data)
-            # -raw: the text in the order Chromium wrote it (the document's), hyphens at line ends kept
-            pages = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
-            made[lang] = {"path": path, "reader": PdfReader(path), "edition": edition, "pages": pages.split("\f")}
+    made = {}  # printed by the run's Chromium
+    for lang in result.book.languages:
+        edition = assemble_edition(result.book, result.output, lang, env)
+        data, _ = make_pdf(edition, env, ROOT, result.output, chromium)
+        path = folder / f"{lang}.pdf"
+        path.write_bytes(data)
+        # -raw: the text in the order Chromium wrote it (the document's), hyphens at line ends kept
+        pages = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
+        made[lang] = {"path": path, "reader": PdfReader(path), "edition": edition, "pages": pages.split("\f")}
     return made
 
 

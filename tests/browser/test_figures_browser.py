@@ -3,29 +3,17 @@
 labels inside their boxes and not overlapping at both widths, in light and dark."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import pytest
 
-from atlas_site.build import assemble
-from atlas_site.gates.browser import launched_browser, serve_folder
 from atlas_site.gates.figure_layout import (MIN_COLUMN_SHARE, MIN_TEXT_PX, figure_layout_problems,
                                             figure_width_problems)
-from atlas_site.write import write_site
-from conftest import ROOT
 
 PAGES = ["zh/ch14.html", "en/ch14.html", "zh/tf-overview.html", "en/tf-overview.html"]
 
 
 @pytest.fixture(scope="module")
-def site():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    with tempfile.TemporaryDirectory(prefix="atlas-figures-") as folder:
-        write_site(result.output, Path(folder) / "_site")
-        with serve_folder(Path(folder) / "_site") as base, launched_browser() as browser:
-            yield base, browser, result.book
+def site(real_book, real_site_url, chromium):
+    return real_site_url, chromium, real_book.book
 
 
 def _open(site, path, width, scheme="light"):

@@ -37,8 +37,8 @@ def browser_rules(built, cards: int, tabs: int | None = None) -> list:
     return rules
 
 
-def reports(output, rules=()) -> dict:
-    return {r.name: r for r in run_browser_gates(output, rules, ("zh", "en"))}
+def reports(output, rules=(), browser=None) -> dict:
+    return {r.name: r for r in run_browser_gates(output, rules, ("zh", "en"), browser=browser)}
 
 
 STATIC_TABLIST = ('<div role="tablist" aria-label="labs">'
@@ -51,14 +51,14 @@ CRAMPED_FIGURE = ('<figure class="figure"><div class="figure-box"><svg data-figu
                   '</svg></div></figure>')
 
 
-def test_browser_gates_catch_breaks(built, site):
+def test_browser_gates_catch_breaks(built, site, chromium):
     tamper(site, "assets/atlas.css", ":root {", ".prose { min-width: 700px; }\n:root {")
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
     tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + STATIC_TABLIST)
     tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
     tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
     tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + CRAMPED_FIGURE)
-    found = reports(site, browser_rules(built, cards=18, tabs=4))
+    found = reports(site, browser_rules(built, cards=18, tabs=4), browser=chromium)
 
     overflow = [str(p) for p in found["390 px"].problems]
     assert "_site/en/ch14.html: error[gate.390.overflow]: en/ch14.html at 390 px: document scrolls sideways" in "\n".join(overflow)
@@ -74,8 +74,8 @@ def test_browser_gates_catch_breaks(built, site):
     assert any(line.startswith("_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1") for line in switch), switch
 
 
-def test_browser_gates_pass_on_the_fixture(built, site):
-    found = reports(site, [r for r in built.rules if r.browser])
+def test_browser_gates_pass_on_the_fixture(built, site, chromium):
+    found = reports(site, [r for r in built.rules if r.browser], browser=chromium)
     assert [r.line() for r in found.values() if r.status == "FAIL"] == []
     assert found["first screen"].status == "pass" and found["first screen"].figures.startswith("4 page × viewport checks")
     assert found["lab tabs"].status == "skip"  # the fixture has no lab_tabs rule: said, not passed

@@ -11,9 +11,6 @@ import subprocess
 
 import pytest
 
-from atlas_site.build import assemble
-from atlas_site.gates.browser import launched_browser, serve_folder
-from atlas_site.write import write_site
 from conftest import ROOT
 
 PAGE_OF = {"memory": "ch14", "batch": "ch14", "speculative": "ch14", "fleet": "ch14", "cost": "tf-overview"}
@@ -54,24 +51,18 @@ STATE_JS = """panel => ({
 
 
 @pytest.fixture(scope="module")
-def built():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result
+def built(real_book):
+    return real_book
 
 
 @pytest.fixture(scope="module")
-def base(built, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("labs") / "_site"
-    write_site(built.output, folder)
-    with serve_folder(folder) as url:
-        yield url
+def base(real_site_url):
+    return real_site_url
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as chromium:
-        yield chromium
+def browser(chromium):
+    return chromium
 
 
 @pytest.fixture(scope="module")
@@ -118,15 +109,58 @@ class Lab:
         selector = "[data-preset-reset]" if preset_id is None else f"[data-preset='{preset_id}']"
         self.panel.locator(selector).click()
 
+    def preset_and_state(self, preset_id: str | None) -> dict:
+        """Click a preset and read the state in one round trip (the labs update synchronously in
+        the click handler; a late update would show as a wrong state, never as a pass)."""
+        selector = "[data-preset-reset]" if preset_id is None else f"[data-preset='{preset_id}']"
+        return self.panel.evaluate(f"(panel, selector) => {{ panel.querySelector(selector).click(); return ({STATE_JS})(panel); }}", selector)
+
+    def done(self) -> None:
+        """The end of a test on this page: no script error or console error happened."""
+        errors, self.errors[:] = list(self.errors), []
+        assert errors == [], errors
+
+
+class LoadedLabs:
+    """The module's lab pages, one per (lab, language, viewport), loaded once and shared.
+
+    A test gets its page after Reset, which restores every input and output as the page loaded
+    (test_presets_do_not_depend_on_click_order proves that on a fresh load for every lab and
+    language), or freshly reloaded when what it checks is the page as it loads."""
+
+    def __init__(self, browser, base: str):
+        self.browser, self.base, self.pages = browser, base, {}
+
+    def get(self, lab: str, lang: str, viewport=LAPTOP, fresh: bool = False) -> Lab:
+        key = (lab, lang, viewport["width"], viewport["height"])
+        page = self.pages.get(key)
+        if page is None:
+            page = self.pages[key] = Lab(self.browser, self.base, lab, lang, viewport)
+        elif fresh:
+            page.open()
+        else:
+            page.preset(None)
+        return page
+
     def close(self) -> None:
-        assert self.errors == [], self.errors
-        self.context.close()
+        for page in self.pages.values():
+            page.context.close()
 
 
-def node_model(fn: str, inputs: dict) -> dict:
-    run = subprocess.run(["node", str(ROOT / "labs_js" / "compute.js")], input=json.dumps([{"fn": fn, "args": inputs}]),
+@pytest.fixture(scope="module")
+def labs(browser, base):
+    pages = LoadedLabs(browser, base)
+    yield pages
+    pages.close()
+
+
+def node_models(calls: list[tuple[str, dict]]) -> list[dict]:
+    """What the labs' own functions compute for each (function, inputs), in one Node run."""
+    run = subprocess.run(["node", str(ROOT / "labs_js" / "compute.js")], input=json.dumps([{"fn": fn, "args": args} for fn, args in calls]),
                          capture_output=True, text=True, check=True)
-    return json.loads(run.stdout)[0]
+    models = json.loads(run.stdout)
+    assert len(models) == len(calls), run.stdout
+    return models
 
 
 def page_inputs(state: dict) -> dict:
@@ -169,15 +203,31 @@ def output_labels(lab: Lab) -> dict:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lab_id, inputs", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
-def test_outputs_equal_the_node_model(browser, base, contracts, lang, lab_id, inputs):
-    lab = Lab(browser, base, lab_id, lang)
-    for name, value in inputs.items():
-        lab.set(name, value)
-    state = lab.state()
+@pytest.mark.parametrize("lab_id", LABS)
+def test_outputs_equal_the_node_model(labs, contracts, lang, lab_id):
+    """Each case of the lab in one loaded page: Reset (which restores the page as it loaded, proved
+    by test_presets_do_not_depend_on_click_order), set the case's inputs, compare with Node."""
+    cases = [inputs for lab, inputs in CASES if lab == lab_id]
+    assert cases, f"no case for {lab_id}"
     contract = contracts[lab_id]
-    assert_shows_model(contract, state["outputs"], node_model(contract["fn"], page_inputs(state)), output_labels(lab))
-    lab.close()
+    lab = labs.get(lab_id, lang)
+    labels = output_labels(lab)
+    states = []
+    for inputs in cases:
+        lab.preset(None)
+        for name, value in inputs.items():
+            lab.set(name, value)
+        state = lab.state()
+        assert {k: str(v) for k, v in inputs.items() if not isinstance(v, bool)} == \
+            {k: state["inputs"][k] for k, v in inputs.items() if not isinstance(v, bool)}, f"{lab_id}: the case's inputs took"
+        states.append(state)
+    models = node_models([(contract["fn"], page_inputs(state)) for state in states])
+    for inputs, state, model in zip(cases, states, models):
+        try:
+            assert_shows_model(contract, state["outputs"], model, labels)
+        except AssertionError as error:
+            raise AssertionError(f"{lab_id} case {inputs}: {error}") from None
+    lab.done()
 
 
 def ordered_pairs_walk(nodes: list) -> list:
@@ -196,20 +246,23 @@ def ordered_pairs_walk(nodes: list) -> list:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lab_id", LABS)
-def test_presets_do_not_depend_on_click_order(browser, base, contracts, lang, lab_id):
+def test_presets_do_not_depend_on_click_order(labs, contracts, lang, lab_id):
     """Every ordered pair of presets (Reset included): the second gives exactly what it gives on a
     fresh page, inputs and outputs; so does a preset after the reader changed every input."""
     presets = [p["id"] for p in contracts[lab_id]["presets"]] + [None]
-    lab = Lab(browser, base, lab_id, lang)
+    lab = labs.get(lab_id, lang, fresh=True)
+    defaults = lab.state()  # the page as it loaded
+    # The reference state of each preset. The first is clicked on the fresh page itself; the others
+    # after Reset, which the next assertion proves restores the page as it loaded, so every
+    # reference is what a fresh page shows (and the walk below compares against them all).
     fresh = {}
     for preset in presets:
-        lab.open()
-        lab.preset(preset)
-        fresh[preset] = lab.state()
+        if fresh:
+            lab.preset_and_state(None)
+        fresh[preset] = lab.preset_and_state(preset)
     assert len({json.dumps(s, sort_keys=True) for s in fresh.values()}) == len(presets), "every preset shows something of its own"
-    lab.open()
-    defaults = lab.state()
     assert dict(defaults, note="") == dict(fresh[None], note=""), "Reset restores the page as it loaded"
+    lab.preset(None)  # as good as a fresh load, just proved
     for name, value in defaults["inputs"].items():  # a reader's own scenario first
         field = lab.panel.locator(f"[data-param='{name}']:not([type=range])")
         if isinstance(value, bool):
@@ -219,18 +272,17 @@ def test_presets_do_not_depend_on_click_order(browser, base, contracts, lang, la
     walk = ordered_pairs_walk(presets)
     assert len(walk) == len(presets) * (len(presets) - 1) + 1
     for step, preset in enumerate(walk):
-        lab.preset(preset)
-        got = lab.state()
+        got = lab.preset_and_state(preset)
         assert got == fresh[preset], f"{lab_id}: preset {preset!r} after {walk[step - 1] if step else 'edits'!r} differs from a fresh page"
-    lab.close()
+    lab.done()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lab_id", LABS)
-def test_presets_show_what_their_notes_promise(browser, base, contracts, built, lang, lab_id):
+def test_presets_show_what_their_notes_promise(labs, contracts, built, lang, lab_id):
     """Each preset's `expect` (the seed's numbers for Lab E's five worked cases), as the page shows them."""
     strings = built.book.lab_strings
-    lab = Lab(browser, base, lab_id, lang)
+    lab = labs.get(lab_id, lang)
     for preset in contracts[lab_id]["presets"]:
         lab.preset(preset["id"])
         shown = lab.state()["outputs"]
@@ -247,7 +299,7 @@ def test_presets_show_what_their_notes_promise(browser, base, contracts, built, 
                 one = strings.get(spec["unit"] + ".one")
                 want = f"{want} {one[lang] if one and want == '1' else unit}"
             assert shown[name] == want, f"{lab_id} preset {preset['id']}: {name}"
-    lab.close()
+    lab.done()
 
 
 INVALID = {  # lab: (input, bad value) — the issue's own example first
@@ -258,9 +310,9 @@ INVALID = {  # lab: (input, bad value) — the issue's own example first
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lab_id", LABS)
-def test_invalid_input_replaces_the_outputs_with_a_message(browser, base, contracts, built, lang, lab_id):
+def test_invalid_input_replaces_the_outputs_with_a_message(labs, contracts, built, lang, lab_id):
     name, bad = INVALID[lab_id]
-    lab = Lab(browser, base, lab_id, lang, viewport=PHONE)
+    lab = labs.get(lab_id, lang, PHONE)
     before = lab.state()
     lab.set(name, bad)
     shown = lab.state()["outputs"]
@@ -277,12 +329,12 @@ def test_invalid_input_replaces_the_outputs_with_a_message(browser, base, contra
     lab.set(name, contracts[lab_id]["defaults"][name])
     assert lab.state() == before, "a valid value brings the outputs back"
     assert error.is_hidden()
-    lab.close()
+    lab.done()
 
 
 @pytest.mark.parametrize("lab_id", LABS)
-def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(browser, base, lab_id):
-    lab = Lab(browser, base, lab_id, "en", viewport=PHONE)
+def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id):
+    lab = labs.get(lab_id, "en", PHONE)
     names = lab.panel.evaluate("p => [...p.querySelectorAll('[data-param]:not([type=range])')].map(el => el.dataset.param)")
     for name in names:
         field = lab.panel.locator(f"[data-param='{name}']:not([type=range])")
@@ -301,13 +353,13 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(browser, bas
             assert 0 <= item["top"] and item["bottom"] <= PHONE["height"], f"{lab_id}.{name}: pinned output off screen {item}"
             assert not item["overlaps"], f"{lab_id}.{name}: the pinned outputs cover the input"
             assert item["text"] == item["main"]
-    lab.close()
+    lab.done()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lab_id", LABS)
-def test_charts_are_legible_on_a_phone_and_never_scroll_sideways(browser, base, lang, lab_id):
-    lab = Lab(browser, base, lab_id, lang, viewport=PHONE)
+def test_charts_are_legible_on_a_phone_and_never_scroll_sideways(labs, lang, lab_id):
+    lab = labs.get(lab_id, lang, PHONE)
     for preset in lab.panel.evaluate("p => [...p.querySelectorAll('[data-preset]')].map(b => b.dataset.preset)"):
         lab.preset(preset)
         charts = lab.panel.evaluate("""panel => [...panel.querySelectorAll('[data-lab-chart] svg')].map(svg => {
@@ -322,11 +374,11 @@ def test_charts_are_legible_on_a_phone_and_never_scroll_sideways(browser, base, 
             assert chart["texts"] and chart["smallest"] >= 13, f"{lab_id} {preset}: chart text {chart}"
             assert chart["inside"], f"{lab_id} {preset}: a chart label runs out of its box"
         assert lab.page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth")
-    lab.close()
+    lab.done()
 
 
-def test_the_slow_pd_link_visibly_stretches_the_hand_off(browser, base):
-    lab = Lab(browser, base, "batch", "en")
+def test_the_slow_pd_link_visibly_stretches_the_hand_off(labs):
+    lab = labs.get("batch", "en")
 
     def widest_hand_off():
         return lab.panel.evaluate("p => Math.max(0, ...[...p.querySelectorAll('[data-lab-chart] rect.lab-seg-cluster')].map(r => r.getBBox().width))")
@@ -337,26 +389,26 @@ def test_the_slow_pd_link_visibly_stretches_the_hand_off(browser, base):
     slow = widest_hand_off()
     assert slow >= 20 and slow >= 5 * fast, (fast, slow)
     assert lab.panel.locator("[data-lab-chart] text", has_text="L").count() >= 1, "the long prompt is on the timeline"
-    lab.close()
+    lab.done()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_units_follow_the_number(browser, base, built, lang):
+def test_units_follow_the_number(labs, built, lang):
     strings = built.book.lab_strings
-    lab = Lab(browser, base, "memory", lang)
+    lab = labs.get("memory", lang)
     lab.set("hbm_gib", 32)  # 14.9 GiB of weights + 16 GiB per 128K-token request: one fits
     assert lab.state()["outputs"]["max_concurrency"] == f"1 {strings['unit.requests.one'][lang]}"
     lab.set("hbm_gib", 80)
     assert lab.state()["outputs"]["max_concurrency"] == f"4 {strings['unit.requests'][lang]}"
-    lab.close()
-    lab = Lab(browser, base, "batch", lang)
+    lab.done()
+    lab = labs.get("batch", lang)
     lab.preset("static")
     assert lab.state()["outputs"]["ttft_p99_ms"] == f"14.4 {strings['unit.s'][lang]}"
-    lab.close()
+    lab.done()
 
 
-def test_lab_e_works_from_the_keyboard(browser, base, contracts):
-    lab = Lab(browser, base, "cost", "en")
+def test_lab_e_works_from_the_keyboard(labs, contracts):
+    lab = labs.get("cost", "en", fresh=True)  # focus and keyboard state as a reader finds them
     page = lab.page
     first = lab.panel.locator("[data-preset]").first
     first.focus()
@@ -388,11 +440,11 @@ def test_lab_e_works_from_the_keyboard(browser, base, contracts):
         if name and name not in names:
             names.append(name)
     assert names == [i["param"] for i in contracts["cost"]["inputs"]]
-    lab.close()
+    lab.done()
 
 
-def test_chapter_labs_work_from_the_keyboard(browser, base):
-    lab = Lab(browser, base, "memory", "en")
+def test_chapter_labs_work_from_the_keyboard(labs):
+    lab = labs.get("memory", "en", fresh=True)
     page = lab.page
     page.locator("[role=tab][aria-controls='lab-memory-panel']").focus()
     page.keyboard.press("Tab")  # into the panel: the first preset
@@ -401,4 +453,4 @@ def test_chapter_labs_work_from_the_keyboard(browser, base):
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")  # the fifth preset: 70B at 4 bits
     assert lab.state()["outputs"]["status"].startswith("KV-LIMITED")
-    lab.close()
+    lab.done()

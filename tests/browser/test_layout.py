@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import base64
 import re
-import tempfile
-from pathlib import Path
 
 import pytest
-
-from atlas_site.build import assemble
-from atlas_site.gates.browser import launched_browser, serve_folder
-from atlas_site.write import write_site
-from conftest import ROOT
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -22,14 +15,9 @@ OTHER = {"zh": "en", "en": "zh"}
 
 
 @pytest.fixture(scope="module")
-def site():
-    result = assemble(ROOT)
-    assert result.output is not None, "build failed:\n" + "\n".join(map(str, result.errors))
-    with tempfile.TemporaryDirectory(prefix="atlas-layout-") as folder:
-        out = Path(folder) / "_site"
-        write_site(result.output, out)
-        with serve_folder(out) as base, launched_browser() as browser:
-            yield {"base": base, "browser": browser, "book": result.book}
+def site(real_book, real_site_url, chromium):
+    """The real site (built once per run) served on 127.0.0.1, and the run's Chromium."""
+    return {"base": real_site_url, "browser": chromium, "book": real_book.book}
 
 
 def _open(site, path, **options):

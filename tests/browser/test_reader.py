@@ -7,30 +7,23 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from atlas_site.build import build
-from atlas_site.gates.browser import launched_browser, serve_folder
-from conftest import ROOT
 
 SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("reader") / "_site"
-    build(ROOT, folder)  # with the search index
-    return folder
+def site(real_build):
+    return real_build[1]  # built with the search index
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
+def browser(chromium):
+    return chromium
 
 
 @pytest.fixture(scope="module")
-def base(site):
-    with serve_folder(site) as url:
-        yield url
+def base(real_site_url):
+    return real_site_url
 
 
 @pytest.mark.parametrize("lang, query", SEARCHES)

@@ -3,18 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from atlas_site.build import assemble
 from atlas_site.gates.browser import run_browser_gates
-from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def browser_reports():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
+def browser_reports(real_book, chromium):
+    result = real_book
     rules = [r for r in result.rules if r.browser]
     assert len(rules) == 2, "book.yaml declares the first-screen and lab-tab rules of Chapter 14"
-    return {r.name: r for r in run_browser_gates(result.output, rules, result.book.languages)}
+    return {r.name: r for r in run_browser_gates(result.output, rules, result.book.languages, browser=chromium)}
 
 
 @pytest.mark.parametrize("gate", ["390 px", "first screen", "lab tabs", "offline", "language switch", "figure layout"])

@@ -12,9 +12,6 @@ import re
 
 import pytest
 
-from atlas_site.build import build
-from atlas_site.gates.browser import launched_browser, serve_folder
-from conftest import ROOT
 from search_queries import QUERIES
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -22,22 +19,18 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("web") / "_site"
-    build(ROOT, folder)  # with the search index
-    return folder
+def site(real_build):
+    return real_build[1]  # the real book built once per run, with the search index
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
+def browser(chromium):
+    return chromium
 
 
 @pytest.fixture(scope="module")
-def base(site):
-    with serve_folder(site) as url:
-        yield url
+def base(real_site_url):
+    return real_site_url
 
 
 # -- first load ---------------------------------------------------------------------------------

@@ -28,10 +28,8 @@ EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 
 
 @pytest.fixture(scope="module")
-def book():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result
+def book(real_book):
+    return real_book
 
 
 @pytest.fixture(scope="module")

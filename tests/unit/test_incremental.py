@@ -60,18 +60,21 @@ def test_source_edit_rerenders_the_pages_that_cite_it(mini):
 def test_no_change_rebuild_is_a_no_op_and_identical(mini, tmp_path):
     first = run_cli("build", "--no-search", cwd=mini)
     assert first.returncode == 0, first.stderr
-    before = {p: p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
+    site = lambda: {p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
+    before = site()
+    assert "zh/ch14.html" in {p.as_posix() for p in before}, "the first build wrote the site"
     again = run_cli("build", "--no-search", cwd=mini)
-    assert "is up to date" in again.stdout
+    assert again.returncode == 0 and "is up to date" in again.stdout, again.stdout + again.stderr
+    assert site() == before, "a no-change rebuild leaves every file as it was"
     edit(mini / "content/zh/ch14/00-intro.md", "从请求到达算起", "从请求到达的那一刻算起")
     changed = run_cli("build", "--no-search", cwd=mini)
-    assert "built" in changed.stdout
+    assert changed.returncode == 0 and "built" in changed.stdout, changed.stderr
+    assert "从请求到达的那一刻算起" in (mini / "_site/zh/ch14.html").read_text(encoding="utf-8")
     cold = run_cli("build", "--no-search", "--no-cache", "--out", str(tmp_path / "cold"), cwd=mini)
     assert cold.returncode == 0
     warm_files = {p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
     cold_files = {p.relative_to(tmp_path / "cold"): p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file()}
     assert warm_files == cold_files
-    assert before  # the first build wrote a site
 
 
 def test_a_warm_build_from_disk_reads_every_kind_back_and_matches_a_cold_build(mini, tmp_path):

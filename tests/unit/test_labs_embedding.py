@@ -6,15 +6,12 @@ import re
 
 import pytest
 
-from atlas_site.build import assemble
-from conftest import ROOT, edit, run_cli
+from conftest import edit, run_cli
 
 
 @pytest.fixture(scope="module")
-def output():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result.output
+def output(real_book):
+    return real_book.output
 
 
 def lab_scripts(html: str) -> list[str]:

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from atlas_site.build import assemble
-from conftest import ROOT, edit
+from conftest import edit
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 INTERNAL = re.compile(r"\bseed\b|\bledger\b|种子|账本", re.I)
@@ -49,10 +49,8 @@ def visible_text(html: str, lang: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def site():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result
+def site(real_book):
+    return real_book
 
 
 def test_bibliography_speaks_the_readers_language_and_never_of_our_files(site):

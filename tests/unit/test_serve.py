@@ -114,30 +114,27 @@ def contrast(foreground: str, background: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
-def test_overlay_is_readable_in_light_and_dark_mode(mini):
-    from atlas_site.gates.browser import launched_browser
-
+def test_overlay_is_readable_in_light_and_dark_mode(mini, chromium):
     stop, thread, base = start(mini)
     try:
         time.sleep(0.3)
         edit(mini / "content/en/ch14/00-intro.md", "{{claim:distserve-goodput}}", "{{claim:no-such-claim}}")
         wait_for(lambda: json.loads(get(base + "__atlas/status"))["problems"])
-        with launched_browser() as browser:
-            for scheme in ("light", "dark"):
-                page = browser.new_page(color_scheme=scheme)
-                page.goto(base + "en/ch14.html")
-                page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
-                colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
-                    const style = getComputedStyle(e);
-                    let back = style.backgroundColor, node = e;
-                    while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
-                    return [e.tagName, style.color, back];
-                })""")
-                assert len(colours) == 3
-                for tag, foreground, background in colours:
-                    assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
-                assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
-                page.close()
+        for scheme in ("light", "dark"):
+            page = chromium.new_page(color_scheme=scheme)
+            page.goto(base + "en/ch14.html")
+            page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
+            colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
+                const style = getComputedStyle(e);
+                let back = style.backgroundColor, node = e;
+                while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
+                return [e.tagName, style.color, back];
+            })""")
+            assert len(colours) == 3
+            for tag, foreground, background in colours:
+                assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
+            assert "claim.unknown" in page.inner_text(".atlas-live-overlay pre")
+            page.close()
     finally:
         stop.set()
         thread.join(timeout=10)
@@ -156,5 +153,36 @@ def test_serve_shows_and_clears_the_translation_notice_live(mini):
         assert run_cli("sync", "ch14#q1", cwd=mini).returncode == 0
         wait_for(lambda: b"translation-notice" not in get(base + "zh/ch14.html"))
     finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_an_edit_is_patched_into_the_open_page_and_a_heading_edit_reloads_it(mini, chromium):
+    """A paragraph edit arrives over the event stream and replaces only its block (the page is not
+    reloaded: a mark set on the window survives); an edit that changes the table of contents
+    reloads the page. The files on disk stay as a build writes them."""
+    from atlas_site.build import build
+
+    stop, thread, base = start(mini)
+    page = chromium.new_page()
+    try:
+        page.goto(base + "en/ch14.html")
+        page.evaluate("() => { window.__notReloaded = true; }")
+        untouched = page.evaluate("() => document.querySelector('article table').outerHTML")
+        edit(mini / "content/en/ch14/00-intro.md", "the last block still wastes slots", "the last block still wastes a few slots")
+        page.wait_for_function("() => document.querySelector('article').textContent.includes('wastes a few slots')", timeout=60000)
+        assert page.evaluate("() => window.__notReloaded === true"), "the paragraph was patched in, not reloaded"
+        assert page.evaluate("() => document.querySelector('article table').outerHTML") == untouched
+        assert page.evaluate("() => document.querySelectorAll('article h2#q1').length") == 1
+
+        edit(mini / "content/en/ch14/00-intro.md", "## Service metrics {#q1}", "## Service metrics, measured {#q1}")
+        page.wait_for_function("() => document.getElementById('q1') && document.getElementById('q1').textContent.includes('measured')", timeout=60000)
+        assert page.evaluate("() => window.__notReloaded === undefined"), "a heading edit (the table of contents changed) reloads"
+        wait_for(lambda: b"measured" in (mini / "_site/en/ch14.html").read_bytes())
+        served = (mini / "_site").resolve()
+        fresh = build(mini, mini.parent / "fresh-site", search=False)
+        assert fresh.output["en/ch14.html"] == (served / "en/ch14.html").read_bytes(), "serve writes what a build writes"
+    finally:
+        page.close()
         stop.set()
         thread.join(timeout=10)

@@ -17,10 +17,8 @@ ABSOLUTE = re.compile(r'<link rel="(?:canonical|alternate)"|hreflang="x-default"
 
 
 @pytest.fixture(scope="module")
-def real():
-    result = assemble(ROOT)
-    assert result.output is not None, "\n".join(map(str, result.errors))
-    return result
+def real(real_book):
+    return real_book
 
 
 def _copy_book(tmp_path):

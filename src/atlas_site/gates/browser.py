@@ -184,7 +184,9 @@ def _rule_pages(rules, kind: str, languages) -> dict[str, list]:
     return by_path
 
 
-def run_browser_gates(output: Output, rules=(), languages=()) -> list[GateReport]:
+def run_browser_gates(output: Output, rules=(), languages=(), browser=None) -> list[GateReport]:
+    """The browser gates over every page; `browser` reuses a launched Chromium (the test suite
+    shares one), else one is launched for the run."""
     pages = output.html_pages()
     first_screen_rules, tab_rules = _rule_pages(rules, "first_screen", languages), _rule_pages(rules, "lab_tabs", languages)
     overflow, first_screen, tabs, switch, figures = [], [], [], [], []
@@ -193,7 +195,7 @@ def run_browser_gates(output: Output, rules=(), languages=()) -> list[GateReport
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
         site = Path(folder) / "_site"
         write_site(output, site)
-        with serve_folder(site) as base, launched_browser() as browser:
+        with serve_folder(site) as base, (contextlib.nullcontext(browser) if browser else launched_browser()) as browser:
             walk = PageWalk(browser, base, pages)
             for viewport, context in walk.contexts():
                 for path in pages:

@@ -5,6 +5,7 @@ caused it."""
 from __future__ import annotations
 
 import json
+import math
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -20,16 +21,25 @@ HINT_FILE = "fix the file; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine mor
 
 
 def round_half_away(value: float, digits: int) -> Decimal:
+    """The number as written (its shortest round-trip decimal, repr) rounded half away from zero:
+    the rule labs_js/shared/format.js applies too (vectors: labs_js/tests/rounding-vectors.json)."""
     quantum = Decimal(1).scaleb(-digits)
     return Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
 
 
 def format_number(value, digits: int) -> str:
-    """Half away from zero; thousands separated by commas as the seeds print them."""
+    """As the labs write numbers: half away from zero, thousands separated by commas as the seeds
+    print them, a true minus sign (U+2212) and never "−0"; ∞ and — (not a number) as in the labs."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
-    rounded = round_half_away(float(value), digits)
-    return f"{rounded:,.{digits}f}"
+    value = float(value)
+    if math.isnan(value):
+        return "—"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    rounded = round_half_away(value, digits)
+    text = f"{abs(rounded):,.{digits}f}"
+    return "−" + text if rounded < 0 else text  # a Decimal -0.00 is not < 0: no sign on zero
 
 
 def compute_examples(book: Book, root: Path, cache: BuildCache | None = None, labs_version: str = "") -> tuple[dict[str, dict], list[Diagnostic]]:

@@ -39,8 +39,9 @@ def _load(root: Path):
 
 
 def run_sync(root: Path, targets: list[str], everything=False, minor=False, status=False, day: dt.date | None = None,
-             out=sys.stdout) -> tuple[int, list[Diagnostic]]:
-    """(exit code, problems). Prints what it did to `out`."""
+             out=None) -> tuple[int, list[Diagnostic]]:
+    """(exit code, problems). Prints what it did to `out` (sys.stdout as it is at the call)."""
+    out = out or sys.stdout
     usage = _usage(targets, everything, minor, status)
     if usage:
         return 2, [Diagnostic(SourceLocation(LOCK), "sync.usage", usage)]
