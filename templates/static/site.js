@@ -32,13 +32,21 @@
     });
   }
 
-  /* anchors land below the sticky header, whatever height it wraps to */
+  /* anchors land below the sticky header, whatever height it wraps to. The first measure waits
+     for the browser's own first layout (a ResizeObserver reports after it) instead of forcing one
+     at startup, and a height the stylesheet already holds is not written again: the property sits
+     on the root, so every write restyles the whole page. */
   function trackHeaderHeight() {
     var header = document.querySelector(".site-header");
     if (!header) return;
-    function measure() { root.style.setProperty("--header-h", header.offsetHeight + "px"); }
-    measure();
+    function measure() {
+      var height = header.offsetHeight + "px";
+      if (getComputedStyle(root).getPropertyValue("--header-h").trim() !== height) root.style.setProperty("--header-h", height);
+    }
     window.addEventListener("resize", measure);
+    if (!("ResizeObserver" in window)) { measure(); return; }
+    var first = new ResizeObserver(function () { first.disconnect(); measure(); });
+    first.observe(header);
   }
 
   /* The section being read: the last heading above a line 30% down the window (at the very end
@@ -122,11 +130,11 @@
     window.addEventListener("scroll", schedule, { passive: true });
     window.addEventListener("resize", schedule);
     window.addEventListener("hashchange", update);
-    window.addEventListener("load", update);
+    window.addEventListener("load", schedule);
     switches.forEach(function (link) {
       ["focus", "mouseenter", "touchstart"].forEach(function (type) { link.addEventListener(type, update, { passive: true }); });
     });
-    update();
+    schedule(); /* in the next frame, with its layout: reading positions now would force one at startup */
   }
 
   /* Phones: the contents open under the header; Escape, a link or a tap outside closes them and

@@ -31,6 +31,7 @@ def test_chapter_shows_four_labs_as_one_tablist_and_loads_their_code(output, lan
     assert [s.split("/")[-2] for s in scripts if s.endswith("/model.js")] == ["memory", "batch", "speculative", "fleet"]
     assert not any("cost/" in s or "formulas/" in s for s in scripts)
     assert "../assets/labs/shared/tabs.js" in page_scripts(html)
+    assert scripts[0] == "../assets/labs/shared/define.js"  # the module wrapper loads with the lab code
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

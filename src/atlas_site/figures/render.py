@@ -9,8 +9,6 @@ from pathlib import Path
 
 import jinja2
 
-from ..render.template_cache import template_cache
-
 from .canvas import PANEL_W, Canvas
 from .chart import number
 
@@ -110,7 +108,6 @@ def _environment(template_dir: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.do"],
-        bytecode_cache=template_cache("figures"),
     )
     env.filters["u"] = _num
     env.filters["num"] = number

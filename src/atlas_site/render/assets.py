@@ -50,9 +50,10 @@ def every_lab(root: Path) -> list[str]:
 
 
 def eager_lab_scripts(lab_ids) -> list[str]:
-    """Loaded with the page: the module wrapper, and the tabs when there is a tablist (the keyboard
-    works at once); the rest of the lab code loads near the labs (labs-loader.js)."""
-    return ["shared/define.js"] + (["shared/tabs.js"] if len(lab_ids) > 1 else [])
+    """Loaded with the page: the tabs when there is a tablist (the keyboard works at once, and the
+    panels close before the reader scrolls past them, so nothing above the reader moves later); the
+    rest of the lab code, the module wrapper too, loads near the labs (labs-loader.js)."""
+    return ["shared/tabs.js"] if len(lab_ids) > 1 else []
 
 
 def lab_scripts_for(root: Path, lab_ids) -> list[str]:

@@ -6,8 +6,6 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from .template_cache import template_cache
-
 
 @lru_cache(maxsize=4)
 def make_environment(root: Path) -> Environment:
@@ -20,7 +18,6 @@ def make_environment(root: Path) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=template_cache("pages"),
     )
     env.globals["editions"] = ()  # the print and e-book editions a site links (render_site sets them per build)
     return env
