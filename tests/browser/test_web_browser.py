@@ -39,14 +39,14 @@ window.__shifts = 0; window.__frames = [];
 new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value; })
   .observe({type: 'layout-shift', buffered: true});
 new PerformanceObserver(list => { for (const e of list.getEntries()) window.__frames.push(
-  e.scripts.map(s => [s.sourceURL || s.invoker || '', Math.round(s.duration)])); })
+  e.scripts.map(s => [s.sourceURL || s.invoker || '', Math.round(s.forcedStyleAndLayoutDuration)])); })
   .observe({type: 'long-animation-frame', buffered: true});
 """
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("device", ["phone", "desktop"])
-def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_stay_short(browser, base, lang, device):
+def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_force_no_layout(browser, base, lang, device):
     context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
     page = context.new_page()
     page.add_init_script(OBSERVE)
@@ -55,8 +55,11 @@ def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_stay_short(brow
     assert page.locator("[data-search]").is_visible() and page.locator("[data-theme-toggle]").is_visible()
     shift = page.evaluate("window.__shifts")
     assert shift < 0.02, f"cumulative layout shift {shift:.3f} on the first load"
-    ours = [(url, ms) for frame in page.evaluate("window.__frames") for url, ms in frame if "/assets/" in url and ms >= 50]
-    assert ours == [], f"our scripts ran 50 ms or more at startup: {ours}"
+    # How long a script runs depends on how busy the machine is (the benchmark's Lighthouse runs time
+    # it); whether it forces the browser to lay out the page early does not: none of ours may.
+    frames = page.evaluate("window.__frames")
+    ours = [(url, ms) for frame in frames for url, ms in frame if "/assets/" in url and ms > 0]
+    assert ours == [], f"our scripts forced style and layout at startup: {ours}"
     context.close()
 
 

@@ -82,8 +82,10 @@ def test_sync_clears_it_and_the_site_equals_one_that_never_had_the_edit_but_for_
     assert "warning" not in built.stderr
     before, after = files(tmp_path / "before"), files(tmp_path / "after")
     changed = sorted(path for path in before if before[path] != after.get(path))
-    assert changed == ["en/ch14.html"] and sorted(before) == sorted(after)
-    assert after["en/ch14.html"].replace(EN_EDIT[1].encode(), EN_EDIT[0].encode()) == before["en/ch14.html"]
+    # the page, and the preview data that quotes the section's first sentence for links to it
+    assert changed == ["assets/previews-en.js", "en/ch14.html"] and sorted(before) == sorted(after)
+    for path in changed:
+        assert after[path].replace(EN_EDIT[1].encode(), EN_EDIT[0].encode()) == before[path], path
 
 
 def test_the_reader_is_told_the_day_once_sync_has_recorded_it(mini):
