@@ -13,8 +13,6 @@ simulated slow-4G first paint measures the server, not the page. `--plain-server
 `python -m http.server` instead."""
 from __future__ import annotations
 
-import contextlib
-import functools
 import gzip
 import http.server
 import io
@@ -23,8 +21,9 @@ import os
 import statistics
 import subprocess
 import tempfile
-import threading
 from pathlib import Path
+
+from atlas_site.gates.browser import serve_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / ".bench"
@@ -57,17 +56,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
-@contextlib.contextmanager
 def served(folder: Path, compress: bool):
-    handler = functools.partial(type("Handler", (_Handler,), {"compress": compress}), directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return serve_folder(folder, type("Handler", (_Handler,), {"compress": compress}))
 
 
 def lighthouse_binary() -> Path:

@@ -114,3 +114,14 @@ def chromium():
 
     with launched_browser() as browser:
         yield browser
+
+
+# the names the browser test modules use for the two above
+@pytest.fixture(scope="module")
+def browser(chromium):
+    return chromium
+
+
+@pytest.fixture(scope="module")
+def base(real_site_url):
+    return real_site_url

@@ -56,16 +56,6 @@ def built(real_book):
 
 
 @pytest.fixture(scope="module")
-def base(real_site_url):
-    return real_site_url
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    return chromium
-
-
-@pytest.fixture(scope="module")
 def contracts(built) -> dict:
     return {lab_id: lab.model_dump() for lab_id, lab in built.book.labs.items()}
 

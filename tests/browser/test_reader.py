@@ -16,16 +16,6 @@ def site(real_build):
     return real_build[1]  # built with the search index
 
 
-@pytest.fixture(scope="module")
-def browser(chromium):
-    return chromium
-
-
-@pytest.fixture(scope="module")
-def base(real_site_url):
-    return real_site_url
-
-
 @pytest.mark.parametrize("lang, query", SEARCHES)
 def test_search_finds_sections_in_its_language(browser, base, lang, query):
     page = browser.new_page()

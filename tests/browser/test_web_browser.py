@@ -23,16 +23,6 @@ def site(real_build):
     return real_build[1]  # the real book built once per run, with the search index
 
 
-@pytest.fixture(scope="module")
-def browser(chromium):
-    return chromium
-
-
-@pytest.fixture(scope="module")
-def base(real_site_url):
-    return real_site_url
-
-
 # -- first load ---------------------------------------------------------------------------------
 OBSERVE = """
 window.__shifts = 0; window.__frames = [];

@@ -28,9 +28,10 @@ def chromium_path() -> str:
 
 
 @contextlib.contextmanager
-def serve_folder(folder: Path):
-    """A quiet static server on 127.0.0.1 for the duration of the gates."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+def serve_folder(folder: Path, handler_class=None):
+    """A quiet static server on 127.0.0.1 for the duration of the gates (or, with its own handler
+    class, of the benchmark's Lighthouse runs)."""
+    handler = functools.partial(handler_class or _QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
