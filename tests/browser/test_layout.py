@@ -211,6 +211,8 @@ def test_a_wide_formula_at_390_scrolls_in_a_focusable_box_with_a_visible_edge(si
     try:
         box = page.locator(".math-block:has(math[alttext*='transfer'])").first
         box.scroll_into_view_if_needed()
+        # the browser lays out a block skipped far from the screen (content-visibility) in the next frames
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         width, client = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
         assert width > client + 100, f"the Q11 transfer-time formula overflows its box ({width} in {client})"
         assert page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")[0] <= 390, "the page itself never scrolls sideways"

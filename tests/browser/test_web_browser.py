@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from atlas_site.gates.browser import render_everything
 from search_queries import QUERIES
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -85,6 +86,7 @@ def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(base + path, wait_until="load")
+    render_everything(page)  # real boxes everywhere, not the placeholders of blocks far from the screen
     page.wait_for_timeout(800 if "ch14" in path or "overview" in path else 300)  # labs and the map build their controls
     count, bad = page.evaluate(TARGETS)
     assert count > 5, f"only {count} targets measured on {path}"

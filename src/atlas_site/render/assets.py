@@ -76,10 +76,16 @@ def shipped(source: str, line_comments: bool = True) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines() if line.strip()) + "\n"
 
 
+def shipped_css(source: str) -> str:
+    """A stylesheet as shipped: also without indentation, which CSS never depends on (a string
+    cannot span lines), and which every page's first load would otherwise carry."""
+    return "\n".join(line.strip() for line in shipped(source, line_comments=False).splitlines()) + "\n"
+
+
 def add_assets(root: Path, output: Output) -> None:
     for name, parts in STYLESHEETS.items():
         css = "\n".join((root / part).read_text(encoding="utf-8") for part in parts if (root / part).exists())
-        output.add(f"assets/{name}", shipped(css, line_comments=False))
+        output.add(f"assets/{name}", shipped_css(css))
     for path in sorted((root / "templates" / "static").glob("*.js")):
         output.add(f"assets/{path.name}", shipped(path.read_text(encoding="utf-8")))
     for script in lab_scripts(root, every_lab(root)):

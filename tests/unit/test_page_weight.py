@@ -1,0 +1,57 @@
+"""The page_weight rule: every page's first load (HTML + the CSS and JS it names, gzip -9) within
+the budget book.yaml sets, measured on the output the build is about to write."""
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.output import Output
+from atlas_site.rules.weight import first_load_bytes
+from conftest import edit, make_project, run_cli
+
+COUNTS = "  - counts: {nodes: 1, references: 2, misconceptions: 1}\n"
+
+
+@pytest.fixture
+def workshop(tmp_path):
+    return make_project(tmp_path, "workshop")
+
+
+def with_rule(project, rule: str):
+    edit(project / "book.yaml", COUNTS, COUNTS + f"  - {rule}\n")
+
+
+def test_first_load_counts_the_page_and_what_it_names_once_each():
+    output = Output()
+    page = '<link rel="stylesheet" href="../assets/a.css"><script src="../assets/b.js" defer></script><script src="../assets/b.js"></script>'
+    output.add("en/p.html", page)
+    output.add("assets/a.css", "body { color: red }" * 50)
+    output.add("assets/b.js", "var x = 1;" * 50)
+    output.add("assets/unused.js", "var y = 2;" * 500)
+    expected = sum(len(gzip.compress(output[p], 9, mtime=0)) for p in ("en/p.html", "assets/a.css", "assets/b.js"))
+    assert first_load_bytes(output, "en/p.html") == expected
+
+
+def test_pages_within_the_budget_pass_and_the_fullest_is_named(workshop):
+    with_rule(workshop, "page_weight: {kb: 60, pages: {caching: 80}}")
+    reports = {r.name: r.line() for r in assemble(workshop).gate_reports}
+    assert "2/2 rules hold" in reports["rules of the book"]
+    assert "pages, fullest " in reports["rules of the book"]
+
+
+def test_a_page_over_its_budget_fails_at_the_page(workshop):
+    with_rule(workshop, "page_weight: {kb: 1}")
+    result = run_cli("check", cwd=workshop)
+    assert result.returncode == 2
+    lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if "error[rule.page_weight]" in line]
+    assert lines and all(line.startswith("_site/") and "over its budget of 1,024 B by" in line and "(rule at book.yaml:16:5)" in line
+                         for line in lines), result.stdout
+
+
+def test_a_budget_for_a_page_the_book_does_not_have_is_refused(workshop):
+    with_rule(workshop, "page_weight: {kb: 60, pages: {nowhere: 90}}")
+    result = run_cli("check", cwd=workshop)
+    assert result.returncode == 2
+    assert "book.yaml:16:5: error[rule.reference]: rule 'page_weight': no page nowhere in this book" in result.stderr
