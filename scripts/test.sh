@@ -12,10 +12,13 @@ node --test labs_js/tests/
 
 echo "== pytest"
 # Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the real book once and
-# launches one Chromium; tests share no files (every test that writes copies a fixture project).
+# launches one Chromium; tests share no files (every test that writes copies a fixture project),
+# so which worker runs a test never changes its result. Work stealing: the cases last from under a
+# second to a minute (the shares of axe and of the browser gates), and an idle worker takes
+# pending cases from the busy one instead of waiting at the end.
 WORKERS="${ATLAS_TEST_WORKERS:-2}"
 PARALLEL=()
-if [ "$WORKERS" != "0" ]; then PARALLEL=(-n "$WORKERS"); fi
+if [ "$WORKERS" != "0" ]; then PARALLEL=(-n "$WORKERS" --dist worksteal); fi
 set +e
 .venv/bin/python -m pytest "${PARALLEL[@]}" "$@"
 status=$?

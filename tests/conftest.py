@@ -71,6 +71,14 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def share(sizes: dict[str, int], index: int, count: int) -> list[str]:
+    """Share `index` of `count` of the pages (path -> bytes): dealt largest first, round-robin, so
+    that parametrized cases over the shares get like amounts of work and xdist's workers split
+    them; together the shares hold every page once."""
+    ordered = sorted(sizes, key=lambda path: (-sizes[path], path))
+    return sorted(ordered[index::count])
+
+
 @pytest.fixture
 def mini(tmp_path: Path) -> Path:
     return make_project(tmp_path, "mini")
