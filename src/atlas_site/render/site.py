@@ -145,6 +145,9 @@ def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex
         output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses), lambda: render_numbers(book, env, parsed, lang)))
     if "glossary" in generated:
         output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
-    pages_html = {page.id: output.text(page.output_path) for page in book.pages_in(lang) if page.output_path in output}
-    output.add(f"assets/previews-{lang}.js", cache.get("previews", digest(version, pages_html), lambda: render_previews(
-        book, lang, pages_html, linked_sections(parsed, lang))))
+    # the pages are read one at a time (a copy of every page's HTML at once would be the largest
+    # thing a big book's build holds), and hashed as the bytes they already are
+    pages = sorted((page.id, page.output_path) for page in book.pages_in(lang) if page.output_path in output)
+    key = lambda: digest(version, [page_id for page_id, _path in pages], *(output[path] for _id, path in pages))
+    output.add(f"assets/previews-{lang}.js", cache.get("previews", key, lambda: render_previews(
+        book, lang, ((page_id, output.text(path)) for page_id, path in pages), linked_sections(parsed, lang))))
