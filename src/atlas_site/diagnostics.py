@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)  # slots: a large book holds one per text run
 class SourceLocation:
     path: str  # relative to the project root, forward slashes
     line: int = 0  # 1-based; 0 when the whole file is meant

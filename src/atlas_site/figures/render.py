@@ -108,6 +108,7 @@ def _environment(template_dir: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.do"],
+        optimized=False,  # see render/templates.py: constant folding costs more than it saves here
     )
     env.filters["u"] = _num
     env.filters["num"] = number

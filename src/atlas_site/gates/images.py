@@ -1,38 +1,21 @@
 """Images in prose are files the site itself ships: never a URL elsewhere (a request to another
 server, which also passes every link rule), never a path to nothing. Reported where they were
-written, from the parsed pages (the renderer shows a refused image as its text only)."""
+written, from the parse index of the pages (the renderer shows a refused image as its text only)."""
 from __future__ import annotations
 
 import posixpath
 
-from ..diagnostics import Diagnostic, SourceLocation
+from ..diagnostics import Diagnostic
 from ..render.markdown_rules import is_local_image
 from .context import GateContext
 from .report import GateReport
-
-
-def _images(parsed):
-    """(src, location) of every image of a parsed page."""
-    for part, tokens in parsed.parts:
-        for token in tokens:
-            if token.type != "inline" or not token.map:
-                continue
-            for child in token.children or []:
-                if child.type != "image":
-                    continue
-                src = str(child.attrGet("src") or "")
-                at = token.content.find(f"]({src}") if src else -1
-                before = token.content[:at] if at >= 0 else ""
-                line = part.body_line + token.map[0] + before.count("\n")
-                col = len(before) - (before.rfind("\n") + 1) + 1 if at >= 0 else 1
-                yield src, SourceLocation(part.path, line, col)
 
 
 def check_images(ctx: GateContext) -> GateReport:
     problems, count = [], 0
     for parsed in ctx.parsed.values():
         page_dir = posixpath.dirname(parsed.page.output_path)
-        for src, where in _images(parsed):
+        for src, where in parsed.images:
             count += 1
             if not is_local_image(src):
                 problems.append(Diagnostic(where, "gate.images.remote", f"image '{src[:80]}' is not a file of the site",

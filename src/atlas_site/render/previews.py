@@ -61,7 +61,9 @@ def linked_sections(parsed: dict, lang: str) -> set[str]:
     return wanted
 
 
-def preview_data(book: Book, lang: str, pages_html: dict[str, str], wanted: set[str]) -> dict:
+def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
+    """`pages_html`: (page id, HTML) of the language's pages, in page id order (an iterable: one
+    page's text at a time)."""
     registry = book.registry
     sources = {}
     for number in sorted(list(registry.nodes) + list(registry.references)):
@@ -85,7 +87,7 @@ def preview_data(book: Book, lang: str, pages_html: dict[str, str], wanted: set[
     figures = {spec.id: {"caption": spec.caption[lang], "kind": book.profile.figure_kinds[spec.kind][lang]}
                for spec in book.figures.values() if spec.kind in book.profile.figure_kinds}
     sections = {}
-    for page_id, html in sorted(pages_html.items()):
+    for page_id, html in pages_html:
         sections.update({key: value for key, value in section_previews(page_id, html).items() if key in wanted})
     generated = {part.generated for part in book.profile.parts if part.generated}
     ui = {key: book.ui(key, lang) for key in ("open_entry", "setting_label", "caution_label", "open_glossary", "open_numbers")}
@@ -93,6 +95,6 @@ def preview_data(book: Book, lang: str, pages_html: dict[str, str], wanted: set[
             "glossary": "glossary" in generated, "numbers": "numbers" in generated}
 
 
-def render_previews(book: Book, lang: str, pages_html: dict[str, str], wanted: set[str]) -> str:
+def render_previews(book: Book, lang: str, pages_html, wanted: set[str]) -> str:
     payload = json.dumps(preview_data(book, lang, pages_html, wanted), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"window.AtlasPreviews={payload};\n"

@@ -11,7 +11,7 @@ from ..cache import BuildCache, NoCache, digest
 from ..manifest import Manifest, PageRecord
 from ..model import Book
 from ..output import Output
-from ..resolve.pages import ParsedPage
+from ..resolve.pages import ParsedPage, part_tokens
 from ..translations.sections import TOP
 from .assets import add_assets, page_assets
 from .bibliography import render_bibliography
@@ -27,22 +27,22 @@ from .templates import make_environment
 from .web import add_web_files
 
 
-def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies) -> str:
+def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies, tokens_of) -> str:
     """A page's body, part by part: a part is re-rendered only when its text, what it shows, the
     state the parts before it leave (section, counters, terms already defined) or the page's
     translation notices changed. The notice on the page's opening comes first."""
     carried = state.carry()
     notices = sorted(state.notices.items())
     html = [state.notices.get(TOP, "")]
-    for part, tokens in parsed_page.parts:
+    for part in parsed_page.page.parts:
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
 
-        def render_part(part=part, tokens=tokens, carried=carried):
+        def render_part(part=part, carried=carried):
             local = RenderState(state.book, state.lang, state.page_path, state.computed, state.env, state.root,
                                 state.cache, state.code_version, figure_numbers=state.figure_numbers)
             local.resume(carried)
             local.notices = state.notices
-            text = md.renderer.render(tokens, md.options, {"state": local})
+            text = md.renderer.render(tokens_of(part), md.options, {"state": local})
             return text, local.carry(), local.cites.places, local.record.dump()
 
         key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path, state.figure_numbers,
@@ -79,6 +79,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
     dependencies = Dependencies(book, computed)
+    tokens_of = part_tokens(md, cache, code_version)  # parsed again: the index holds no tokens
     for lang in book.languages:
         pages = book.pages_in(lang)
         for position, page in enumerate(pages):
@@ -88,7 +89,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                 state = RenderState(book, lang, page.output_path, computed, env, root, cache, code_version,
                                     figure_numbers=parsed_page.figure_numbers())
                 state.notices = notices.get((lang, page.id), {})
-                body = _render_parts(state, parsed_page, md, dependencies)
+                body = _render_parts(state, parsed_page, md, dependencies, tokens_of)
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
                 html = env.get_template("page.html.j2").render(
@@ -144,6 +145,9 @@ def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex
         output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses), lambda: render_numbers(book, env, parsed, lang)))
     if "glossary" in generated:
         output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
-    pages_html = {page.id: output.text(page.output_path) for page in book.pages_in(lang) if page.output_path in output}
-    output.add(f"assets/previews-{lang}.js", cache.get("previews", digest(version, pages_html), lambda: render_previews(
-        book, lang, pages_html, linked_sections(parsed, lang))))
+    # the pages are read one at a time (a copy of every page's HTML at once would be the largest
+    # thing a big book's build holds), and hashed as the bytes they already are
+    pages = sorted((page.id, page.output_path) for page in book.pages_in(lang) if page.output_path in output)
+    key = lambda: digest(version, [page_id for page_id, _path in pages], *(output[path] for _id, path in pages))
+    output.add(f"assets/previews-{lang}.js", cache.get("previews", key, lambda: render_previews(
+        book, lang, ((page_id, output.text(path)) for page_id, path in pages), linked_sections(parsed, lang))))

@@ -18,6 +18,9 @@ def make_environment(root: Path) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Jinja's optimizer folds constant expressions at compile time: a quarter of the compile of
+        # templates a build renders a few times each, for output that is the same byte for byte
+        optimized=False,
     )
     env.globals["editions"] = ()  # the print and e-book editions a site links (render_site sets them per build)
     return env

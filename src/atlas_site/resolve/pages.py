@@ -13,7 +13,7 @@ from ..directives import REGISTRY
 from ..model import Book, Page
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     kind: str  # a directive name (cite, claim, ex, term, figure, labs, misconception, …) or "link"
     key: str  # its argument: a ledger number, an id, "id.output", "a,b" or a link target
@@ -27,7 +27,7 @@ class Use:
         return tuple(self.key.split(",")) if self.key else ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Section:
     id: str
     level: int
@@ -36,7 +36,7 @@ class Section:
     parent: str = ""  # the h2 an h3 sits under
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One piece of the page in reading order: a run of prose text, or a directive use."""
 
@@ -48,10 +48,10 @@ class Event:
 @dataclass
 class ParsedPage:
     page: Page
-    parts: list = field(default_factory=list)  # (PagePart, tokens)
     sections: list = field(default_factory=list)
     uses: list = field(default_factory=list)
     events: list = field(default_factory=list)
+    images: list = field(default_factory=list)  # (src, SourceLocation) of every image in the prose
     problems: list = field(default_factory=list)  # syntax problems found while indexing
 
     def uses_of(self, kind: str) -> list[Use]:
@@ -155,6 +155,10 @@ class _Indexer:
         if problem:
             self.problem(part, line0, col, "directive.argument", problem, f"write {directive.example}")
 
+    def image(self, part, token, child) -> None:
+        src = str(child.attrGet("src") or "")
+        self.parsed.images.append((src, _image_location(part, token, src)))
+
     def inline(self, part, token) -> None:
         position = 0  # where the previous child's text was found in the inline's source
         for child in token.children or []:
@@ -171,6 +175,8 @@ class _Indexer:
                                  "put it on a line of its own with blank lines around it")
                 self.directive(part, meta)
                 position = meta["pos"]
+            elif child.type == "image" and token.map:
+                self.image(part, token, child)
             elif child.type == "link_open":
                 href = str(child.attrGet("href") or "")
                 found = token.content.find("](", position)
@@ -185,29 +191,39 @@ class _Indexer:
                     position = found + len(child.content)
 
 
+def _image_location(part, token, src: str) -> SourceLocation:
+    """Where an image is written: at its `](src` when found, else at its paragraph's line."""
+    at = token.content.find(f"]({src}") if src else -1
+    before = token.content[:at] if at >= 0 else ""
+    col = len(before) - (before.rfind("\n") + 1) + 1 if at >= 0 else 1
+    return SourceLocation(part.path, part.body_line + token.map[0] + before.count("\n"), col)
+
+
 def _offset_location(token, offset: int) -> tuple[int, int]:
     """0-based line and 1-based column of a character offset into an inline token's source."""
     before = token.content[:offset]
     return token.map[0] + before.count("\n"), len(before) - (before.rfind("\n") + 1) + 1
 
 
+def part_tokens(md: MarkdownIt, cache: BuildCache | None = None, code_version: str = ""):
+    """part -> its tokens, parsed again only when its text or the code changed. The index keeps no
+    tokens: the renderer asks again (at fifty times the book, every page's tokens at once would be
+    most of the build's memory; without a cache that costs a second parse, ~5% of a cold build)."""
+    cache = cache or NoCache()
+    return lambda part: cache.get("part-tokens", lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
+
+
 def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
-    """Tokens of every part (from `tokens_of`, which may cache them per part) and the index."""
-    tokens_of = tokens_of or (lambda part: md.parse(part.body, {}))
+    """The index of one page, from the tokens of every part (`tokens_of` may cache them per part)."""
+    tokens_of = tokens_of or part_tokens(md)
     parsed = ParsedPage(page)
     indexer = _Indexer(parsed)
     for part in page.parts:
-        tokens = tokens_of(part)
-        parsed.parts.append((part, tokens))
-        indexer.part(part, tokens)
+        indexer.part(part, tokens_of(part))
     return parsed
 
 
 def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
-    """Parse every page; a part file whose text did not change is not parsed again."""
-    cache = cache or NoCache()
-
-    def tokens_of(part):
-        return cache.get("part-tokens", lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
-
+    """Index every page; a part file whose text did not change is not parsed again."""
+    tokens_of = part_tokens(md, cache, code_version)
     return {(page.lang, page.id): parse_page(page, md, tokens_of) for page in book.pages}
