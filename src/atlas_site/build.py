@@ -14,6 +14,7 @@ from .markdown import make_parser
 from .model import Book
 from .output import Output
 from .render.dashboard import render_dashboard
+from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .resolve.examples import compute_examples
@@ -36,6 +37,8 @@ class BuildResult:
     parsed: dict = field(default_factory=dict)
     computed: dict = field(default_factory=dict)
     translations: Translations | None = None
+    notices: dict = field(default_factory=dict)  # (lang, page id) -> {section id: the notice HTML}
+    dependencies: Dependencies | None = None  # the records' hashes the render keyed its pages with
     problems: list[Diagnostic] = field(default_factory=list)
     suppressed: int = 0  # follow-on problems left out because their cause is reported
     gate_reports: list = field(default_factory=list)
@@ -100,10 +103,11 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
-        notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
+        notices = result.notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
         downloads = current_downloads(root, book, code_version)  # the editions an export made of these very inputs
+        result.dependencies = Dependencies(book, result.computed)
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version,
-                                                     notices, downloads)
+                                                     notices, downloads, result.dependencies)
     if rendered:
         rendered(result.output)
     with clock.stage("gates"):

@@ -19,6 +19,7 @@ from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .live_patch import site_changes
+from .render.quick_edit import LastBuild, QuickEdit
 from .write import build_lock, check_destination
 
 WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
@@ -180,47 +181,78 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
 
 
 class _Served:
-    """The in-memory site the open pages show, to tell them what the next build changed."""
+    """The in-memory site the open pages show, to tell them what the next build changed, and what
+    the last good build left for the hot path of the next edit (render/quick_edit.py)."""
     output = None
+    quick: QuickEdit | None = None
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool:
+def _hot_path(served: _Served, changed: list[Path] | None):
+    """The edited pages spliced into the shown site, or None: the full build alone decides."""
+    if not changed or served.quick is None:
+        return None
+    try:
+        return served.quick.site(served.output, changed)
+    except Exception:  # anything unforeseen: the full build that follows reports it properly
+        return None
+
+
+def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None,
+            changed: list[Path] | None = None) -> bool:
     """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page.
-    An edit the open pages can patch in is pushed as soon as it is rendered; the gates, the
-    write and the rest follow."""
+    When only the prose of part files changed (`changed`: the files the watcher saw), the hot path
+    pushes them at once; then the full build runs, and what it rendered is pushed as soon as it is
+    rendered (a patch that corrects the hot path's, or nothing when that was right); the gates,
+    the write and the rest follow."""
     start = time.perf_counter()
     served = served or _Served()
-    found: dict = {}  # what the rendered pages changed; "announced" once pushed
+    found: dict = {}  # what the rendered pages changed; "announced" once the full build's pages are pushed
     shown = served.output  # what the open pages show until this build is announced
 
-    def push(output) -> None:
+    def push(output, how: str = "pushed") -> bool:
         found["changes"] = site_changes(served.output, output)
         served.output = output
-        if not found["changes"]["reload"]:
+        found["announced"] = not found["changes"]["reload"]
+        if found["announced"]:
             state.rendered(found["changes"])
-            found["announced"] = True
-            print(f"pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+            print(f"{how} in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+        return found["announced"]
 
     cache.defer_writes()  # the on-disk cache entries are written after the push, not before it
+    quick = _hot_path(served, changed)
+    hot = quick is not None and push(quick, "hot path pushed")  # the open pages show the edit from here on
     try:
         with build_lock(root):
-            build(root, site, search=search, cache=cache, rendered=push)
+            result = build(root, site, search=search, cache=cache, rendered=push)
             cache.flush()
         changes = None if found.get("announced") else found["changes"]
     except AtlasError as error:
-        # pages that took the pushed edit show what failed: the next good build reloads them
-        served.output = None if found.get("announced") else shown
+        # pages that took a pushed edit show what failed: the next good build reloads them
+        served.output = None if found.get("announced") or hot else shown
         return _broken(state, [str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
-        served.output = None if found.get("announced") else shown
+        served.output = None if found.get("announced") or hot else shown
         return _broken(state, [f"atlas-site: internal error: {type(error).__name__}: {error} "
                                "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
     for line in cache.warnings:
         print(line, file=sys.stderr)
     state.good(changes)
     cache.forget_unused()
+    try:
+        served.quick = QuickEdit(LastBuild.of(root, result), cache)
+    except Exception:  # no hot path for the next edit; the full build still serves it
+        served.quick = None
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
     return True
+
+
+def _edited(changes) -> list[Path] | None:
+    """The files a batch of the watcher's changes wrote, or None when it also deleted one."""
+    from watchfiles import Change
+
+    if any(kind == Change.deleted for kind, _ in changes):
+        return None
+    return sorted(Path(path) for _, path in changes)
 
 
 def _broken(state: LiveState, lines: list[str]) -> bool:
@@ -265,8 +297,8 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
         if ready:
             ready(url)
         paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
-        for _changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            rebuild(root, site, state, search=search, cache=cache, served=served)
+        for changes in watch(*paths, stop_event=stop, debounce=50, step=20):
+            rebuild(root, site, state, search=search, cache=cache, served=served, changed=_edited(changes))
     finally:  # Ctrl-C goes on up to the command line, which says so in one line
         state.close()
         if thread is not None:

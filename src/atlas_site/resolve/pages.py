@@ -203,11 +203,15 @@ def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
     return parsed
 
 
-def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
-    """Parse every page; a part file whose text did not change is not parsed again."""
-    cache = cache or NoCache()
-
+def cached_tokens(md: MarkdownIt, cache: BuildCache, code_version: str):
+    """tokens_of for parse_page: a part file whose text did not change is not parsed again."""
     def tokens_of(part):
         return cache.get("part-tokens", lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
 
+    return tokens_of
+
+
+def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
+    """Parse every page; a part file whose text did not change is not parsed again."""
+    tokens_of = cached_tokens(md, cache or NoCache(), code_version)
     return {(page.lang, page.id): parse_page(page, md, tokens_of) for page in book.pages}
