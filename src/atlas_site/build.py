@@ -74,8 +74,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
              rendered=None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
     what an edit affects is parsed, computed and rendered again (content hashes decide).
-    `rendered(output)`, when given, sees the pages as soon as they are rendered, before the gates
-    (serve pushes an edit to open pages from there; the gates' verdict follows).
+    `rendered(result)`, when given, sees the result as soon as its pages are rendered, before the
+    gates (serve pushes an edit to open pages from there; the gates' verdict follows).
     `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
     never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
@@ -109,7 +109,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version,
                                                      notices, downloads, result.dependencies)
     if rendered:
-        rendered(result.output)
+        rendered(result)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
                           cache=cache, code_version=code_version, root=root, translations=result.translations, as_of=as_of)

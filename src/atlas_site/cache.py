@@ -194,9 +194,12 @@ class BuildCache:
         self.stats: Counter = Counter()
         self.warnings: list[str] = []  # at most one: why the folder is not used
         self.pending: list | None = None  # while writes are deferred: the entries to write at flush()
+        self.checkpoint = None  # called before every lookup: serve stops a build a newer edit made obsolete
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
+        if self.checkpoint is not None:
+            self.checkpoint()
         entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
         self.used.add(entry)
         if entry in self.memory:

@@ -132,10 +132,11 @@
       else if (refreshWhenWritten) refreshData(event);
       return;
     }
-    var changes = event.changes, follows = event.after === known;
+    var changes = event.changes, follows = event.after === known, owed = reloadWhenWritten !== null;
     known = event.version;
     reloadWhenWritten = null;
-    if (!changes || !follows || changes.reload) return reloadFor(event);  // a build we did not see, or an asset
+    // a build we did not see, an asset, or a reload still owed (its build was superseded before it was written)
+    if (!changes || !follows || changes.reload || owed) return reloadFor(event);
     if ((changes.refresh || []).length || refreshWhenWritten) refreshData(event);
     var mine = changes.pages[pagePath()];
     if (mine === undefined) return;  // another page changed

@@ -10,7 +10,7 @@ page cannot resolve, a change of what the page cites or loads, or a body that do
 exactly once in the page's HTML."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..diagnostics import Collector
@@ -80,8 +80,16 @@ class QuickEdit:
         install_rules(self.md)
         self.tokens_of = cached_tokens(self.md, cache, last.code_version)
 
-    def site(self, shown: Output | None, changed: list[Path]) -> Output | None:
-        """`shown` with the pages the changed files belong to rendered again, or None."""
+    def after(self, edited: dict) -> QuickEdit:
+        """The hot path for the edit after this one: as if a build had rendered `edited` pages."""
+        quick = QuickEdit.__new__(QuickEdit)
+        quick.__dict__.update(self.__dict__)
+        quick.last = replace(self.last, parsed={**self.last.parsed, **edited})
+        return quick
+
+    def site(self, shown: Output | None, changed: list[Path]) -> tuple[Output, dict] | None:
+        """`shown` with the pages the changed files belong to rendered again, and those pages
+        parsed ((lang, page id) -> ParsedPage), or None."""
         if shown is None or not changed:
             return None
         edits: dict[tuple[str, str], dict[int, PagePart]] = {}
@@ -94,12 +102,13 @@ class QuickEdit:
             if part is None:
                 return None
             edits.setdefault((lang, page_id), {})[index] = part
-        output = shown
+        output, edited = shown, {}
         for key, parts in sorted(edits.items()):
-            output = self._page(output, self.last.parsed[key], parts)
-            if output is None:
+            done = self._page(output, self.last.parsed[key], parts)
+            if done is None:
                 return None
-        return output
+            output, edited[key] = done
+        return output, edited
 
     def _part(self, name: str, index: int) -> PagePart | None:
         text = read_text(self.last.root / name, self.last.root, problems := [])
@@ -112,7 +121,7 @@ class QuickEdit:
             return None  # front matter changed (or the last build's is unknown)
         return PagePart(path=name, body=doc.body, body_line=doc.body_line)
 
-    def _page(self, output: Output, old: ParsedPage, edited: dict[int, PagePart]) -> Output | None:
+    def _page(self, output: Output, old: ParsedPage, edited: dict[int, PagePart]) -> tuple[Output, ParsedPage] | None:
         page = old.page
         parts = tuple(edited.get(index, part) for index, part in enumerate(page.parts))
         new = parse_page(page.model_copy(update={"parts": parts}), self.md, self.tokens_of)
@@ -129,7 +138,7 @@ class QuickEdit:
         html, before = output[page.output_path], old_body.encode("utf-8")
         if html.count(before) != 1:
             return None
-        return output.replaced(page.output_path, html.replace(before, new_body.encode("utf-8")))
+        return output.replaced(page.output_path, html.replace(before, new_body.encode("utf-8"))), new
 
     def _body(self, parsed_page: ParsedPage):
         last = self.last
