@@ -280,10 +280,11 @@ class BuildCache:
 
     def forget_unused(self) -> None:
         """Drop entries the last build did not ask for, so the cache tracks the current book."""
-        for entry in [e for e in self.memory if e not in self.used]:
-            del self.memory[entry]
+        used = set(self.used)  # copies taken at once: serve's hot path may add entries meanwhile
+        for entry in [e for e in list(self.memory) if e not in used]:
+            self.memory.pop(entry, None)
         if self.folder is not None and self.folder.is_dir():
-            keep = {self._path(e) for e in self.used}
+            keep = {self._path(e) for e in used}
             try:
                 for path in self.folder.glob("*/*"):
                     if path not in keep and path.suffix in (".json", ".pkl", ".tmp") and path.is_file():

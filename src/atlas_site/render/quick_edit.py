@@ -74,18 +74,17 @@ def _outline(parsed_page: ParsedPage) -> list:
 class QuickEdit:
     """Renders edits against one LastBuild; the parser and the per-record hashes are made once."""
 
-    def __init__(self, last: LastBuild, cache):
+    def __init__(self, last: LastBuild, cache, md=None):
         self.last, self.cache = last, cache
-        self.md = make_parser()
-        install_rules(self.md)
-        self.tokens_of = cached_tokens(self.md, cache, last.code_version)
+        if md is None:
+            md = make_parser()
+            install_rules(md)
+        self.md = md
+        self.tokens_of = cached_tokens(md, cache, last.code_version)
 
     def after(self, edited: dict) -> QuickEdit:
         """The hot path for the edit after this one: as if a build had rendered `edited` pages."""
-        quick = QuickEdit.__new__(QuickEdit)
-        quick.__dict__.update(self.__dict__)
-        quick.last = replace(self.last, parsed={**self.last.parsed, **edited})
-        return quick
+        return QuickEdit(replace(self.last, parsed={**self.last.parsed, **edited}), self.cache, self.md)
 
     def site(self, shown: Output | None, changed: list[Path]) -> tuple[Output, dict] | None:
         """`shown` with the pages the changed files belong to rendered again, and those pages
