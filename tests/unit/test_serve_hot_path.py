@@ -111,3 +111,35 @@ def test_a_broken_edit_falls_back_shows_problems_and_keeps_the_last_good_site(bu
     assert rebuild(project, site, state, search=False, cache=cache, served=served) is False
     assert any("no-such-claim" in line for line in state.snapshot()["problems"])
     assert (site / "en/ch14.html").read_bytes() == good, "the last good site stays"
+
+
+def test_reparsing_one_part_indexes_the_page_as_a_whole_parse_does(built):
+    from atlas_site.markdown import make_parser
+    from atlas_site.render.markdown_rules import install_rules
+    from atlas_site.resolve.pages import parse_page, reparse_part
+
+    md = make_parser()
+    install_rules(md)
+    old = built[3].parsed[("en", "ch14")]
+    for index, part in enumerate(old.page.parts):
+        edited = part.model_copy(update={"body": part.body.replace("counts", "still counts") + "\nOne more {{term:ttft}}.\n"})
+        page = old.page.model_copy(update={"parts": tuple(edited if at == index else p for at, p in enumerate(old.page.parts))})
+        whole, again = parse_page(page, md), reparse_part(old, page, index, md)
+        assert (again.sections, again.uses, again.events, again.problems) == (whole.sections, whole.uses, whole.events, whole.problems)
+        assert [p for p, _ in again.parts] == [p for p, _ in whole.parts]
+        assert any(u.location.path == part.path and u.key == "ttft" and u.location.line > 1 for u in again.uses)
+
+
+def test_edits_in_a_row_each_take_the_hot_path_before_any_build(built):
+    """The next edit may come before a build has rendered the last one: the hot path goes on from
+    the pages it spliced itself."""
+    project, part, cache, result = built
+    quick, shown = QuickEdit(LastBuild.of(project, result), cache), result.output
+    previous = "wastes slots"
+    for word in ("few", "couple of", "handful of"):
+        edit(part, previous, previous := f"wastes a {word} slots")
+        shown, edited = quick.site(shown, [part])
+        assert f"wastes a {word} slots".encode() in shown["en/ch14.html"]
+        quick = quick.after(edited)
+    full = build(project, project / "_site", search=False, cache=cache)
+    assert shown["en/ch14.html"] == full.output["en/ch14.html"]

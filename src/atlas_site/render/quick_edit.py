@@ -19,7 +19,7 @@ from ..load.project import input_name, read_text
 from ..markdown import make_parser
 from ..model import Book, PagePart
 from ..output import Output
-from ..resolve.pages import ParsedPage, cached_tokens, parse_page
+from ..resolve.pages import ParsedPage, cached_tokens, reparse_part
 from ..resolve.references import check_page_references
 from .assets import page_assets
 from .dependencies import Dependencies
@@ -74,17 +74,20 @@ def _outline(parsed_page: ParsedPage) -> list:
 class QuickEdit:
     """Renders edits against one LastBuild; the parser and the per-record hashes are made once."""
 
-    def __init__(self, last: LastBuild, cache, md=None):
+    def __init__(self, last: LastBuild, cache, md=None, bodies: dict | None = None):
         self.last, self.cache = last, cache
+        self.bodies = bodies or {}  # (lang, page id) -> (article content, what it cites) as the shown page has them
         if md is None:
             md = make_parser()
             install_rules(md)
         self.md = md
         self.tokens_of = cached_tokens(md, cache, last.code_version)
+        self.rendered: dict = {}  # what site() spliced in, for after()
 
     def after(self, edited: dict) -> QuickEdit:
         """The hot path for the edit after this one: as if a build had rendered `edited` pages."""
-        return QuickEdit(replace(self.last, parsed={**self.last.parsed, **edited}), self.cache, self.md)
+        return QuickEdit(replace(self.last, parsed={**self.last.parsed, **edited}), self.cache, self.md,
+                         {**self.bodies, **{key: self.rendered[key] for key in edited}})
 
     def site(self, shown: Output | None, changed: list[Path]) -> tuple[Output, dict] | None:
         """`shown` with the pages the changed files belong to rendered again, and those pages
@@ -121,26 +124,30 @@ class QuickEdit:
         return PagePart(path=name, body=doc.body, body_line=doc.body_line)
 
     def _page(self, output: Output, old: ParsedPage, edited: dict[int, PagePart]) -> tuple[Output, ParsedPage] | None:
-        page = old.page
-        parts = tuple(edited.get(index, part) for index, part in enumerate(page.parts))
-        new = parse_page(page.model_copy(update={"parts": parts}), self.md, self.tokens_of)
+        page, new = old.page, old
+        for index, part in sorted(edited.items()):
+            parts = tuple(part if at == index else kept for at, kept in enumerate(new.page.parts))
+            new = reparse_part(new, new.page.model_copy(update={"parts": parts}), index, self.md, self.tokens_of)
         if new.problems or _outline(new) != _outline(old) or page_assets(new, page.lang) != page_assets(old, page.lang):
             return None
         references = Collector()
         check_page_references(self.last.book, new, self.last.computed, references)
         if any(d.severity == "error" for d in references.items):
             return None
-        old_body, old_state = self._body(old)
-        new_body, new_state = self._body(new)
-        if new_state.cites.places != old_state.cites.places:
+        key = (page.lang, page.id)
+        old_body, old_places = self.bodies.get(key) or self._body(old)
+        new_body, new_places = self._body(new)
+        if new_places != old_places:
             return None  # the works cited at the end of the page changed
+        self.rendered[key] = (new_body, new_places)
         html, before = output[page.output_path], old_body.encode("utf-8")
         if html.count(before) != 1:
             return None
         return output.replaced(page.output_path, html.replace(before, new_body.encode("utf-8"))), new
 
-    def _body(self, parsed_page: ParsedPage):
+    def _body(self, parsed_page: ParsedPage) -> tuple[str, dict]:
         last = self.last
-        return render_body(last.book, parsed_page, last.computed, self.md, make_environment(last.root), last.root,
-                           self.cache, last.code_version, last.notices.get((parsed_page.page.lang, parsed_page.page.id), {}),
-                           last.dependencies)
+        notices = last.notices.get((parsed_page.page.lang, parsed_page.page.id), {})
+        body, state = render_body(last.book, parsed_page, last.computed, self.md, make_environment(last.root), last.root,
+                                  self.cache, last.code_version, notices, last.dependencies)
+        return body, state.cites.places
