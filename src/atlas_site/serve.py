@@ -198,7 +198,7 @@ class _Served:
         self.generation = 0
 
 
-def hot_push(root: Path, state: LiveState, served: _Served, changed: list[Path] | None) -> bool:
+def hot_push(state: LiveState, served: _Served, changed: list[Path] | None) -> bool:
     """On the watcher's thread, before any build: when only the prose of part files changed, push
     the pages spliced from the last rendered build at once (the full build follows and corrects)."""
     start = time.perf_counter()
@@ -373,7 +373,7 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
             ready(url)
         paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
         for changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            hot_push(root, state, served, _edited(changes))
+            hot_push(state, served, _edited(changes))
             builder.request()
     finally:  # Ctrl-C goes on up to the command line, which says so in one line
         if builder is not None:

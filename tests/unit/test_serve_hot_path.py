@@ -91,7 +91,7 @@ def test_serve_pushes_the_hot_edit_then_the_build_changes_nothing_on_that_page(b
     state, served = LiveState(), _Served()
     assert rebuild(project, site, state, search=False, cache=cache, served=served)
     edit(part, "the last block still wastes slots", "the last block still wastes a few slots")
-    assert hot_push(project, state, served, [part])
+    assert hot_push(state, served, [part])
     hot = state.snapshot()["version"]
     assert [c["id"] for c in state.changes["pages"]["en/ch14.html"]] == ["q1"]
     assert b"wastes a few slots" not in (site / "en/ch14.html").read_bytes(), "the hot path writes nothing"
@@ -107,7 +107,7 @@ def test_a_broken_edit_falls_back_shows_problems_and_keeps_the_last_good_site(bu
     assert rebuild(project, site, state, search=False, cache=cache, served=served)
     good = (site / "en/ch14.html").read_bytes()
     edit(part, "counts from arrival.", "counts from arrival; see {{claim:no-such-claim}}.")
-    assert not hot_push(project, state, served, [part]), "a dangling reference is left to the full build"
+    assert not hot_push(state, served, [part]), "a dangling reference is left to the full build"
     assert rebuild(project, site, state, search=False, cache=cache, served=served) is False
     assert any("no-such-claim" in line for line in state.snapshot()["problems"])
     assert (site / "en/ch14.html").read_bytes() == good, "the last good site stays"
@@ -143,3 +143,26 @@ def test_edits_in_a_row_each_take_the_hot_path_before_any_build(built):
         quick = quick.after(edited)
     full = build(project, project / "_site", search=False, cache=cache)
     assert shown["en/ch14.html"] == full.output["en/ch14.html"]
+
+
+def test_a_build_a_newer_edit_made_obsolete_stops_and_announces_nothing(built, monkeypatch):
+    from atlas_site import serve as serve_module
+
+    project, part, cache, _result = built
+    site = project / "_site"
+    state, served = LiveState(), _Served()
+    assert rebuild(project, site, state, search=False, cache=cache, served=served)
+    before, written = state.snapshot(), (site / "en/ch14.html").read_bytes()
+    real_build = serve_module.build
+
+    def edited_meanwhile(*args, **kwargs):
+        served.generation += 1  # what the watcher does when the next edit arrives
+        return real_build(*args, **kwargs)
+    monkeypatch.setattr(serve_module, "build", edited_meanwhile)
+    edit(part, "the last block still wastes slots", "the last block still wastes a few slots")
+    assert rebuild(project, site, state, search=False, cache=cache, served=served) is None
+    assert state.snapshot() == before and (site / "en/ch14.html").read_bytes() == written
+    monkeypatch.setattr(serve_module, "build", real_build)
+    assert rebuild(project, site, state, search=False, cache=cache, served=served)
+    assert b"wastes a few slots" in (site / "en/ch14.html").read_bytes()
+    assert state.version == before["version"] + 1
