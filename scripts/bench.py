@@ -253,7 +253,7 @@ def start_serve(project: Path) -> tuple[subprocess.Popen, str]:
 PAINT_EDITS = {
     # a new plain paragraph in a section of Chapter 14 (the page patches that section)
     "insert a paragraph": ("content/en/ch14/20-phases.md", "\n\n{{figure:roofline}}\n", "\n\n{marker}\n\n{{figure:roofline}}\n"),
-    # a word of an existing paragraph that cites sources (the page reloads: cite links are wired at load)
+    # a word of an existing paragraph that cites sources (patched too: the cards listen on the document)
     "edit a citing paragraph": ("content/en/ch14/20-phases.md", "Prefill is often described as", "Prefill is often {marker} described as"),
 }
 

@@ -14,6 +14,7 @@ from .markdown import make_parser
 from .model import Book
 from .output import Output
 from .render.dashboard import render_dashboard
+from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .resolve.examples import compute_examples
@@ -36,6 +37,8 @@ class BuildResult:
     parsed: dict = field(default_factory=dict)
     computed: dict = field(default_factory=dict)
     translations: Translations | None = None
+    notices: dict = field(default_factory=dict)  # (lang, page id) -> {section id: the notice HTML}
+    dependencies: Dependencies | None = None  # the records' hashes the render keyed its pages with
     problems: list[Diagnostic] = field(default_factory=list)
     suppressed: int = 0  # follow-on problems left out because their cause is reported
     gate_reports: list = field(default_factory=list)
@@ -71,8 +74,8 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
              rendered=None) -> BuildResult:
     """Load, validate, resolve, render and gate, all in memory. Never writes. With a cache, only
     what an edit affects is parsed, computed and rendered again (content hashes decide).
-    `rendered(output)`, when given, sees the pages as soon as they are rendered, before the gates
-    (serve pushes an edit to open pages from there; the gates' verdict follows).
+    `rendered(result)`, when given, sees the result as soon as its pages are rendered, before the
+    gates (serve pushes an edit to open pages from there; the gates' verdict follows).
     `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
     never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
@@ -100,12 +103,13 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
     with clock.stage("render"):
-        notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
+        notices = result.notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
         downloads = current_downloads(root, book, code_version)  # the editions an export made of these very inputs
+        result.dependencies = Dependencies(book, result.computed)
         result.output, result.manifest = render_site(book, result.parsed, result.computed, md, root, cache, code_version,
-                                                     notices, downloads)
+                                                     notices, downloads, result.dependencies)
     if rendered:
-        rendered(result.output)
+        rendered(result)
     with clock.stage("gates"):
         ctx = GateContext(book, result.parsed, result.output, result.manifest, rules, list(result.problems),
                           cache=cache, code_version=code_version, root=root, translations=result.translations, as_of=as_of)

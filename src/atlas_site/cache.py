@@ -194,9 +194,12 @@ class BuildCache:
         self.stats: Counter = Counter()
         self.warnings: list[str] = []  # at most one: why the folder is not used
         self.pending: list | None = None  # while writes are deferred: the entries to write at flush()
+        self.checkpoint = None  # called before every lookup: serve stops a build a newer edit made obsolete
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
+        if self.checkpoint is not None:
+            self.checkpoint()
         entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
         self.used.add(entry)
         if entry in self.memory:
@@ -277,10 +280,11 @@ class BuildCache:
 
     def forget_unused(self) -> None:
         """Drop entries the last build did not ask for, so the cache tracks the current book."""
-        for entry in [e for e in self.memory if e not in self.used]:
-            del self.memory[entry]
+        used = set(self.used)  # copies taken at once: serve's hot path may add entries meanwhile
+        for entry in [e for e in list(self.memory) if e not in used]:
+            self.memory.pop(entry, None)
         if self.folder is not None and self.folder.is_dir():
-            keep = {self._path(e) for e in self.used}
+            keep = {self._path(e) for e in used}
             try:
                 for path in self.folder.glob("*/*"):
                     if path not in keep and path.suffix in (".json", ".pkl", ".tmp") and path.is_file():

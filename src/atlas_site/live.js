@@ -6,8 +6,11 @@
   "use strict";
   var KEY = "atlas-live-scroll";
   // Elements our page scripts wire up when the page loads: a patch that replaces one of them
-  // would leave it without its behaviour, so such an edit reloads instead.
-  var WIRED = "a.cite, [data-lab], [data-lab-scripts], [data-notice], [data-devmap], [data-theme-toggle], [data-lang-switch], [data-search], script";
+  // would leave it without its behaviour, so such an edit reloads instead. (Citations, terms and
+  // other previewable links are not among them: cards.js listens on the document.)
+  var WIRED = "[data-lab], [data-lab-scripts], [data-notice], [data-devmap], [data-theme-toggle], [data-lang-switch], [data-search], script";
+  // the event cards.js refetches its card data on (changed preview texts, once written)
+  var DATA_CHANGED = "atlas:previews-changed";
   // the build this page's HTML comes from (serve writes it into the script's URL)
   var script = document.currentScript && /[?&]v=(\d+)/.exec(document.currentScript.src);
   var known = script ? Number(script[1]) : null;
@@ -107,6 +110,13 @@
   }
 
   var reloadWhenWritten = null;  // a version this page must reload for, once its files are written
+  var refreshWhenWritten = false;  // the card data changed: tell cards.js once the files are written
+
+  function refreshData(event) {
+    if (!event.written) { refreshWhenWritten = true; return; }
+    refreshWhenWritten = false;
+    document.dispatchEvent(new CustomEvent(DATA_CHANGED, { detail: event.version }));
+  }
 
   function reloadFor(event) {
     if (event.written) reload();
@@ -119,12 +129,15 @@
     if (known === null) { known = event.version; return; }
     if (event.version === known) {
       if (event.written && reloadWhenWritten === known) reload();
+      else if (refreshWhenWritten) refreshData(event);
       return;
     }
-    var changes = event.changes, follows = event.after === known;
+    var changes = event.changes, follows = event.after === known, owed = reloadWhenWritten !== null;
     known = event.version;
     reloadWhenWritten = null;
-    if (!changes || !follows || changes.reload) return reloadFor(event);  // a build we did not see, or an asset
+    // a build we did not see, an asset, or a reload still owed (its build was superseded before it was written)
+    if (!changes || !follows || changes.reload || owed) return reloadFor(event);
+    if ((changes.refresh || []).length || refreshWhenWritten) refreshData(event);
     var mine = changes.pages[pagePath()];
     if (mine === undefined) return;  // another page changed
     if (mine === "reload" || !patch(mine)) reloadFor(event);

@@ -13,6 +13,9 @@ ARTICLE_END = b"</article>"
 SECTION_HEADING = re.compile(rb'<h2 id="([^"]+)"')  # every h2 of an article opens a section
 
 RELOAD = "reload"
+# data a page fetches lazily (the preview cards' texts): when only it changed the page refreshes it
+# instead of reloading, since a patched section may quote what it holds
+REFRESHABLE = re.compile(r"assets/previews-[^/]+\.js")
 
 
 def _article(html: bytes) -> tuple[bytes, bytes, bytes] | None:
@@ -51,15 +54,19 @@ def page_change(old: bytes, new: bytes) -> str | list[dict]:
 def site_changes(old: Output | None, new: Output) -> dict:
     """{"reload": True} when something every page may use changed (an asset, or no previous site
     to compare with); else {"reload": False, "pages": {path: RELOAD | [changed sections]}} for the
-    HTML pages whose bytes changed."""
+    HTML pages whose bytes changed, and "refresh": [the lazily fetched data files that changed]."""
     if old is None:
         return {"reload": True}
     paths = set(old.paths()) | set(new.paths())
     pages: dict[str, str | list] = {}
+    refresh = []
     for path in sorted(paths):
         if path in old and path in new and old[path] == new[path]:
             continue
-        if not path.endswith(".html"):
+        if path in old and path in new and REFRESHABLE.fullmatch(path):
+            refresh.append(path)
+        elif not path.endswith(".html"):
             return {"reload": True}
-        pages[path] = page_change(old[path], new[path]) if path in old and path in new else RELOAD
-    return {"reload": False, "pages": pages}
+        else:
+            pages[path] = page_change(old[path], new[path]) if path in old and path in new else RELOAD
+    return {"reload": False, "pages": pages, "refresh": refresh}

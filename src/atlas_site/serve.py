@@ -19,6 +19,7 @@ from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .live_patch import site_changes
+from .render.quick_edit import LastBuild, QuickEdit
 from .write import build_lock, check_destination
 
 WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
@@ -179,48 +180,152 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
     return Handler
 
 
+class Superseded(BaseException):
+    """A newer edit arrived while a build ran: its result is out of date before it is done. A
+    BaseException, so that no `except Exception` on the way turns it into a reported problem."""
+
+
 class _Served:
-    """The in-memory site the open pages show, to tell them what the next build changed."""
-    output = None
+    """What the open pages show (the in-memory site, to tell them what the next build changed), the
+    hot path built on the last rendered build (render/quick_edit.py), and the generation of the
+    edits: every batch of changes the watcher sees starts a new one, and a build of an older one
+    stops at its next cache lookup."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.output = None
+        self.quick: QuickEdit | None = None
+        self.generation = 0
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool:
-    """One rebuild; any failure, even a bug of ours, becomes problems in the terminal and the page.
-    An edit the open pages can patch in is pushed as soon as it is rendered; the gates, the
-    write and the rest follow."""
+def hot_push(state: LiveState, served: _Served, changed: list[Path] | None) -> bool:
+    """On the watcher's thread, before any build: when only the prose of part files changed, push
+    the pages spliced from the last rendered build at once (the full build follows and corrects)."""
+    start = time.perf_counter()
+    with served.lock:
+        served.generation += 1
+        if not changed or served.quick is None:
+            return False
+        try:
+            spliced = served.quick.site(served.output, changed)
+        except Exception:  # anything unforeseen: the full build that follows reports it properly
+            return False
+        if spliced is None:
+            return False
+        output, edited = spliced
+        changes = site_changes(served.output, output)
+        if changes["reload"]:
+            return False
+        served.output = output
+        served.quick = served.quick.after(edited)  # the next edit may come before any build renders this one
+        state.rendered(changes)
+    print(f"hot path pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+    return True
+
+
+def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool | None:
+    """One full build; any failure, even a bug of ours, becomes problems in the terminal and the
+    page. What it rendered is pushed as soon as it is rendered (a patch of the open pages, which
+    corrects the hot path's or changes nothing); the gates, the write and the rest follow. None
+    when a newer edit superseded it: the build that edit asks for says what happened."""
     start = time.perf_counter()
     served = served or _Served()
+    with served.lock:
+        generation, shown = served.generation, served.output  # what the open pages show until this build is announced
     found: dict = {}  # what the rendered pages changed; "announced" once pushed
-    shown = served.output  # what the open pages show until this build is announced
+    builder = threading.get_ident()
 
-    def push(output) -> None:
-        found["changes"] = site_changes(served.output, output)
-        served.output = output
-        if not found["changes"]["reload"]:
-            state.rendered(found["changes"])
-            found["announced"] = True
+    def checkpoint() -> None:
+        if served.generation != generation and threading.get_ident() == builder:
+            raise Superseded()
+
+    def push(result) -> None:
+        with served.lock:
+            checkpoint()
+            found["changes"] = site_changes(served.output, result.output)
+            served.output = result.output
+            found["announced"] = not found["changes"]["reload"]
+            if found["announced"]:
+                state.rendered(found["changes"])
+            try:
+                served.quick = QuickEdit(LastBuild.of(root, result), cache)  # the next edit's hot path starts here
+            except Exception:  # no hot path then; the full build still serves every edit
+                served.quick = None
+        if found["announced"]:
             print(f"pushed in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
 
+    def broken(lines: list[str]) -> bool:
+        with served.lock:
+            if served.output is not shown or found:
+                served.output = None  # pages took a pushed edit and show what failed: the next good build reloads them
+                served.quick = None
+        return _broken(state, lines)
+
     cache.defer_writes()  # the on-disk cache entries are written after the push, not before it
+    cache.checkpoint = checkpoint
     try:
         with build_lock(root):
-            build(root, site, search=search, cache=cache, rendered=push)
+            build(root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint())
             cache.flush()
         changes = None if found.get("announced") else found["changes"]
+    except Superseded:  # its deferred cache entries stay pending: the next build writes them
+        with served.lock:
+            if found and not found["announced"]:
+                served.output = None  # it found a change the pages must reload for: the next build says so
+        print(f"superseded by a newer edit after {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
+        return None
     except AtlasError as error:
-        # pages that took the pushed edit show what failed: the next good build reloads them
-        served.output = None if found.get("announced") else shown
-        return _broken(state, [str(d) for d in error.diagnostics])
+        return broken([str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
-        served.output = None if found.get("announced") else shown
-        return _broken(state, [f"atlas-site: internal error: {type(error).__name__}: {error} "
-                               "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
+        return broken([f"atlas-site: internal error: {type(error).__name__}: {error} "
+                       "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
+    finally:
+        cache.checkpoint = None
     for line in cache.warnings:
         print(line, file=sys.stderr)
     state.good(changes)
     cache.forget_unused()
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
     return True
+
+
+class _Builder(threading.Thread):
+    """Runs the full builds one after another, off the watcher's thread, so that an edit's hot
+    path never waits for the build of the edit before it."""
+
+    def __init__(self, root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served):
+        super().__init__(daemon=True, name="atlas-builder")
+        self.args = (root, site, state, search, cache, served)
+        self.wanted = threading.Event()
+        self.stopping = False
+
+    def request(self) -> None:
+        self.wanted.set()
+
+    def run(self) -> None:
+        while True:
+            self.wanted.wait()
+            if self.stopping:
+                return
+            self.wanted.clear()
+            rebuild(*self.args)
+
+    def stop(self) -> None:
+        served = self.args[-1]
+        with served.lock:
+            served.generation += 1  # a build under way stops at its next step
+        self.stopping = True
+        self.wanted.set()
+        self.join(timeout=60)
+
+
+def _edited(changes) -> list[Path] | None:
+    """The files a batch of the watcher's changes wrote, or None when it also deleted one."""
+    from watchfiles import Change
+
+    if any(kind == Change.deleted for kind, _ in changes):
+        return None
+    return sorted(Path(path) for _, path in changes)
 
 
 def _broken(state: LiveState, lines: list[str]) -> bool:
@@ -253,21 +358,26 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     check_destination(site, root)
     state = LiveState()
     server = open_server(site, state, port)
-    thread = None
+    thread = builder = None
     try:
         cache = BuildCache(root / ".atlas-cache" / "artefacts")  # only what an edit affects is redone
         served = _Served()
         rebuild(root, site, state, search=True, cache=cache, served=served)  # the first build includes the search index
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
+        builder = _Builder(root, site, state, search, cache, served)
+        builder.start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
         print(f"serving {site} at {url} (watching {', '.join(WATCHED)}; Ctrl-C stops)", flush=True)
         if ready:
             ready(url)
         paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
-        for _changes in watch(*paths, stop_event=stop, debounce=50, step=20):
-            rebuild(root, site, state, search=search, cache=cache, served=served)
+        for changes in watch(*paths, stop_event=stop, debounce=50, step=20):
+            hot_push(state, served, _edited(changes))
+            builder.request()
     finally:  # Ctrl-C goes on up to the command line, which says so in one line
+        if builder is not None:
+            builder.stop()
         state.close()
         if thread is not None:
             server.shutdown()

@@ -19,6 +19,7 @@
   var card = null;
   var owner = null;
   var hideTimer = null;
+  var refreshed = 0;  // under atlas-site serve: the build whose card data to fetch next (0: as shipped)
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -36,7 +37,7 @@
     if (!meta) return;
     loading = true;
     var script = document.createElement("script");
-    script.src = meta.getAttribute("content");
+    script.src = meta.getAttribute("content") + (refreshed ? "?v=" + refreshed : "");
     script.onload = function () {
       data = window.AtlasPreviews || {};
       var next = pending;
@@ -239,5 +240,11 @@
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") hide();
+  });
+  /* `atlas-site serve` patched the page and the card texts changed: fetch them again on next use */
+  document.addEventListener("atlas:previews-changed", function (event) {
+    data = null;
+    loading = false;
+    refreshed = event.detail;
   });
 })();

@@ -38,7 +38,7 @@ def test_a_change_outside_the_article_or_to_the_sections_reloads():
 def test_site_changes_lists_changed_pages_and_reloads_for_assets():
     old = output({"en/ch14.html": PAGE, "index.html": "<html>i</html>", "assets/a.css": "a{}"})
     same = output({"en/ch14.html": PAGE, "index.html": "<html>i</html>", "assets/a.css": "a{}"})
-    assert site_changes(old, same) == {"reload": False, "pages": {}}
+    assert site_changes(old, same) == {"reload": False, "pages": {}, "refresh": []}
     edited = output({"en/ch14.html": PAGE.replace("<p>a</p>", "<p>A</p>"), "index.html": "<html>i</html>", "assets/a.css": "a{}"})
     changes = site_changes(old, edited)
     assert changes["reload"] is False and list(changes["pages"]) == ["en/ch14.html"]
@@ -47,3 +47,15 @@ def test_site_changes_lists_changed_pages_and_reloads_for_assets():
     added = output({"en/ch14.html": PAGE, "index.html": "<html>i</html>", "assets/a.css": "a{}", "en/new.html": PAGE})
     assert site_changes(old, added)["pages"] == {"en/new.html": RELOAD}
     assert site_changes(None, same) == {"reload": True}
+
+
+def test_changed_preview_data_is_refreshed_not_reloaded():
+    old = output({"en/ch14.html": PAGE, "assets/previews-en.js": "a", "assets/site.js": "s"})
+    quoted = output({"en/ch14.html": PAGE.replace("<p>b</p>", "<p>b!</p>"), "assets/previews-en.js": "b", "assets/site.js": "s"})
+    changes = site_changes(old, quoted)
+    assert changes["reload"] is False and changes["refresh"] == ["assets/previews-en.js"]
+    assert [c["id"] for c in changes["pages"]["en/ch14.html"]] == ["q2"]
+    # any other script still reloads, and so does preview data that is new
+    assert site_changes(old, output({"en/ch14.html": PAGE, "assets/previews-en.js": "a", "assets/site.js": "t"})) == {"reload": True}
+    assert site_changes(old, output({"en/ch14.html": PAGE, "assets/previews-en.js": "a", "assets/site.js": "s",
+                                     "assets/previews-de.js": "d"})) == {"reload": True}

@@ -186,3 +186,30 @@ def test_an_edit_is_patched_into_the_open_page_and_a_heading_edit_reloads_it(min
         page.close()
         stop.set()
         thread.join(timeout=10)
+
+
+def test_a_patched_citing_paragraph_keeps_its_card(mini, chromium):
+    """An edit of a paragraph that cites a source is patched in (no reload), and its citation still
+    opens the card by focus and closes it by Escape: the cards listen on the document."""
+    stop, thread, base = start(mini)
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(base + "en/ch14.html")
+        page.evaluate("() => { window.__notReloaded = true; }")
+        edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04]", "FlashAttention reorders its IO [@n04]")
+        page.wait_for_function("() => document.querySelector('article').textContent.includes('reorders its IO')", timeout=60000)
+        assert page.evaluate("() => window.__notReloaded === true"), "the citing paragraph was patched in, not reloaded"
+        cite = page.locator("article p", has_text="reorders its IO").locator("a.cite")
+        cite.focus()
+        card = page.locator("#cite-card")
+        card.wait_for(state="visible", timeout=10000)
+        assert card.locator("a.cite-card-link").get_attribute("href").startswith("bibliography.html#src-")
+        page.keyboard.press("Escape")
+        assert card.is_hidden()
+        cite.hover()
+        card.wait_for(state="visible", timeout=10000)
+        assert page.evaluate("() => window.__notReloaded === true")
+    finally:
+        page.close()
+        stop.set()
+        thread.join(timeout=10)

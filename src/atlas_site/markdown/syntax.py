@@ -21,15 +21,15 @@ CITE = re.compile(r"\[@([A-Za-z0-9_-]+)((?:\s*;\s*@[A-Za-z0-9_-]+)*)\]")
 DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.,-]+))?(?:\|([^{}|]+))?\}\}")
 BLOCK_DIRECTIVES = frozenset(REGISTRY.of_form("block"))
 # markdown-it's text rule stops only at these; '{' is added so directives can start mid-text
-_TERMINATORS = set("\n!#$%&*+-:<=>@[\\]^_`{}~")
+_TERMINATORS = "\n!#$%&*+-:<=>@[\\]^_`{}~"
+_RUN = re.compile("[^" + re.escape(_TERMINATORS) + "]+")  # a run of plain text, found by the regex engine, not char by char
 
 
 def _text(state: StateInline, silent: bool) -> bool:
-    pos = state.pos
-    while pos < state.posMax and state.src[pos] not in _TERMINATORS:
-        pos += 1
-    if pos == state.pos:
+    run = _RUN.match(state.src, state.pos, state.posMax)
+    if run is None:
         return False
+    pos = run.end()
     if not silent:
         state.pending += state.src[state.pos : pos]
     state.pos = pos

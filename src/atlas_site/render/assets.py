@@ -73,19 +73,23 @@ def shipped(source: str, line_comments: bool = True) -> str:
     text = BLOCK_COMMENT.sub("", source)
     if line_comments:
         text = LINE_COMMENT.sub("", text)
-    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip()) + "\n"
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if not _text_spans_lines(text, lines):
+        lines = [line.lstrip() for line in lines]  # indentation is for the repository's readers
+    return "\n".join(lines) + "\n"
 
 
-def shipped_css(source: str) -> str:
-    """A stylesheet as shipped: also without indentation, which CSS never depends on (a string
-    cannot span lines), and which every page's first load would otherwise carry."""
-    return "\n".join(line.strip() for line in shipped(source, line_comments=False).splitlines()) + "\n"
+def _text_spans_lines(text: str, lines: list[str]) -> bool:
+    """Could leading whitespace be part of a string? Only in a template literal or after a line
+    continuation; a file with either keeps its indentation."""
+    return "`" in text or any(line.endswith("\\") for line in lines)
+
 
 
 def add_assets(root: Path, output: Output) -> None:
     for name, parts in STYLESHEETS.items():
         css = "\n".join((root / part).read_text(encoding="utf-8") for part in parts if (root / part).exists())
-        output.add(f"assets/{name}", shipped_css(css))
+        output.add(f"assets/{name}", shipped(css, line_comments=False))
     for path in sorted((root / "templates" / "static").glob("*.js")):
         output.add(f"assets/{path.name}", shipped(path.read_text(encoding="utf-8")))
     for script in lab_scripts(root, every_lab(root)):

@@ -9,6 +9,7 @@ an xmlns attribute, and a symbol is written as its own character rather than a n
 (markup characters stay escaped)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from html.parser import HTMLParser
 
@@ -82,6 +83,7 @@ def safe_mathml(markup: str) -> str:
     return builder.result()
 
 
+@lru_cache(maxsize=4096)  # a pure function: an edited part converts only the formulas it did not have before
 def to_mathml(source: str, display: bool) -> str:
     """LaTeX -> safe MathML with the source as its text alternative. Raises on LaTeX the converter
     cannot read (the caller shows the source instead)."""

@@ -27,15 +27,29 @@ from .templates import make_environment
 from .web import add_web_files
 
 
+def render_body(book: Book, parsed_page: ParsedPage, computed: dict, md: MarkdownIt, env, root: Path, cache,
+                code_version: str, notices: dict, dependencies, tokens_of=None) -> tuple[str, RenderState]:
+    """A page's article content and the state it leaves (what it cites and places). `notices`:
+    section id -> the notice that its twin changed (translations/). `tokens_of`: part -> tokens
+    (the index holds none; by default from the cache, else parsed again)."""
+    page = parsed_page.page
+    state = RenderState(book, page.lang, page.output_path, computed, env, root, cache, code_version,
+                        figure_numbers=parsed_page.figure_numbers())
+    state.notices = notices
+    return _render_parts(state, parsed_page, md, dependencies, tokens_of or part_tokens(md, cache, code_version)), state
+
+
 def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies, tokens_of) -> str:
     """A page's body, part by part: a part is re-rendered only when its text, what it shows, the
-    state the parts before it leave (section, counters, terms already defined) or the page's
-    translation notices changed. The notice on the page's opening comes first."""
+    state the parts before it leave (section, counters, terms already defined) or the notices of
+    its own sections changed (a notice quotes the twin's text: an edit there changes only the
+    parts it touches). The notice on the page's opening comes first."""
     carried = state.carry()
-    notices = sorted(state.notices.items())
     html = [state.notices.get(TOP, "")]
     for part in parsed_page.page.parts:
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
+        notices = [(s.id, state.notices[s.id]) for s in parsed_page.sections
+                   if s.location.path == part.path and s.id in state.notices]  # a notice sits under its heading
 
         def render_part(part=part, carried=carried):
             local = RenderState(state.book, state.lang, state.page_path, state.computed, state.env, state.root,
@@ -67,8 +81,9 @@ def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
                 cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None,
-                downloads=()) -> tuple[Output, Manifest]:
+                downloads=(), dependencies: Dependencies | None = None) -> tuple[Output, Manifest]:
     """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/).
+    `dependencies`: the records' hashes (made here when not given; serve keeps them for its hot path).
     `downloads`: the print and e-book editions of this book (export/downloads.py), shipped and
     linked from every page's footer (the templates' `editions`)."""
     cache = cache or NoCache()
@@ -78,7 +93,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     env.globals["editions"] = tuple(downloads)  # every page's footer links those of its language
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
-    dependencies = Dependencies(book, computed)
+    dependencies = dependencies or Dependencies(book, computed)
     tokens_of = part_tokens(md, cache, code_version)  # parsed again: the index holds no tokens
     for lang in book.languages:
         pages = book.pages_in(lang)
@@ -86,10 +101,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
             parsed_page = parsed[(lang, page.id)]
 
             def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
-                state = RenderState(book, lang, page.output_path, computed, env, root, cache, code_version,
-                                    figure_numbers=parsed_page.figure_numbers())
-                state.notices = notices.get((lang, page.id), {})
-                body = _render_parts(state, parsed_page, md, dependencies, tokens_of)
+                body, state = render_body(book, parsed_page, computed, md, env, root, cache, code_version,
+                                          notices.get((lang, page.id), {}), dependencies, tokens_of)
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
                 html = env.get_template("page.html.j2").render(

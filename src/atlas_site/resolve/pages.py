@@ -223,6 +223,31 @@ def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
     return parsed
 
 
+def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens_of=None) -> ParsedPage:
+    """`old` (the parsed `page` before part `index` changed) with only that part parsed and indexed
+    again: the index of the other parts is carried over, which holds as long as the part leaves the
+    same sections as before (serve's hot path checks the outline and falls back otherwise)."""
+    tokens_of = tokens_of or part_tokens(md)
+    edited = page.parts[index]
+    earlier = {part.path for part in page.parts[:index]}
+    kept = lambda items, first: [x for x in items if (x.location.path in earlier) == first and x.location.path != edited.path]
+    kept_images = lambda first: [(src, where) for src, where in old.images if (where.path in earlier) == first and where.path != edited.path]
+    parsed = ParsedPage(page)
+    parsed.sections, parsed.uses, parsed.events, parsed.problems = (kept(old.sections, True), kept(old.uses, True),
+                                                                    kept(old.events, True), kept(old.problems, True))
+    parsed.images = kept_images(True)
+    indexer = _Indexer(parsed)  # resumed where the earlier parts leave it: their last section and h2
+    indexer.section = parsed.sections[-1].id if parsed.sections else ""
+    indexer.h2 = next((s.id for s in reversed(parsed.sections) if s.level == 2), "")
+    indexer.part(edited, tokens_of(edited))
+    parsed.sections += kept(old.sections, False)
+    parsed.uses += kept(old.uses, False)
+    parsed.events += kept(old.events, False)
+    parsed.problems += kept(old.problems, False)
+    parsed.images += kept_images(False)
+    return parsed
+
+
 def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
     """Index every page; a part file whose text did not change is not parsed again."""
     tokens_of = part_tokens(md, cache, code_version)
