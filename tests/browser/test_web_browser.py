@@ -54,6 +54,24 @@ def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_force_no_layout
     context.close()
 
 
+SKIPPED = """() => [...document.querySelectorAll('[data-skippable] > *')]
+  .filter(el => getComputedStyle(el).contentVisibility === 'auto').length"""
+
+
+@pytest.mark.parametrize("path", ["zh/ch14.html", "en/bibliography.html"])
+def test_long_pages_skip_the_blocks_far_from_the_screen_but_never_a_heading(browser, base, path):
+    """The first paint's saving: blocks far below are skipped (content-visibility), headings never
+    (anchors and the contents need their places); the gates' render_everything lays out all."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base + path, wait_until="load")
+    assert page.evaluate(SKIPPED) > 20, "the stylesheet skips no block on the first load"
+    assert page.evaluate("() => [...document.querySelectorAll('[data-skippable] > :is(h2, h3)')]"
+                         ".filter(h => getComputedStyle(h).contentVisibility === 'auto').length") == 0
+    render_everything(page)
+    assert page.evaluate(SKIPPED) == 0
+    page.close()
+
+
 # -- pointer targets ----------------------------------------------------------------------------
 TARGETS = """() => {
   const MIN = 24, R = 12;

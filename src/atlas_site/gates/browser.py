@@ -91,14 +91,14 @@ class PageWalk:
 
 
 # Through the CSSOM: the page's CSP refuses an added <style>, not a property set from script.
-_RENDER_ALL = "() => document.querySelectorAll('.prose > *').forEach(el => { el.style.contentVisibility = 'visible'; })"
+_RENDER_ALL = "() => document.querySelectorAll('[data-skippable] > *').forEach(el => { el.classList.add('laid-out'); })"
 
 
 def render_everything(page) -> None:
-    """Lay out every block of the prose, which the stylesheet lets the browser skip far from the
-    screen (content-visibility): what is too wide or badly placed anywhere on the page is then
-    measured, not a skipped block's placeholder. The checks of what a reader sees as the page
-    loads (first screen, language switch) do not call it."""
+    """Lay out at once every block the stylesheet lets the browser skip far from the screen
+    (content-visibility; site.js does the same once the page is idle): what is too wide or badly
+    placed anywhere on the page is then measured, not a skipped block's placeholder. The checks of
+    what a reader sees as the page loads (first screen, language switch) do not call it."""
     page.evaluate(_RENDER_ALL)
 
 
