@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from atlas_site.gates.browser import render_everything
+
 PAGE = "tf-map"
 ARROWS = {"zh": "问题驱动的演进或组合", "en": "problem-driven evolution or composition"}
 LANGS = ("zh", "en")
@@ -67,6 +69,7 @@ def test_readable_list_without_javascript(site, lang):
     try:
         assert page.locator(".devmap-stage").count() == 0
         assert page.locator("[data-devmap-list]").is_visible()
+        render_everything(page)  # the text of blocks far from the screen is read as laid out
         assert ARROWS[lang] in page.locator(".devmap-legend").inner_text()
         routes = page.locator(".devmap-route")
         assert routes.count() == 6

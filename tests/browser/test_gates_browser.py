@@ -54,10 +54,10 @@ CRAMPED_FIGURE = ('<figure class="figure"><div class="figure-box"><svg data-figu
 def test_browser_gates_catch_breaks(built, site, chromium):
     tamper(site, "assets/atlas.css", ":root{", ".prose{min-width:700px}:root{")
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
-    tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + STATIC_TABLIST)
+    tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + STATIC_TABLIST)
     tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
     tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
-    tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body>', '<article class="prose" data-pagefind-body>' + CRAMPED_FIGURE)
+    tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE)
     found = reports(site, browser_rules(built, cards=18, tabs=4), browser=chromium)
 
     overflow = [str(p) for p in found["390 px"].problems]
