@@ -273,8 +273,8 @@
     root.classList.add("is-enhanced");
     var first = this.order.length ? this.chips[this.order[0].id] : null;
     if (first) first.tabIndex = 0;
+    this.opening = true; /* the first frame scrolls the map to its nodes (openWhereTheNodesAre) */
     this.showMap(true);
-    this.openWhereTheNodesAre();
   };
 
   /* Scroll the map sideways so the window shows as many nodes as it can (the early years are sparse). */
@@ -299,19 +299,21 @@
 
   /* ---------- arrows ---------- */
 
+  /* Every box is read before anything is written: a write between two reads would make the
+     browser lay the map out again for each arrow. */
   DevMap.prototype.draw = function () {
     if (this.mapBox.hidden) return;
+    var self = this;
     var base = this.canvas.getBoundingClientRect();
     var width = this.canvas.scrollWidth;
     var height = this.canvas.scrollHeight;
+    var boxes = {};
+    Object.keys(this.chips).forEach(function (id) { boxes[id] = self.chips[id].getBoundingClientRect(); });
+    var routes = this.edges.map(function (edge) { return self.route(boxes[edge.from], boxes[edge.to], base); });
     this.layer.setAttribute("width", String(width));
     this.layer.setAttribute("height", String(height));
     this.layer.setAttribute("viewBox", "0 0 " + width + " " + height);
-    var self = this;
-    this.edges.forEach(function (edge) {
-      edge.path.setAttribute("d", self.route(self.chips[edge.from].getBoundingClientRect(),
-        self.chips[edge.to].getBoundingClientRect(), base));
-    });
+    this.edges.forEach(function (edge, i) { edge.path.setAttribute("d", routes[i]); });
   };
 
   /* A curve from node a to node b (rects relative to the canvas): forward in time it leaves a's
@@ -347,6 +349,8 @@
     this.pending = true;
     window.requestAnimationFrame(function () {
       self.pending = false;
+      if (self.opening && !self.mapBox.hidden) self.openWhereTheNodesAre();
+      self.opening = false;
       self.draw();
     });
   };
@@ -542,7 +546,8 @@
     if ("ResizeObserver" in window) {
       new window.ResizeObserver(function () { self.schedule(); }).observe(this.canvas);
     }
-    if (document.fonts && document.fonts.ready) document.fonts.ready.then(function () { self.schedule(); });
+    /* No redraw on document.fonts.ready: the site loads no web fonts, so nothing reflows when they
+       arrive, and asking for that promise makes the browser lay the whole page out at once. */
     this.fromHash(false);
   };
 
@@ -557,12 +562,16 @@
       return;
     }
     this.select(id, { focus: focus });
+    this.opening = false; /* the address's node is shown, not the busiest years */
     if (!focus) this.chips[id].scrollIntoView({ block: "center", inline: "center" });
   };
 
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("[data-devmap]"), function (root, index) {
-      if (root.querySelector("[data-devmap-list] li[data-node]")) new DevMap(root, index);
+      if (!root.querySelector("[data-devmap-list] li[data-node]")) return;
+      /* built when the reader comes within half a screen of it (its hundred nodes and their arrows
+         are laid out only then); until then the readable list stands in its place */
+      window.atlasWhenNear(root, "50% 0px", function () { new DevMap(root, index); });
     });
   });
 })();

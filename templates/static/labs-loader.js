@@ -25,17 +25,7 @@
     var start = function () { load(host); };
     host.addEventListener("focusin", start);
     host.addEventListener("pointerdown", start);
-    var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
-    if (!("IntersectionObserver" in window) || (target && (host.contains(target) || target.id === "labs"))) {
-      start();
-      return;
-    }
-    var observer = new IntersectionObserver(function (entries) {
-      if (entries.some(function (entry) { return entry.isIntersecting; })) {
-        observer.disconnect();
-        start();
-      }
-    }, { rootMargin: "1200px 0px" });
-    observer.observe(host);
+    if (window.location.hash === "#labs") start(); /* the labs' heading, just above them */
+    window.atlasWhenNear(host, "1200px 0px", start);
   });
 })();

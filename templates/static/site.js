@@ -41,11 +41,20 @@
     if (!header) return;
     function measure() {
       var height = header.offsetHeight + "px";
-      if (getComputedStyle(root).getPropertyValue("--header-h").trim() !== height) root.style.setProperty("--header-h", height);
+      if (getComputedStyle(root).getPropertyValue("--header-h").trim() === height) return false;
+      root.style.setProperty("--header-h", height);
+      return true;
+    }
+    /* The browser may already have scrolled to the address's target with the default height; where
+       the real header is taller (its links wrap to rows on a phone) the target would sit under it. */
+    function landBelowHeader() {
+      var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+      var target = id && document.getElementById(id);
+      if (target && target.getBoundingClientRect().top < header.offsetHeight) target.scrollIntoView();
     }
     window.addEventListener("resize", measure);
     if (!("ResizeObserver" in window)) { measure(); return; }
-    var first = new ResizeObserver(function () { first.disconnect(); measure(); });
+    var first = new ResizeObserver(function () { first.disconnect(); if (measure()) landBelowHeader(); });
     first.observe(header);
   }
 
@@ -198,6 +207,25 @@
       notice.appendChild(button);
     });
   }
+
+  /* Work the reader may never reach waits until they come near it: within `margin` of the window
+     (an IntersectionObserver rootMargin), or at once where the address points into it or the
+     browser has no IntersectionObserver. The labs (labs-loader.js) and the development map
+     (devmap.js) start this way, so a page's first load does not pay for them. */
+  window.atlasWhenNear = function (host, margin, start) {
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    var target = id && document.getElementById(id);
+    if (!("IntersectionObserver" in window) || (target && host.contains(target))) {
+      start();
+      return;
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+      observer.disconnect();
+      start();
+    }, { rootMargin: margin });
+    observer.observe(host);
+  };
 
   document.addEventListener("DOMContentLoaded", function () {
     setupTranslationNotices();

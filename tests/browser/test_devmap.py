@@ -41,7 +41,16 @@ def _open(site, lang, *, width=1280, height=800, **options):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(f"{site['base']}{lang}/{PAGE}.html", wait_until="load")
+    if options.get("java_script_enabled", True):
+        _come_near(page)
     return context, page, errors
+
+
+def _come_near(page):
+    """Scroll to the map as a reader does: it is built when they come within half a screen."""
+    page.locator("[data-devmap]").evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_selector("[data-devmap].is-enhanced", timeout=5000)
+    page.wait_for_timeout(100)  # its first frame scrolls it to the busiest years and draws the arrows
 
 
 def _panel_shows(page, node, lang):
@@ -95,6 +104,36 @@ def test_readable_list_without_javascript(site, lang):
         assert earlier == [f"#map-{a}" for a in sample.after]
         width, client = _sideways(page)
         assert width <= client
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_map_is_built_when_the_reader_comes_near_or_the_address_names_a_node(site, lang):
+    """The first load of a phone does not pay for the map below its first screen: the readable list
+    stands there until the reader scrolls within half a screen; an address naming a node builds it
+    at once and shows that node."""
+    context = site["browser"].new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{site['base']}{lang}/{PAGE}.html", wait_until="load")
+        page.wait_for_timeout(300)
+        root = page.locator("[data-devmap]")
+        assert root.evaluate("el => el.getBoundingClientRect().top") > 844 * 1.5, "the map starts below the first screen and a half"
+        assert page.locator(".devmap-stage").count() == 0 and root.get_attribute("class").count("is-enhanced") == 0
+        page.evaluate("(y) => window.scrollTo(0, y)", root.evaluate("el => el.getBoundingClientRect().top + scrollY - 844 * 1.4"))
+        page.wait_for_selector("[data-devmap].is-enhanced", timeout=5000)
+        assert page.locator(".devmap-chip").count() == len(site["book"].map_nodes)
+        sample = _sample(site["book"])
+        page.close()
+        page = context.new_page()  # a new visit, not a jump within the page already built
+        page.goto(f"{site['base']}{lang}/{PAGE}.html#map-{sample.id}", wait_until="load")
+        page.wait_for_selector("[data-devmap].is-enhanced", timeout=5000)
+        chip = page.locator(f".devmap-chip[data-node='{sample.id}']")
+        assert chip.get_attribute("aria-pressed") == "true", "the node the address names is selected"
+        page.wait_for_timeout(200)
+        box = chip.bounding_box()
+        assert 0 <= box["y"] <= 844 and 0 <= box["x"] <= 390, f"and in view: {box}"
     finally:
         context.close()
 

@@ -70,6 +70,22 @@ def test_contents_are_one_tap_away_at_390_deep_in_the_chapter(site, lang):
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_address_into_the_bibliography_lands_below_the_phone_header(site, lang):
+    """On a phone the bibliography's header is taller than its first-paint default (the page links
+    wrap to rows): the entry an address names still lands below it, not under it."""
+    key = site["book"].registry.work_of("n04").key
+    context, page = _open(site, f"{lang}/bibliography.html#src-{key}", **PHONE)
+    try:
+        page.wait_for_timeout(300)  # the header is measured after the first layout
+        header = page.locator(".site-header").bounding_box()
+        assert header["height"] > 56, "the test needs the tall header (page links in rows)"
+        top = page.locator(f"#src-{key}").bounding_box()["y"]
+        assert header["height"] - 1 <= top <= header["height"] + 40, f"the entry lands just below the header (at {top})"
+    finally:
+        context.close()
+
+
 def test_contents_panel_by_keyboard_escape_returns_focus(site):
     context, page = _open(site, "en/ch14.html", viewport={"width": 390, "height": 844})
     try:

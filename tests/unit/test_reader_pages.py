@@ -84,8 +84,11 @@ def test_bibliography_explains_what_the_numbers_are(site):
 def test_back_links_name_the_page_and_section_they_lead_to(site):
     for lang in site.book.languages:
         html = site.output.text(f"{lang}/bibliography.html")
-        links = re.findall(r'<div class="bib-backlinks">.*?</div>', html, re.S)
+        links = re.findall(r'<details class="bib-backlinks"><summary>.*?</summary>.*?</details>', html, re.S)
         assert links
+        for block in links:  # the summary's count is the number of places listed under it
+            count = re.search(r"<summary>\D*(\d+)\D*</summary>", block)
+            assert count and int(count.group(1)) == block.count("<li>"), block[:200]
         targets = re.findall(r'<a href="\.\./([a-z]+/[a-z0-9-]+\.html)#([a-z0-9-]+)">([^<]+)</a>', "".join(links))
         assert len(targets) > 200
         assert "↩" not in "".join(links)

@@ -96,10 +96,19 @@ _RENDER_ALL = "() => document.querySelectorAll('[data-skippable] > *').forEach(e
 
 def render_everything(page) -> None:
     """Lay out at once every block the stylesheet lets the browser skip far from the screen
-    (content-visibility; site.js does the same once the page is idle): what is too wide or badly
-    placed anywhere on the page is then measured, not a skipped block's placeholder. The checks of
-    what a reader sees as the page loads (first screen, language switch) do not call it."""
+    (content-visibility; a reader's browser lays each out as it nears the screen), and build the
+    development map, which waits for the reader to come near it (devmap.js): what is too wide or
+    badly placed anywhere on the page is then measured, not a skipped block's placeholder or the
+    list that stands in for the map. The page is left scrolled to its top. The checks of what a
+    reader sees as the page loads (first screen, language switch) do not call it."""
     page.evaluate(_RENDER_ALL)
+    if not page.evaluate("() => typeof window.atlasWhenNear === 'function'"):
+        return  # script off: the list is what the reader gets
+    for index in range(page.locator("[data-devmap]").count()):
+        page.locator("[data-devmap]").nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_function("(i) => document.querySelectorAll('[data-devmap]')[i].classList.contains('is-enhanced')",
+                               arg=index, timeout=5000)
+    page.evaluate("() => window.scrollTo(0, 0)")
 
 
 def _overflow(page) -> tuple[int, int]:
