@@ -3,8 +3,6 @@ abbreviation and definition, the place the book first defines it and the section
 English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings."""
 from __future__ import annotations
 
-from pypinyin import Style, lazy_pinyin
-
 from ..model import Book
 from .layout import frame
 from .uses import places_of
@@ -14,6 +12,9 @@ def sort_key(name: str, lang: str) -> tuple:
     """Alphabetical, ignoring case; Chinese characters by their pinyin, letters first and the tone
     as a digit after them (推 tui1 before 吞 tun1; 读 du2 before 堵 du3), Latin words as they are."""
     if lang.startswith("zh"):
+        # imported here: its dictionaries take a third of a second to load, which a book without
+        # Chinese terms (or a build whose glossary comes from the cache) never needs
+        from pypinyin import Style, lazy_pinyin
         syllables = lazy_pinyin(name, style=Style.TONE3, neutral_tone_with_five=True)
         return tuple(s.strip().casefold() for s in syllables if s.strip()), name
     return (name.casefold(),), name
