@@ -6,6 +6,7 @@ import re
 
 from ..diagnostics import Diagnostic, SourceLocation
 from .context import GateContext
+from .html_index import CLAIM_CLASSES
 from .prose_scan import column_of, prose_lines
 from .report import GateReport
 
@@ -55,7 +56,7 @@ def check_claims(ctx: GateContext) -> GateReport:
     rendered = unlabelled = 0
     for path in ctx.output.html_pages():
         markup = ctx.html(path).claim_markup
-        spans, labels, settings = (markup.get(name, 0) for name in ("claim", "badge-claim", "claim-setting"))
+        spans, labels, settings = (markup.get(name, 0) for name in CLAIM_CLASSES)
         rendered += spans
         if labels != spans or settings != spans:
             unlabelled += spans - min(labels, settings)
