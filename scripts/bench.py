@@ -6,12 +6,12 @@
     .venv/bin/python scripts/bench.py --lighthouse [--lighthouse-runs 3] [--pages zh/ch14.html,…] [--plain-server]
 
 Whole-process timings (a fresh `python -m atlas_site` each run), medians over --runs; results as a
-markdown table on stdout. Page weight = gzip-transferred HTML + the CSS and JS it loads (inline SVG
-included; the search index, fetched on demand, excluded)."""
+markdown table on stdout. Page weight = the page_weight rule's first load (rules/weight.py): the HTML
+and the stylesheets and scripts it names, each gzip -9 (inline SVG included; the search index,
+fetched on demand, excluded)."""
 from __future__ import annotations
 
 import argparse
-import gzip
 import re
 import resource
 import shutil
@@ -106,8 +106,21 @@ def synthetic(target: Path, scale: int) -> Path:
         profile = project / "book.yaml"
         series = f'  - series: copies\n    title: {{zh: "副本", en: "Copies"}}\n    pages: [{", ".join(sorted(clones))}]\n'
         text = profile.read_text(encoding="utf-8")
-        profile.write_text(text.replace("  - generated: glossary", series + "  - generated: glossary", 1), encoding="utf-8")
+        text = text.replace("  - generated: glossary", series + "  - generated: glossary", 1)
+        profile.write_text(PAGE_BUDGETS.sub(lambda m: _budgets_with_copies(m, scale), text, count=1), encoding="utf-8")
     return project
+
+
+PAGE_BUDGETS = re.compile(r"page_weight: \{kb: ([\d.]+), pages: \{([^}]*)\}\}")
+
+
+def _budgets_with_copies(match: re.Match, scale: int) -> str:
+    """Every budget times the scale: the navigation every page shows and the generated pages
+    (bibliography, glossary) grow with the book; a copy is allowed what its page is allowed.
+    The rule still weighs every page."""
+    budgets = [(page.strip(), float(kb) * scale) for page, kb in (entry.split(":") for entry in match.group(2).split(",") if entry.strip())]
+    pages = budgets + [(f"{page}-x{copy}", kb) for page, kb in budgets for copy in range(1, scale)]
+    return f"page_weight: {{kb: {float(match.group(1)) * scale:g}, pages: {{{', '.join(f'{page}: {kb:g}' for page, kb in pages)}}}}}"
 
 
 def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, float, float]]:
@@ -301,16 +314,16 @@ def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
 
 
 def page_weights(site: Path) -> list[tuple[str, int]]:
-    rows = []
-    for page in sorted(site.rglob("*.html")):
-        html = page.read_text(encoding="utf-8")
-        total = len(gzip.compress(html.encode("utf-8"), 9))
-        for ref in re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', html):
-            asset = (page.parent / ref).resolve()
-            if asset.is_file():
-                total += len(gzip.compress(asset.read_bytes(), 9))
-        rows.append((page.relative_to(site).as_posix(), total))
-    return rows
+    """(page, first-load bytes) for every page of a written site, weighed as the page_weight rule
+    weighs the build's output (rules/weight.py: one measure for both)."""
+    from atlas_site.output import Output
+    from atlas_site.rules.weight import first_load_bytes
+
+    output = Output()
+    for file in sorted(site.rglob("*")):
+        if file.is_file():
+            output.add(file.relative_to(site).as_posix(), file.read_bytes())
+    return [(path, first_load_bytes(output, path)) for path in output.html_pages()]
 
 
 def lighthouse_table(args) -> int:

@@ -124,3 +124,34 @@ def test_terms_before_use_points_at_the_early_mention(mini):
     report = gate(assemble(mini), "rules of ch14")
     assert [str(p) for p in report.problems] == [
         "content/en/ch14/00-intro.md:13:21: error[rule.terms_before_use]: en: 'TTFT' is mentioned before {{term:ttft}} defines it (rule at book.yaml:20:9)"]
+
+
+def test_the_gates_read_claim_markup_links_and_ids_from_each_page(mini):
+    """What the HTML index keeps of a page is all the claims, links, parity and citations gates
+    need: a claim without its label, a language switch gone, an external link without its rel
+    and a bibliography entry without its id are each reported, at the page."""
+    import re
+
+    from atlas_site.gates import GateContext
+    from atlas_site.gates.citations import check_citations
+    from atlas_site.gates.claims import check_claims
+    from atlas_site.gates.links import check_links
+    from atlas_site.gates.parity import check_parity
+
+    result = assemble(mini)
+    chapter = result.output.text("en/ch14.html").replace("badge-claim", "badge", 1).replace(" data-lang-switch", "", 1)
+    bibliography = result.output.text("en/bibliography.html").replace('rel="noopener noreferrer"', 'rel="noopener"', 1)
+    entry = re.search(r'id="(src-[^"]+)"', bibliography).group(1)
+    bibliography = bibliography.replace(f'id="{entry}"', 'id="gone"', 1)
+    result.output._files["en/ch14.html"] = chapter.encode()
+    result.output._files["en/bibliography.html"] = bibliography.encode()
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    lines = [str(p) for gate in (check_claims, check_links, check_parity, check_citations) for p in gate(ctx).problems]
+    key = entry.removeprefix("src-")
+    assert lines == [
+        "_site/en/ch14.html: error[gate.claims.unlabelled]: en/ch14.html: 1 claims but 0 labels and 1 settings",
+        '_site/en/bibliography.html: error[gate.links.rel]: en/bibliography.html: external link lacks rel="noopener noreferrer": '
+        "https://arxiv.org/abs/2205.14135",
+        f"_site/en/ch14.html: error[gate.links.anchor]: en/ch14.html: link to missing anchor bibliography.html#{entry}",
+        "_site/en/ch14.html: error[gate.parity.switch]: en/ch14: the language switch should point to ../zh/ch14.html, found []",
+        f"_site/en/bibliography.html: error[gate.citations.no-entry]: en/bibliography.html: no bibliography entry for '{key}'"]

@@ -55,3 +55,19 @@ def test_a_budget_for_a_page_the_book_does_not_have_is_refused(workshop):
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
     assert "book.yaml:16:5: error[rule.reference]: rule 'page_weight': no page nowhere in this book" in result.stderr
+
+
+def test_the_benchmark_weighs_a_written_site_as_the_rule_weighs_the_output(real_build):
+    """scripts/bench.py reports page weights from a built folder with the rule's own measure: the
+    same bytes for every page (the search index the write adds is never a page's first load)."""
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts/bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result, folder = real_build
+    weights = dict(bench.page_weights(folder))
+    assert weights and weights == {path: first_load_bytes(result.output, path) for path in result.output.html_pages()}
+    assert weights["zh/ch14.html"] > weights["index.html"] > 0

@@ -6,7 +6,7 @@ import gc
 
 from markdown_it.token import Token
 
-from atlas_site.gates.html_index import CLAIM_CLASSES, index_html
+from atlas_site.gates.html_index import index_html
 
 
 def _reachable(root, kind: type, limit: int = 2_000_000) -> int:
@@ -31,6 +31,21 @@ def test_the_page_index_keeps_no_parse_tokens(real_book):
     assert _reachable(real_book.parsed, Token) == 0
 
 
+def test_the_page_index_keeps_no_text_runs_and_the_reading_order_is_made_again(real_book):
+    """The page's text in reading order is read by one rule on a few pages: made from the tokens
+    when asked, equal in its uses to the index, never held for every page."""
+    from atlas_site.markdown import make_parser
+    from atlas_site.resolve.pages import Event, part_tokens, reading_order
+
+    assert _reachable(real_book.parsed, Event) == 0
+    parsed = real_book.parsed[("en", "ch14")]
+    events = reading_order(parsed.page, part_tokens(make_parser()))
+    assert [e.use for e in events if e.use is not None] == parsed.uses
+    texts = [e for e in events if e.use is None]
+    assert texts and all(e.text.strip() and e.location.path.startswith("content/en/ch14/") for e in texts)
+    assert [(e.location.path, e.location.line) for e in events] == sorted((e.location.path, e.location.line) for e in events)
+
+
 def test_the_page_index_knows_every_image_where_it_was_written(real_book):
     """The images gate reads the index (the tokens are gone by then): each image with its file:line:col."""
     from atlas_site.markdown import make_parser
@@ -50,10 +65,26 @@ def test_the_page_index_knows_every_image_where_it_was_written(real_book):
     assert where.line == part.body_line + part.body.count("\n") + 2
 
 
-def test_html_index_keeps_only_claim_markup_as_elements():
-    html = ('<p><a href="x.html" class="claim-link">x</a><span class="claim" data-claim="c1">3×</span>'
+def test_html_index_keeps_only_the_facts_the_gates_read():
+    html = ('<p><a href="x.html" class="claim-link" title="t">x</a><span class="claim" data-claim="c1">3×</span>'
             '<span class="badge badge-claim">author-reported</span><meta name="x" content="y"></p>')
     index = index_html(html)
-    assert [e.tag for e in index.elements] == ["span", "span"]
-    assert all(e.classes & CLAIM_CLASSES for e in index.elements)
-    assert [href for href, _ in index.links] == ["x.html"]
+    assert index.claim_markup == {"claim": 1, "badge-claim": 1}  # counted by exact class: "claim-link" is none
+    assert [(link.href, link.rel, link.lang_switch) for link in index.links] == [("x.html", "", False)]
+
+
+def test_the_same_href_or_id_on_two_pages_is_one_string():
+    """A big book repeats its hrefs and ids on every page (navigation, citations, copies of a
+    section): the indexes the gates keep until they finish share them."""
+    first, second = (index_html(f'<h2 id="{"q" + "1"}"><a href="{"bibliography.html#src-" + "x"}">x</a></h2>') for _ in range(2))
+    assert first.links[0].href is second.links[0].href
+    assert next(iter(first.ids)) is next(iter(second.ids))
+
+
+def test_the_gates_index_of_a_real_page_holds_no_tag_attributes(real_book):
+    """Of each page the gates keep only what they read: no attribute dict of any tag (the claim
+    markup is one small count per class)."""
+    for path in ("zh/ch14.html", "en/bibliography.html"):
+        index = index_html(real_book.output.text(path))
+        assert index.links and index.claim_markup.keys() <= {"claim", "badge-claim", "claim-setting"}
+        assert _reachable(index, dict) == 1  # the counts themselves

@@ -20,7 +20,7 @@ def check_citations(ctx: GateContext) -> GateReport:
         for key in registry.works:
             if f"src-{key}" not in index.ids:
                 problems.append(Diagnostic(ctx.where(path), "gate.citations.no-entry", f"{path}: no bibliography entry for '{key}'"))
-        urls = {href for href, _ in index.links}
+        urls = {link.href for link in index.links}
         for key in sorted(set(registry.works) - set(no_url)):
             if registry.works[key].url not in urls:
                 problems.append(Diagnostic(ctx.where(path), "gate.citations.no-url", f"{path}: entry '{key}' does not link its canonical URL"))

@@ -6,6 +6,7 @@ import re
 
 from ..diagnostics import Diagnostic, SourceLocation
 from .context import GateContext
+from .html_index import CLAIM_CLASSES
 from .prose_scan import column_of, prose_lines
 from .report import GateReport
 
@@ -54,14 +55,12 @@ def check_claims(ctx: GateContext) -> GateReport:
                     problems.append(Diagnostic(where, "gate.claims.text-value", f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}"))
     rendered = unlabelled = 0
     for path in ctx.output.html_pages():
-        index = ctx.html(path)
-        spans = [e for e in index.elements if "claim" in e.classes]
-        labels = [e for e in index.elements if "badge-claim" in e.classes]
-        settings = [e for e in index.elements if "claim-setting" in e.classes]
-        rendered += len(spans)
-        if len(labels) != len(spans) or len(settings) != len(spans):
-            unlabelled += len(spans) - min(len(labels), len(settings))
-            problems.append(Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {len(spans)} claims but {len(labels)} labels and {len(settings)} settings"))
+        markup = ctx.html(path).claim_markup
+        spans, labels, settings = (markup.get(name, 0) for name in CLAIM_CLASSES)
+        rendered += spans
+        if labels != spans or settings != spans:
+            unlabelled += spans - min(labels, settings)
+            problems.append(Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {spans} claims but {labels} labels and {settings} settings"))
     bare = []
     for parsed in ctx.parsed.values():
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))

@@ -8,8 +8,10 @@ from pathlib import Path
 from ..cache import BuildCache, NoCache, digest
 from ..diagnostics import SourceLocation
 from ..manifest import Manifest
+from ..markdown import make_parser
 from ..model import Book
 from ..output import Output
+from ..resolve.pages import part_tokens, reading_order
 from .html_index import HtmlIndex, index_html
 
 
@@ -27,6 +29,7 @@ class GateContext:
     translations: object = None  # translations.state.Translations: each section against its twins
     as_of: object = None  # datetime.date that evidence freshness is judged on (None: not judged)
     _html: dict = field(default_factory=dict)
+    _tokens_of: object = None
 
     def per_page(self, kind: str, parsed, compute, *inputs):
         """A page-level scan, recomputed only when the page's text, the inputs or the code change."""
@@ -39,6 +42,13 @@ class GateContext:
             cache = self.cache or NoCache()
             self._html[path] = cache.get("html-index", lambda: digest(text), lambda: index_html(text))
         return self._html[path]
+
+    def reading_order(self, parsed) -> list:
+        """The page's text runs and directive uses in reading order (resolve/pages.py), from the
+        tokens of its parts (the cache's when it holds them, else parsed again)."""
+        if self._tokens_of is None:
+            self._tokens_of = part_tokens(make_parser(), self.cache, self.code_version)
+        return reading_order(parsed.page, self._tokens_of)
 
     def where(self, path: str) -> SourceLocation:
         """Generated output is located as `_site/<path>` (its problems are template or engine bugs)."""

@@ -1,7 +1,11 @@
 """One pass over a rendered HTML page for what only HTML can show: ids, links, scripts, the CSP,
-handler and style attributes, and the claim markup the renderer made. What a page holds (sections,
+handler and style attributes, and how much claim markup the renderer made. What a page holds (sections,
 uses, terms, figures) the gates read from the parse index and the render manifest instead. The pages are our
-own renderer's output, so a tag scanner suffices (and is ~10x faster than html.parser)."""
+own renderer's output, so a tag scanner suffices (and is ~10x faster than html.parser).
+
+The gates keep the index of every page until they finish (the links gate looks up other pages'
+ids), so it holds only the facts they read, never a page's tags or attribute dicts, and its
+strings are interned: the same href or id on many pages is one string for the whole build."""
 from __future__ import annotations
 
 import re
@@ -18,25 +22,25 @@ ID = re.compile(r"\sid=\"([^\"]*)\"")
 INTERESTING = re.compile(r"^(?:a|meta|script)$|class=\"[^\"]*\b(?:claim|badge-claim|claim-setting)\b")
 
 
-CLAIM_CLASSES = frozenset({"claim", "badge-claim", "claim-setting"})  # the elements the claims gate reads
+CLAIM_CLASSES = ("claim", "badge-claim", "claim-setting")  # the markup the claims gate counts
 
 
 @dataclass(slots=True)
-class Element:
-    tag: str
-    attrs: dict
-    classes: frozenset
+class Link:
+    href: str
+    rel: str  # the rel attribute, "" without one
+    lang_switch: bool  # the header's language switch (data-lang-switch)
 
 
 @dataclass
 class HtmlIndex:
     ids: set = field(default_factory=set)
-    links: list = field(default_factory=list)  # (href, attrs)
+    links: list = field(default_factory=list)  # Link, in document order
     scripts: list = field(default_factory=list)  # (src or None, inline body)
     handler_attrs: list = field(default_factory=list)  # (tag, attribute)
     style_attrs: int = 0
     csp: str | None = None
-    elements: list = field(default_factory=list)  # Element of the claim markup, in document order
+    claim_markup: dict = field(default_factory=dict)  # class of CLAIM_CLASSES -> how many elements carry it
 
 
 def _attributes(text: str) -> dict:
@@ -66,7 +70,7 @@ def index_html(html: str) -> HtmlIndex:
             if match.group(2):
                 _security(match.group(1).lower(), _attribute_names(match.group(2)), index)
     outside = SVG.sub(lambda m: "<svg>" + " " * (len(m.group(0)) - 11) + "</svg>", html)  # same offsets
-    index.ids.update(ID.findall(outside))
+    index.ids.update(map(sys.intern, ID.findall(outside)))
     for match in TAG.finditer(outside):
         tag = match.group(1).lower()
         raw = match.group(2)
@@ -75,15 +79,17 @@ def index_html(html: str) -> HtmlIndex:
                 _security(tag, _attribute_names(raw), index)
             continue
         attrs = _attributes(raw)
-        classes = frozenset(attrs.get("class", "").split())
         if tag == "a" and "href" in attrs:
-            index.links.append((attrs["href"], attrs))
+            index.links.append(Link(sys.intern(attrs["href"]), sys.intern(attrs.get("rel", "")), "data-lang-switch" in attrs))
         elif tag == "meta" and attrs.get("http-equiv", "").lower() == "content-security-policy":
-            index.csp = attrs.get("content", "")
+            index.csp = sys.intern(attrs.get("content", ""))
         _security(tag, list(attrs), index)
-        if classes & CLAIM_CLASSES:  # every page's links and meta tags are read above, not kept twice
-            index.elements.append(Element(tag, attrs, classes))
+        classes = attrs.get("class", "").split()
+        for name in CLAIM_CLASSES:
+            if name in classes:
+                index.claim_markup[name] = index.claim_markup.get(name, 0) + 1
     for match in SCRIPT.finditer(html):
         attrs = _attributes(match.group(1))
-        index.scripts.append((attrs.get("src"), match.group(2)))
+        src = attrs.get("src")
+        index.scripts.append((sys.intern(src) if src is not None else None, match.group(2)))
     return index

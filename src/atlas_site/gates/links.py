@@ -30,7 +30,8 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
         def report(code: str, message: str, href: str) -> None:
             problems.append(Diagnostic(written.get(href, ctx.where(path)), code, f"{path}: {message}"))
 
-        for href, attrs in index.links:
+        for link in index.links:
+            href = link.href
             if site and href.startswith(site):  # the 404 page links absolutely: it is served at any depth
                 target = href[len(site):] or "index.html"
                 internal += 1
@@ -43,7 +44,7 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
                     report("gate.links.not-https", f"external link is not https: {href}", href)
                 elif href not in allowed:
                     report("gate.links.not-registry", f"external link is not a registry URL: {href}", href)
-                if set(attrs.get("rel", "").split()) < {"noopener", "noreferrer"}:
+                if set(link.rel.split()) < {"noopener", "noreferrer"}:
                     report("gate.links.rel", f"external link lacks rel=\"noopener noreferrer\": {href}", href)
                 continue
             if href.lower().startswith(("mailto:", "data:", "javascript:", "vbscript:", "file:")):

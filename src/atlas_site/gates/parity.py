@@ -62,7 +62,7 @@ def check_parity(ctx: GateContext) -> GateReport:
             problems += _compare(first, other)
         for parsed in versions:
             index = ctx.html(parsed.page.output_path)
-            switch = sorted(href for href, attrs in index.links if "data-lang-switch" in attrs)
+            switch = sorted(link.href for link in index.links if link.lang_switch)
             expected = sorted(f"../{lang}/{page_id}.html" for lang in languages if lang != parsed.page.lang)
             if switch != expected:
                 problems.append(Diagnostic(ctx.where(parsed.page.output_path), "gate.parity.switch",

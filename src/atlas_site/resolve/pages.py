@@ -1,6 +1,8 @@
 """Parse each page's parts into tokens and index what the page holds: its sections, every use of a
-directive with the section it sits in and its file:line:col, and the page's text in reading order.
-This index is what the reference checks, the renderer's cache keys and the gates read."""
+directive with the section it sits in and its file:line:col. This index is what the reference
+checks, the renderer's cache keys and the gates read. The page's text in reading order (every run
+of prose with its place) is made again when a rule reads it (`reading_order`), never kept: held for
+every page until the gates finish, it was most of what the index held (~1.3 MiB per copy of the book)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -50,7 +52,6 @@ class ParsedPage:
     page: Page
     sections: list = field(default_factory=list)
     uses: list = field(default_factory=list)
-    events: list = field(default_factory=list)
     images: list = field(default_factory=list)  # (src, SourceLocation) of every image in the prose
     problems: list = field(default_factory=list)  # syntax problems found while indexing
 
@@ -83,8 +84,9 @@ def _where(part, line0: int, col: int = 1) -> SourceLocation:
 class _Indexer:
     """Walks one page's tokens once, part by part."""
 
-    def __init__(self, parsed: ParsedPage):
+    def __init__(self, parsed: ParsedPage, events: list | None = None):
         self.parsed = parsed
+        self.events = events  # the page in reading order, when asked for (Event)
         self.section = ""
         self.h2 = ""
         self.blocks: list[str] = []
@@ -92,7 +94,8 @@ class _Indexer:
     def add_use(self, part, kind, key, line0, col, text=None) -> None:
         use = Use(kind, key, self.section, _where(part, line0, col), self.blocks[-1] if self.blocks else "", text)
         self.parsed.uses.append(use)
-        self.parsed.events.append(Event(use.location, use=use))
+        if self.events is not None:
+            self.events.append(Event(use.location, use=use))
 
     def problem(self, part, line0, col, code, message, hint="") -> None:
         self.parsed.problems.append(Diagnostic(_where(part, line0, col), code, message, hint))
@@ -183,10 +186,10 @@ class _Indexer:
                 line0, col = _offset_location(token, found + 2 if found >= 0 else position)
                 self.add_use(part, "link", href, line0, col)
             elif child.type in ("text", "code_inline") and child.content.strip():
-                found = token.content.find(child.content, position)
-                offset = found if found >= 0 else position
-                line0, col = _offset_location(token, offset)
-                self.parsed.events.append(Event(_where(part, line0, col), text=child.content))
+                found = token.content.find(child.content, position)  # the next link is looked for after it
+                if self.events is not None:
+                    line0, col = _offset_location(token, found if found >= 0 else position)
+                    self.events.append(Event(_where(part, line0, col), text=child.content))
                 if found >= 0:
                     position = found + len(child.content)
 
@@ -223,6 +226,15 @@ def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
     return parsed
 
 
+def reading_order(page: Page, tokens_of) -> list[Event]:
+    """The page as it reads: every run of prose text and every directive use, in order, each where
+    it is written (the same walk as the index, from the tokens `tokens_of` gives for each part)."""
+    indexer = _Indexer(ParsedPage(page), events=[])
+    for part in page.parts:
+        indexer.part(part, tokens_of(part))
+    return indexer.events
+
+
 def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens_of=None) -> ParsedPage:
     """`old` (the parsed `page` before part `index` changed) with only that part parsed and indexed
     again: the index of the other parts is carried over, which holds as long as the part leaves the
@@ -233,8 +245,7 @@ def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens
     kept = lambda items, first: [x for x in items if (x.location.path in earlier) == first and x.location.path != edited.path]
     kept_images = lambda first: [(src, where) for src, where in old.images if (where.path in earlier) == first and where.path != edited.path]
     parsed = ParsedPage(page)
-    parsed.sections, parsed.uses, parsed.events, parsed.problems = (kept(old.sections, True), kept(old.uses, True),
-                                                                    kept(old.events, True), kept(old.problems, True))
+    parsed.sections, parsed.uses, parsed.problems = kept(old.sections, True), kept(old.uses, True), kept(old.problems, True)
     parsed.images = kept_images(True)
     indexer = _Indexer(parsed)  # resumed where the earlier parts leave it: their last section and h2
     indexer.section = parsed.sections[-1].id if parsed.sections else ""
@@ -242,7 +253,6 @@ def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens
     indexer.part(edited, tokens_of(edited))
     parsed.sections += kept(old.sections, False)
     parsed.uses += kept(old.uses, False)
-    parsed.events += kept(old.events, False)
     parsed.problems += kept(old.problems, False)
     parsed.images += kept_images(False)
     return parsed

@@ -41,6 +41,7 @@ class TermsBeforeUse(RuleKind):
         book = ctx.book
         problems = []
         for parsed in pages:
+            events = ctx.reading_order(parsed)
             for term_id in self.args.terms:
                 term = book.terms[term_id]
                 definition = next((u for u in parsed.uses_of("term") if u.key == term_id), None)
@@ -48,17 +49,18 @@ class TermsBeforeUse(RuleKind):
                     problems.append(self.problem(parsed.page.origin, f"{lang}: '{term_id}' is never defined with {{{{term:{term_id}}}}}"))
                     continue
                 pattern = re.compile("|".join(re.escape(f) for f in surface_forms(term, lang, book.languages)), re.IGNORECASE)
-                early = _first_mention(parsed, book, lang, pattern, definition)
+                early = _first_mention(events, book, lang, pattern, definition)
                 if early is not None:
                     location, found = early
                     problems.append(self.problem(location, f"{lang}: '{found}' is mentioned before {{{{term:{term_id}}}}} defines it"))
         return Check(len(self.args.terms) * len(pages), problems)
 
 
-def _first_mention(parsed, book, lang, pattern, definition):
-    """The first place, before the definition, where the page shows a surface form of the term."""
-    for event in parsed.events:
-        if event.use is definition:
+def _first_mention(events, book, lang, pattern, definition):
+    """The first place, before the definition, where the page shows a surface form of the term
+    (`events`: the page in reading order; its uses equal the index's, being made by the same walk)."""
+    for event in events:
+        if event.use == definition:
             return None
         text = event.text if event.use is None else shown_text(book, lang, event.use)
         match = pattern.search(text) if text else None
