@@ -1,11 +1,13 @@
 """The figure checks run in Chromium: every figure text inside its box and its panel, no two texts
-overlapping, no text rendered smaller than the minimum (a phone's 390 px), and no figure drawn
-narrower than a share of the text column (a laptop's 1280 px). A figure is one or more <svg>
+overlapping, no text rendered smaller than the minimum (a phone's 390 px), no figure drawn
+narrower than a share of the text column (a laptop's 1280 px), and every figure text legible
+against what is painted behind it (WCAG contrast; axe-core cannot measure text inside SVG). A figure is one or more <svg>
 panels inside the element that carries data-figure; boxes come from getBoundingClientRect, with a
 tolerance in the panel's user units."""
 from __future__ import annotations
 
 TOLERANCE_UNITS = 1.0
+MIN_CONTRAST = 4.5       # WCAG 2.2 §1.4.3 for body-size text; 3.0 for large text (24 px, or 18.66 px bold)
 MIN_TEXT_PX = 13.0       # the smallest CSS px size a figure text (sub/superscripts included) may render at
 MIN_COLUMN_SHARE = 0.6   # a figure's drawing spans at least this share of the text column
 
@@ -122,6 +124,70 @@ _WIDTH = r"""
 """.replace("%PANELS%", _PANELS.strip())
 
 
+_CONTRAST = r"""
+([normal, large]) => {
+  const out = [];
+  const colour = (css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css || '');
+    if (!m) return null;
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(parseFloat);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const luminance = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const SHAPES = new Set(['rect', 'circle', 'ellipse', 'polygon', 'path']);
+  const painted = (el) => {  // what an element paints behind the text, or null for nothing
+    const s = getComputedStyle(el);
+    const c = el instanceof SVGElement && !(el instanceof SVGSVGElement)
+      ? (SHAPES.has(el.localName) ? colour(s.fill) : null)
+      : colour(s.backgroundColor);
+    if (!c) return null;
+    c[3] *= parseFloat(s.opacity) * (el instanceof SVGElement ? parseFloat(s.fillOpacity || '1') : 1);
+    return c[3] > 0 ? c : null;
+  };
+  const short = (el) => {
+    const s = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    return s.length > 40 ? s.slice(0, 39) + '…' : s;
+  };
+  for (const text of document.querySelectorAll('figure.figure svg text, svg[data-figure] text')) {
+    if (!short(text) || !text.getBoundingClientRect().width) continue;
+    text.scrollIntoView({block: 'center', inline: 'center'});  // hit-testing sees only the window
+    const r = text.getBoundingClientRect();
+    const stack = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const at = stack.findIndex((el) => el === text || text.contains(el));
+    if (at < 0) continue;  // covered by something else at its centre: not this check's business
+    let behind = [255, 255, 255, 1];  // the canvas
+    for (const el of stack.slice(at + 1).reverse()) {
+      const c = painted(el);
+      if (c) behind = over(c, behind);
+    }
+    const s = getComputedStyle(text);
+    const fill = colour(s.fill);
+    if (!fill) continue;
+    fill[3] *= parseFloat(s.opacity) * parseFloat(s.fillOpacity || '1');
+    const fg = over(fill, behind);
+    const [hi, lo] = [luminance(fg), luminance(behind)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const px = parseFloat(s.fontSize) * (text.getScreenCTM() ? text.getScreenCTM().a : 1);
+    const needed = px >= 24 || (px >= 18.66 && parseInt(s.fontWeight, 10) >= 700) ? large : normal;
+    if (ratio < needed - 0.005) {
+      const holder = text.closest('[data-figure]');
+      const lang = holder && holder.getAttribute('lang');
+      const panel = text.closest('svg[data-panel]');
+      out.push(`fig-${holder ? holder.dataset.figure : '?'}${lang ? ' (' + lang + ')' : ''}` +
+               `${panel ? ' panel ' + panel.dataset.panel : ''}: text "${short(text)}" has contrast ` +
+               `${ratio.toFixed(2)}:1 against what is behind it (needs ${needed}:1)`);
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}
+"""
+
+
 def figure_layout_problems(page, tolerance: float = TOLERANCE_UNITS, min_text_px: float = MIN_TEXT_PX) -> list[str]:
     """One line per text overflow, clipping, overlap or too-small text in the figures on ``page``
     (``min_text_px=0`` skips the size check)."""
@@ -132,3 +198,9 @@ def figure_width_problems(page, share: float = MIN_COLUMN_SHARE) -> list[str]:
     """One line per figure drawn narrower than ``share`` of the text column (the widest paragraph
     of article.prose)."""
     return list(page.evaluate(_WIDTH, share))
+
+
+def figure_contrast_problems(page, normal: float = MIN_CONTRAST, large: float = 3.0) -> list[str]:
+    """One line per figure text whose colour, against the fills and backgrounds painted behind its
+    centre, falls under the WCAG ratio (``large`` for 24 px text or 18.66 px bold)."""
+    return list(page.evaluate(_CONTRAST, [normal, large]))
