@@ -11,6 +11,7 @@ echo "== node --test labs_js/tests"
 node --test labs_js/tests/
 
 echo "== pytest"
+# The 15 slowest tests are listed at the end (where the suite's time goes).
 # Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the real book once and
 # launches one Chromium; tests share no files (every test that writes copies a fixture project),
 # so which worker runs a test never changes its result. Work stealing: the cases last from under a
@@ -20,7 +21,7 @@ WORKERS="${ATLAS_TEST_WORKERS:-2}"
 PARALLEL=()
 if [ "$WORKERS" != "0" ]; then PARALLEL=(-n "$WORKERS" --dist worksteal); fi
 set +e
-.venv/bin/python -m pytest "${PARALLEL[@]}" "$@"
+.venv/bin/python -m pytest "${PARALLEL[@]}" --durations=15 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
