@@ -1,7 +1,8 @@
 /* Site behaviour that needs script: the theme toggle (theme.js applied the stored theme before
    the first paint), the section being read (contents highlight, the phone header's indicator, and
    the language switch, which lands on that section of the twin page), the contents panel on
-   phones, the page's address for print, and dismissing a translation notice. Everything
+   phones, the page's address for print, dismissing a translation notice, landing an address's
+   target below the header, and starting work (labs, map) when the reader comes near it. Everything
    reads without it; nothing here writes HTML strings. */
 (function () {
   "use strict";
@@ -36,6 +37,12 @@
      for the browser's own first layout (a ResizeObserver reports after it) instead of forcing one
      at startup, and a height the stylesheet already holds is not written again: the property sits
      on the root, so every write restyles the whole page. */
+  /* The element the address's fragment names, or null. */
+  function addressTarget() {
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    return id ? document.getElementById(id) : null;
+  }
+
   function trackHeaderHeight() {
     var header = document.querySelector(".site-header");
     if (!header) return;
@@ -48,8 +55,7 @@
     /* The browser may already have scrolled to the address's target with the default height; where
        the real header is taller (its links wrap to rows on a phone) the target would sit under it. */
     function landBelowHeader() {
-      var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
-      var target = id && document.getElementById(id);
+      var target = addressTarget();
       if (target && target.getBoundingClientRect().top < header.offsetHeight) target.scrollIntoView();
     }
     window.addEventListener("resize", measure);
@@ -213,8 +219,7 @@
      browser has no IntersectionObserver. The labs (labs-loader.js) and the development map
      (devmap.js) start this way, so a page's first load does not pay for them. */
   window.atlasWhenNear = function (host, margin, start) {
-    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
-    var target = id && document.getElementById(id);
+    var target = addressTarget();
     if (!("IntersectionObserver" in window) || (target && host.contains(target))) {
       start();
       return;

@@ -24,13 +24,16 @@ _PANELS = r"""
 }
 """
 
+# A figure text as a diagnostic quotes it: its words, at most 40 characters.
+_SHORT = r"""(el) => {
+    const s = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    return s.length > 40 ? s.slice(0, 39) + '…' : s;
+  }"""
+
 _LAYOUT = r"""
 ([tolUnits, minPx]) => {
   const out = [];
-  const short = (el) => {
-    const s = (el.textContent || '').replace(/\s+/g, ' ').trim();
-    return s.length > 40 ? s.slice(0, 39) + '…' : s;
-  };
+  const short = %SHORT%;
   const panels = (%PANELS%)();
   for (const [holder, svgs] of panels) {
     const lang = holder.getAttribute('lang');
@@ -101,7 +104,7 @@ _LAYOUT = r"""
   }
   return out;
 }
-""".replace("%PANELS%", _PANELS.strip())
+""".replace("%PANELS%", _PANELS.strip()).replace("%SHORT%", _SHORT)
 
 _WIDTH = r"""
 (share) => {
@@ -148,10 +151,7 @@ _CONTRAST = r"""
     c[3] *= parseFloat(s.opacity) * (el instanceof SVGElement ? parseFloat(s.fillOpacity || '1') : 1);
     return c[3] > 0 ? c : null;
   };
-  const short = (el) => {
-    const s = (el.textContent || '').replace(/\s+/g, ' ').trim();
-    return s.length > 40 ? s.slice(0, 39) + '…' : s;
-  };
+  const short = %SHORT%;
   for (const text of document.querySelectorAll('figure.figure svg text, svg[data-figure] text')) {
     if (!short(text) || !text.getBoundingClientRect().width) continue;
     text.scrollIntoView({block: 'center', inline: 'center'});  // hit-testing sees only the window
@@ -185,7 +185,7 @@ _CONTRAST = r"""
   window.scrollTo(0, 0);
   return out;
 }
-"""
+""".replace("%SHORT%", _SHORT)
 
 
 def figure_layout_problems(page, tolerance: float = TOLERANCE_UNITS, min_text_px: float = MIN_TEXT_PX) -> list[str]:
