@@ -1,9 +1,10 @@
 /*
  * bind_lab — the one piece of DOM wiring the lab UIs share.
- * Classic script, browser only; needs shared/format.js loaded first.
+ * Classic script, browser only; needs shared/format.js and shared/controls.js loaded first.
  *
  * Inside each panel [data-lab="<namespace>"] (rendered by templates/labs/panel.html.j2):
- *  - [data-param="<name>"] inputs (number, select, checkbox) and sliders sharing the
+ *  - [data-param="<name>"] inputs (number, select, checkbox; made from the page's text of
+ *    them by shared/controls.js as the panel is wired) and sliders sharing the
  *    name; a slider with data-scale="log" maps its 0…max positions onto
  *    data-min…data-max logarithmically. The number box (or select) holds the value;
  *    its HTML value / checked / selected attributes are the lab's defaults;
@@ -125,6 +126,7 @@
    *        announce: [output names]?, relevant: {param: (params) -> bool}?}
    */
   function setup(panel, opts) {
+    AtlasLabs.place_controls(panel); // shared/controls.js: the inputs arrive as text
     const all_inputs = Array.prototype.slice.call(panel.querySelectorAll('[data-param]'));
     const boxes = all_inputs.filter(function (el) { return !is_slider(el); });
     const sliders = all_inputs.filter(is_slider);

@@ -54,6 +54,57 @@ def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_force_no_layout
     context.close()
 
 
+# The labs' inputs in page order: as text while the page loads (label, default), and as controls
+# once the lab code has made them (label, what the control shows).
+LAB_INPUT_TEXT = """() => [...document.querySelectorAll('[data-lab-static] > div')].map(row =>
+  [row.querySelector('dt').textContent.trim(), row.querySelector('dd').textContent.trim()])"""
+LAB_CONTROLS = """() => [...document.querySelectorAll('.labs .lab-field')].map(field => {
+  const control = field.querySelector('[data-param]:not([type=range])');
+  const shown = control.tagName === 'SELECT' ? control.selectedOptions[0].textContent
+              : control.type === 'checkbox' ? control.checked : control.value;
+  return [field.querySelector('label').textContent.trim(), shown];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(browser, base, lang):
+    """Every <input> and <select> the parser makes builds its own inner tree, and Chromium's form
+    scan at DOMContentLoaded lays them all out, skipped far below or not: Chapter 14's 70 lab
+    inputs made that its longest task. So the first load holds no lab control; each input shows
+    its default as text until the reader comes near the labs, and then the same default."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + f"{lang}/ch14.html", wait_until="load")
+    page.wait_for_timeout(500)
+    assert page.locator(".labs input, .labs select").count() == 0
+    text = page.evaluate(LAB_INPUT_TEXT)
+    assert len(text) >= 40 and all(label and value for label, value in text)
+    page.locator("[data-lab-scripts]").scroll_into_view_if_needed()
+    page.wait_for_function("() => !document.querySelector('.labs [data-lab]:not(.lab-js)')", timeout=15000)
+    assert page.locator("[data-lab-static]").count() == 0
+    controls = page.evaluate(LAB_CONTROLS)
+    assert [label for label, _ in controls] == [label for label, _ in text]
+    for (label, value), (_, shown) in zip(text, controls):
+        if isinstance(shown, bool):  # a checkbox: its text is the language's yes or no
+            assert value == ({"zh": "是", "en": "yes"} if shown else {"zh": "否", "en": "no"})[lang], label
+        else:
+            assert value == shown, label
+    context.close()
+
+
+def test_without_script_the_labs_show_their_defaults_as_text(browser, base):
+    context = browser.new_context(java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.goto(base + "zh/ch14.html")
+    render_everything(page)  # script off: lays out the skipped blocks only
+    first = page.locator("[data-lab-static]").first
+    first.scroll_into_view_if_needed()
+    assert first.is_visible() and first.locator("dd").count() >= 5
+    assert page.locator(".lab-nojs").first.is_visible()
+    assert page.locator(".labs input, .labs select").count() == 0
+    context.close()
+
+
 SKIPPED = """() => [...document.querySelectorAll('[data-skippable] > *')]
   .filter(el => getComputedStyle(el).contentVisibility === 'auto').length"""
 

@@ -24,7 +24,7 @@ from .pdf_finish import finish_pdf, heading_pages, radical_equivalents
 from .xhtml import XHTML, serialize, text_of
 
 # the site's own, from the rendered output (a book without labs or a bibliography has fewer)
-SITE_STYLESHEETS = ("atlas.css", "labs.css", "devmap.css", "bibliography.css")
+SITE_STYLESHEETS = ("atlas.css", "pages.css", "labs.css", "devmap.css", "bibliography.css")
 EDITION_STYLESHEETS = ("print.css", "running.css")
 PASSES = 3
 URL_REFERENCE = re.compile(r"url\(#([^)]+)\)")

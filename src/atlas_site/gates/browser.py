@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import tempfile
 import threading
@@ -97,18 +98,25 @@ _RENDER_ALL = "() => document.querySelectorAll('[data-skippable] > *').forEach(e
 def render_everything(page) -> None:
     """Lay out at once every block the stylesheet lets the browser skip far from the screen
     (content-visibility; a reader's browser lays each out as it nears the screen), and build the
-    development map, which waits for the reader to come near it (devmap.js): what is too wide or
-    badly placed anywhere on the page is then measured, not a skipped block's placeholder or the
-    list that stands in for the map. The page is left scrolled to its top. The checks of what a
-    reader sees as the page loads (first screen, language switch) do not call it."""
+    development map and the labs, which wait for the reader to come near them (devmap.js,
+    labs-loader.js): what is too wide or badly placed anywhere on the page is then measured, not a
+    skipped block's placeholder, the list that stands in for the map or the text that stands in
+    for the labs' controls. The page is left scrolled to its top. The checks of what a reader sees
+    as the page loads (first screen, language switch) do not call it."""
     page.evaluate(_RENDER_ALL)
     if not page.evaluate("() => typeof window.atlasWhenNear === 'function'"):
-        return  # script off: the list is what the reader gets
-    for index in range(page.locator("[data-devmap]").count()):
-        page.locator("[data-devmap]").nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.wait_for_function("(i) => document.querySelectorAll('[data-devmap]')[i].classList.contains('is-enhanced')",
-                               arg=index, timeout=5000)
+        return  # script off: the list and the labs' static view are what the reader gets
+    _come_near_each(page, "[data-devmap]", "el => el.classList.contains('is-enhanced')")
+    _come_near_each(page, "[data-lab-scripts]", "el => !el.querySelector('[data-lab]:not(.lab-js)')")
     page.evaluate("() => window.scrollTo(0, 0)")
+
+
+def _come_near_each(page, selector: str, ready: str) -> None:
+    """Scroll to each element that waits for the reader (window.atlasWhenNear) until `ready(el)`."""
+    for index in range(page.locator(selector).count()):
+        page.locator(selector).nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_function(f"(i) => ({ready})(document.querySelectorAll({json.dumps(selector)})[i])",
+                               arg=index, timeout=15000)
 
 
 def _overflow(page) -> tuple[int, int]:

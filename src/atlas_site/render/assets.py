@@ -9,7 +9,9 @@ from ..output import Output
 # stylesheets: one for every page, and one per feature for the pages that have it
 STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css", "templates/static/web.css"),
                "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",),
-               "bibliography.css": ("templates/static/bibliography.css",)}
+               "bibliography.css": ("templates/static/bibliography.css",),
+               "pages.css": ("templates/static/pages.css",)}
+GENERATED_PAGE_STYLES = ["atlas.css", "pages.css"]  # home, chooser, 404, numbers, glossary
 NOT_LABS = ("shared", "tests", "formulas")  # folders of labs_js that are not one lab each
 # a lab model names the other modules it uses as lib.model('name'); the page loads them before it
 LAB_DEPENDENCY = re.compile(r"lib\.model\('([a-z_]+)'\)")

@@ -4,6 +4,7 @@ English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings
 from __future__ import annotations
 
 from ..model import Book
+from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
 from .uses import places_of
 
@@ -49,4 +50,4 @@ def render_glossary(book: Book, env, parsed: dict, lang: str) -> str:
     letters = sorted({e["initial"] for e in entries})
     return env.get_template("glossary.html.j2").render(
         **frame(book, lang, f"{lang}/glossary.html", "glossary", title, book.ui("glossary_description", lang)),
-        title=title, entries=entries, letters=letters, scripts=["site.js", "cards.js", "search.js"])
+        title=title, entries=entries, letters=letters, styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js"])

@@ -3,6 +3,7 @@ each, its labs, when each part was last verified), the root language chooser, an
 from __future__ import annotations
 
 from ..model import Book
+from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
 from .uses import places_of
 
@@ -47,7 +48,7 @@ def render_home(book: Book, env, parsed: dict, lang: str) -> str:
     return env.get_template("home.html.j2").render(
         **frame(book, lang, f"{lang}/index.html", "index", title, about.teaches[lang] if about else None),
         title=title, about=about, parts=part_lines(book, lang), labs=lab_lines(book, parsed, lang),
-        scripts=["site.js", "search.js", "chooser.js"])
+        styles=GENERATED_PAGE_STYLES, scripts=["site.js", "search.js", "chooser.js"])
 
 
 def _languages(book: Book) -> list[dict]:
@@ -65,7 +66,7 @@ def render_chooser(book: Book, env) -> str:
     return env.get_template("index.html.j2").render(
         **frame(book, first, "index.html", None, " · ".join(book.profile.title[c] for c in book.languages),
                 about.teaches[first] if about else None),
-        languages=_languages(book), scripts=["chooser.js"])
+        languages=_languages(book), styles=GENERATED_PAGE_STYLES, scripts=["chooser.js"])
 
 
 def render_not_found(book: Book, env) -> str:
@@ -78,4 +79,4 @@ def render_not_found(book: Book, env) -> str:
     return env.get_template("404.html.j2").render(
         **context, languages=[{**entry, "not_found": book.ui("not_found", entry["code"]),
                                "not_found_text": book.ui("not_found_text", entry["code"])} for entry in _languages(book)],
-        styles=["atlas.css"], scripts=[])
+        styles=GENERATED_PAGE_STYLES, scripts=[])

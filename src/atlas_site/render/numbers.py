@@ -5,6 +5,7 @@ book are not listed. Without script it is a plain table; numbers.js adds filteri
 from __future__ import annotations
 
 from ..model import Book
+from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
 from .state import source_label
 from .uses import figure_claims, places_of
@@ -39,4 +40,4 @@ def render_numbers(book: Book, env, parsed: dict, lang: str) -> str:
     title = book.ui("numbers", lang)
     return env.get_template("numbers.html.j2").render(
         **frame(book, lang, f"{lang}/numbers.html", "numbers", title, book.ui("numbers_description", lang)),
-        title=title, rows=claim_rows(book, parsed, lang), scripts=["site.js", "cards.js", "search.js", "numbers.js"])
+        title=title, rows=claim_rows(book, parsed, lang), styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js", "numbers.js"])
