@@ -150,7 +150,7 @@ def test_axe_finds_no_violations_on_any_page(browser, base, site, scheme, index)
     page = context.new_page()
     for path in pages:
         page.goto(base + path)
-        render_everything(page)  # axe measures real boxes, not the placeholders of skipped blocks
+        assert render_everything(page) == []  # axe measures real boxes, not the placeholders of skipped blocks
         page.evaluate(PLAIN_SCROLL_BOXES)
         for v in axe.run(page).response["violations"]:
             violations.append(f"{scheme} {path}: {v['id']} ×{len(v['nodes'])} e.g. {v['nodes'][0]['target']}")
@@ -165,7 +165,7 @@ def test_the_figure_contrast_check_finds_faint_text(browser, base, scheme):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     page.goto(base + "en/ch14.html")
-    render_everything(page)
+    assert render_everything(page) == []
     assert figure_contrast_problems(page) == []
     label = page.evaluate("""() => { const t = document.querySelector('figure.figure svg text');
       t.style.fillOpacity = '0.1'; return t.textContent.trim(); }""")  # nearly the colour behind it

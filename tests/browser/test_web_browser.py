@@ -92,6 +92,19 @@ def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(brow
     context.close()
 
 
+def test_render_everything_reports_labs_whose_code_never_loads(browser, base):
+    """The gates measure the labs' controls only once the lab code has made them: when it cannot
+    load, render_everything says so (the page walk reports it) rather than measuring the text."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.route("**/assets/labs/**", lambda route: route.abort())
+    page.goto(base + "en/ch14.html", wait_until="load")
+    problems = render_everything(page)
+    assert len(problems) == 1 and problems[0].startswith("lab code did not load"), problems
+    assert page.locator("[data-lab-static]").count() > 0
+    context.close()
+
+
 def test_without_script_the_labs_show_their_defaults_as_text(browser, base):
     context = browser.new_context(java_script_enabled=False, **PHONE)
     page = context.new_page()
@@ -118,7 +131,7 @@ def test_long_pages_skip_the_blocks_far_from_the_screen_but_never_a_heading(brow
     assert page.evaluate(SKIPPED) > 20, "the stylesheet skips no block on the first load"
     assert page.evaluate("() => [...document.querySelectorAll('[data-skippable] > :is(h2, h3)')]"
                          ".filter(h => getComputedStyle(h).contentVisibility === 'auto').length") == 0
-    render_everything(page)
+    assert render_everything(page) == []
     assert page.evaluate(SKIPPED) == 0
     page.close()
 
@@ -155,7 +168,7 @@ def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(base + path, wait_until="load")
-    render_everything(page)  # real boxes everywhere, not the placeholders of blocks far from the screen
+    assert render_everything(page) == []  # real boxes everywhere, not the placeholders of blocks far from the screen
     page.wait_for_timeout(800 if "ch14" in path or "overview" in path else 300)  # labs and the map build their controls
     count, bad = page.evaluate(TARGETS)
     assert count > 5, f"only {count} targets measured on {path}"

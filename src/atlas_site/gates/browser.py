@@ -87,7 +87,7 @@ class PageWalk:
         page.on("console", lambda message: self.console.append((path, message.text)) if message.type == "error" else None)
         page.on("pageerror", lambda error: self.console.append((path, str(error))))
         page.goto(self.base + path, wait_until="load")
-        render_everything(page)
+        self.console += [(path, problem) for problem in render_everything(page)]
         return page
 
 
@@ -95,28 +95,38 @@ class PageWalk:
 _RENDER_ALL = "() => document.querySelectorAll('[data-skippable] > *').forEach(el => { el.classList.add('laid-out'); })"
 
 
-def render_everything(page) -> None:
+def render_everything(page) -> list[str]:
     """Lay out at once every block the stylesheet lets the browser skip far from the screen
     (content-visibility; a reader's browser lays each out as it nears the screen), and build the
     development map and the labs, which wait for the reader to come near them (devmap.js,
     labs-loader.js): what is too wide or badly placed anywhere on the page is then measured, not a
     skipped block's placeholder, the list that stands in for the map or the text that stands in
     for the labs' controls. The page is left scrolled to its top. The checks of what a reader sees
-    as the page loads (first screen, language switch) do not call it."""
+    as the page loads (first screen, language switch) do not call it. Returns what did not start
+    when the reader came near it (the page walk reports it as a console problem)."""
     page.evaluate(_RENDER_ALL)
     if not page.evaluate("() => typeof window.atlasWhenNear === 'function'"):
-        return  # script off: the list and the labs' static view are what the reader gets
-    _come_near_each(page, "[data-devmap]", "el => el.classList.contains('is-enhanced')")
-    _come_near_each(page, "[data-lab-scripts]", "el => !el.querySelector('[data-lab]:not(.lab-js)')")
+        return []  # script off: the list and the labs' static view are what the reader gets
+    problems = (_come_near_each(page, "[data-devmap]", "el => el.classList.contains('is-enhanced')", "the development map was not built")
+                + _come_near_each(page, "[data-lab-scripts]", "el => !el.querySelector('[data-lab]:not(.lab-js)')", "lab code did not load"))
     page.evaluate("() => window.scrollTo(0, 0)")
+    return problems
 
 
-def _come_near_each(page, selector: str, ready: str) -> None:
-    """Scroll to each element that waits for the reader (window.atlasWhenNear) until `ready(el)`."""
+def _come_near_each(page, selector: str, ready: str, failure: str) -> list[str]:
+    """Scroll to each element that waits for the reader (window.atlasWhenNear) until `ready(el)`;
+    `failure` for each that is not ready within 15 s."""
+    from playwright.sync_api import Error as PlaywrightError  # a timeout is one
+
+    problems = []
     for index in range(page.locator(selector).count()):
         page.locator(selector).nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.wait_for_function(f"(i) => ({ready})(document.querySelectorAll({json.dumps(selector)})[i])",
-                               arg=index, timeout=15000)
+        try:
+            page.wait_for_function(f"(i) => ({ready})(document.querySelectorAll({json.dumps(selector)})[i])",
+                                   arg=index, timeout=15000)
+        except PlaywrightError:
+            problems.append(f"{failure} when the reader came near it ({selector} #{index + 1})")
+    return problems
 
 
 def _overflow(page) -> tuple[int, int]:
@@ -161,18 +171,12 @@ def check_tabs(page, expected: int) -> list[str]:
 
 
 def _load_labs(page, count: int) -> list[str]:
-    """Bring the labs into view so their code loads (labs-loader.js), and wait until all of them
-    are live: their console errors then count in the offline gate."""
-    host = page.locator("[data-lab-scripts]")
-    if host.count() < 1:
+    """All the labs are live: render_everything (PageWalk.open) came near them, so their code has
+    loaded (labs-loader.js) and their console errors count in the offline gate."""
+    if page.locator("[data-lab-scripts]").count() < 1:
         return ["the labs carry no data-lab-scripts list for their code"]
-    host.first.scroll_into_view_if_needed()
-    try:
-        page.wait_for_function(f"document.querySelectorAll('[data-lab].lab-js').length >= {count}", timeout=15000)
-    except Exception:
-        live = page.evaluate("document.querySelectorAll('[data-lab].lab-js').length")
-        return [f"lab code did not load near the labs: {live}/{count} labs live"]
-    return []
+    live = page.evaluate("document.querySelectorAll('[data-lab].lab-js').length")
+    return [] if live >= count else [f"lab code did not load near the labs: {live}/{count} labs live"]
 
 
 def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
