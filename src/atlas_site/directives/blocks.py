@@ -11,6 +11,7 @@ from ..cache import digest
 from ..diagnostics import AtlasError, closest
 from ..model import number_order
 from ..render.assets import lab_scripts_for
+from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
 from .base import Directive, require
 
@@ -146,8 +147,8 @@ def _render_node_table(state, use) -> str:
                     f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
                     f'<td>{escape(node.role[state.lang])}</td></tr>')
     head = "".join(f'<th scope="col">{escape(state.ui(k))}</th>' for k in ("node", "year", "source", "role"))
-    return ('<div class="table-scroll" tabindex="0"><table class="node-table">'
-            f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
+    return (scroll_box_open("table-scroll") + '<table class="node-table">'
+            f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + SCROLL_BOX_CLOSE)
 
 
 NODE_TABLE = Directive(

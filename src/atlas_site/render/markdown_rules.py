@@ -8,6 +8,7 @@ from markdown_it import MarkdownIt
 
 from ..directives import REGISTRY
 from .mathml import to_mathml
+from .scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 
 
 class Call:
@@ -56,18 +57,18 @@ def _math(display: bool):
         except Exception:  # an unsupported macro: show the source rather than fail the page
             mathml = f'<code class="math-src">{escape(source)}</code>'
         if display:
-            return f'<div class="math-block" tabindex="0">{mathml}</div>\n'
+            return scroll_box_open("math-block") + mathml + SCROLL_BOX_CLOSE
         return f'<span class="math">{mathml}</span>'
 
     return rule
 
 
 def _table_open(self, tokens, idx, options, env):
-    return '<div class="table-scroll" tabindex="0">' + self.renderToken(tokens, idx, options, env)
+    return scroll_box_open("table-scroll") + self.renderToken(tokens, idx, options, env)
 
 
 def _table_close(self, tokens, idx, options, env):
-    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+    return self.renderToken(tokens, idx, options, env) + SCROLL_BOX_CLOSE
 
 
 def _link_open(self, tokens, idx, options, env):
