@@ -147,7 +147,7 @@ def _render_node_table(state, use) -> str:
                     f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
                     f'<td>{escape(node.role[state.lang])}</td></tr>')
     head = "".join(f'<th scope="col">{escape(state.ui(k))}</th>' for k in ("node", "year", "source", "role"))
-    return (scroll_box_open("table-scroll") + '<table class="node-table">'
+    return (scroll_box_open("table-scroll", len(rows) + 1) + '<table class="node-table">'
             f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + SCROLL_BOX_CLOSE)
 
 

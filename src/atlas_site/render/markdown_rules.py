@@ -64,7 +64,12 @@ def _math(display: bool):
 
 
 def _table_open(self, tokens, idx, options, env):
-    return scroll_box_open("table-scroll") + self.renderToken(tokens, idx, options, env)
+    rows = 0
+    for token in tokens[idx + 1:]:
+        if token.type == "table_close":
+            break
+        rows += token.type == "tr_open"
+    return scroll_box_open("table-scroll", rows) + self.renderToken(tokens, idx, options, env)
 
 
 def _table_close(self, tokens, idx, options, env):
