@@ -74,8 +74,11 @@ def cmd_build(args) -> int:
             return 0
         from .build import build
         from .cache import BuildCache, NoCache
+        from .resolve.pages import PART_TOKENS
 
-        cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts")
+        # one build: in memory only what it asks for again (the index, render and gates each read a
+        # part's tokens); the rest is read from the folder once
+        cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts", remember=frozenset({PART_TOKENS}))
         try:
             result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache,
                            as_of=args.as_of, export=export)

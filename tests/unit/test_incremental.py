@@ -95,6 +95,22 @@ def test_a_warm_build_from_disk_reads_every_kind_back_and_matches_a_cold_build(m
     assert [str(p) for p in warm.problems] == [str(p) for p in cold.problems]
 
 
+def test_a_one_build_cache_holds_in_memory_only_what_the_build_asks_for_again(mini, tmp_path):
+    """The command line's cache (`remember`): every other entry lives in the folder only, yet the
+    build computes no more than one holding everything, and gives the same bytes, cold and warm."""
+    from atlas_site.resolve.pages import PART_TOKENS
+
+    holding_all = BuildCache(tmp_path / "all")
+    reference = assemble(mini, cache=holding_all)
+    for round_ in ("cold", "warm"):
+        cache = BuildCache(tmp_path / "one", remember=frozenset({PART_TOKENS}))
+        result = assemble(mini, cache=cache)
+        assert {kind for kind, _ in cache.memory} == {PART_TOKENS}, round_
+        misses = lambda stats: {k: v for k, v in stats.items() if k.endswith(" miss") and v}
+        assert misses(cache.stats) == (misses(holding_all.stats) if round_ == "cold" else {}), round_
+        assert result.output.items() == reference.output.items(), round_
+
+
 def test_the_cache_format_round_trips_the_types_a_build_stores():
     import datetime
 

@@ -208,12 +208,15 @@ def _offset_location(token, offset: int) -> tuple[int, int]:
     return token.map[0] + before.count("\n"), len(before) - (before.rfind("\n") + 1) + 1
 
 
+PART_TOKENS = "part-tokens"  # the one kind of cache entry a build asks for more than once
+
+
 def part_tokens(md: MarkdownIt, cache: BuildCache | None = None, code_version: str = ""):
     """part -> its tokens, parsed again only when its text or the code changed. The index keeps no
     tokens: the renderer asks again (at fifty times the book, every page's tokens at once would be
     most of the build's memory; without a cache that costs a second parse, ~5% of a cold build)."""
     cache = cache or NoCache()
-    return lambda part: cache.get("part-tokens", lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
+    return lambda part: cache.get(PART_TOKENS, lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
 
 
 def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
