@@ -18,9 +18,13 @@ from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .resolve.examples import compute_examples
-from .resolve.pages import parse_pages
+from .resolve.pages import PART_TOKENS, parse_pages
 from .resolve.references import check_references
 from .search_index import index_search
+
+# the kinds of cache entry a build reads more than once (the index, render and gates each read a
+# part's tokens): a one-build cache holds only these in memory
+ASKED_AGAIN = frozenset({PART_TOKENS})
 from .translations.lock import read_lock
 from .translations.notice import page_notices
 from .translations.state import Translations, track
@@ -80,7 +84,7 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     never reads the clock, so the same inputs always give the same bytes."""
     from .gates import GateContext, gate_generated_page, run_static_gates
 
-    cache = cache or NoCache()
+    cache = cache or NoCache(ASKED_AGAIN)
     result = BuildResult()
     clock = _Clock(result.timings, progress)
     with clock.stage("load"):

@@ -72,13 +72,11 @@ def cmd_build(args) -> int:
         if not export and not args.no_cache and is_up_to_date(root, out, options, inputs):
             print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
             return 0
-        from .build import build
+        from .build import ASKED_AGAIN, build
         from .cache import BuildCache, NoCache
-        from .resolve.pages import PART_TOKENS
 
-        # one build: in memory only what it asks for again (the index, render and gates each read a
-        # part's tokens); the rest is read from the folder once
-        cache = NoCache() if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts", remember=frozenset({PART_TOKENS}))
+        # one build: in memory only what it reads again; the rest is read from the folder once
+        cache = NoCache(ASKED_AGAIN) if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts", remember=ASKED_AGAIN)
         try:
             result = build(root, out, progress=_progress if args.progress else None, search=not args.no_search, cache=cache,
                            as_of=args.as_of, export=export)

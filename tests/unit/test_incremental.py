@@ -98,17 +98,32 @@ def test_a_warm_build_from_disk_reads_every_kind_back_and_matches_a_cold_build(m
 def test_a_one_build_cache_holds_in_memory_only_what_the_build_asks_for_again(mini, tmp_path):
     """The command line's cache (`remember`): every other entry lives in the folder only, yet the
     build computes no more than one holding everything, and gives the same bytes, cold and warm."""
+    from atlas_site.build import ASKED_AGAIN
     from atlas_site.resolve.pages import PART_TOKENS
 
     holding_all = BuildCache(tmp_path / "all")
     reference = assemble(mini, cache=holding_all)
     for round_ in ("cold", "warm"):
-        cache = BuildCache(tmp_path / "one", remember=frozenset({PART_TOKENS}))
+        cache = BuildCache(tmp_path / "one", remember=ASKED_AGAIN)
         result = assemble(mini, cache=cache)
         assert {kind for kind, _ in cache.memory} == {PART_TOKENS}, round_
         misses = lambda stats: {k: v for k, v in stats.items() if k.endswith(" miss") and v}
         assert misses(cache.stats) == (misses(holding_all.stats) if round_ == "cold" else {}), round_
         assert result.output.items() == reference.output.items(), round_
+
+
+def test_a_cold_build_parses_each_part_once_and_gives_the_bytes_of_one_that_parses_again(mini):
+    """NoCache(ASKED_AGAIN): every part's tokens computed once for the index, render and gates."""
+    from atlas_site.build import ASKED_AGAIN
+    from atlas_site.cache import NoCache
+    from atlas_site.resolve.pages import PART_TOKENS
+
+    once = NoCache(ASKED_AGAIN)
+    result = assemble(mini, cache=once)
+    parts = sum(len(page.parts) for page in result.book.pages)
+    assert once.stats[f"{PART_TOKENS} miss"] == parts and once.stats[f"{PART_TOKENS} hit"] >= parts
+    assert {kind for kind, _ in once.memory} == {PART_TOKENS}
+    assert result.output.items() == assemble(mini, cache=NoCache()).output.items()
 
 
 def test_the_cache_format_round_trips_the_types_a_build_stores():
