@@ -313,15 +313,43 @@ class BuildCache:
         return self.folder / entry[0] / f"{entry[1]}.json" if self.folder is not None else None
 
 
+# The kinds another program computes (Node.js: the worked examples, the shipped scripts' syntax).
+# Each answer is a function of its key alone (the requests and the lab code), and starting Node
+# costs ≈ 0.1 s: a process that builds many projects without a cache (the test suite builds some
+# hundreds of fixture copies) asks for the same answers again, so one process computes each once.
+# Held as JSON text, so no build can change what the next one is given; a timeout raises and is
+# never kept (a slower moment may succeed).
+SPAWNED_KINDS = frozenset({"examples", "script-syntax"})
+SPAWNED_SIZE = 256
+_SPAWNED: dict[tuple[str, str], str] = {}
+
+
 class NoCache(BuildCache):
     """Compute everything (cold builds, tests of the cold path), except that the kinds in `remember`
     are computed once per build: the index, render and gates each read a part's tokens, and a cold
-    build parsing every part twice spent a third of its time in markdown-it."""
+    build parsing every part twice spent a third of its time in markdown-it; and the kinds Node
+    computes, once per process (SPAWNED_KINDS)."""
 
     def __init__(self, remember: frozenset[str] = frozenset()):
         super().__init__(None, remember)
 
     def get(self, kind: str, key, compute):
+        if kind in SPAWNED_KINDS:
+            return self._spawned(kind, key, compute)
         if kind not in self.remember:
             return compute()
         return super().get(kind, key, compute)
+
+    def _spawned(self, kind: str, key, compute):
+        entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
+        known = _SPAWNED.get(entry)
+        if known is not None:
+            self.stats[f"{kind} hit"] += 1
+            return json.loads(known)
+        self.stats[f"{kind} miss"] += 1
+        value = compute()
+        text = json.dumps(value)
+        if len(_SPAWNED) >= SPAWNED_SIZE:
+            _SPAWNED.pop(next(iter(_SPAWNED)), None)
+        _SPAWNED[entry] = text
+        return json.loads(text)  # what a hit returns: lists where the computation gave tuples

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
 from search_queries import QUERIES
 
@@ -94,9 +95,10 @@ def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(brow
     context.close()
 
 
-def test_render_everything_reports_labs_whose_code_never_loads(browser, base):
+def test_render_everything_reports_labs_whose_code_never_loads(browser, base, monkeypatch):
     """The gates measure the labs' controls only once the lab code has made them: when it cannot
     load, render_everything says so (the page walk reports it) rather than measuring the text."""
+    monkeypatch.setattr(browser_gates, "NEAR_SECONDS", 2)  # the code is refused: waiting 15 s shows nothing more
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.route("**/assets/labs/**", lambda route: route.abort())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jinja2
 
+from ..template_memo import MemoEnvironment
 from .canvas import PANEL_W, Canvas
 from .chart import number
 
@@ -101,7 +102,7 @@ def _figure_dir(template_dir: Path) -> str:
 
 @lru_cache(maxsize=8)
 def _environment(template_dir: str) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = MemoEnvironment(
         loader=jinja2.FileSystemLoader(template_dir),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

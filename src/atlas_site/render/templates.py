@@ -4,14 +4,16 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, select_autoescape
+
+from ..template_memo import MemoEnvironment
 
 
 @lru_cache(maxsize=4)
-def make_environment(root: Path) -> Environment:
+def make_environment(root: Path) -> MemoEnvironment:
     """One environment per project: compiled templates are reused across rebuilds (Jinja checks
     each template's file and recompiles the ones that changed)."""
-    env = Environment(
+    env = MemoEnvironment(
         loader=FileSystemLoader(str(root / "templates")),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "svg"), default_for_string=True),
         undefined=StrictUndefined,
