@@ -21,15 +21,15 @@ from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages
 from .resolve.references import check_references
 from .search_index import index_search
-
-# the kinds of cache entry a build reads more than once (the index, render and gates each read a
-# part's tokens): a one-build cache holds only these in memory
-ASKED_AGAIN = frozenset({PART_TOKENS})
 from .translations.lock import read_lock
 from .translations.notice import page_notices
 from .translations.state import Translations, track
 from .validate import validate
 from .write import write_site
+
+# the kinds of cache entry a build reads more than once (the index, render and gates each read a
+# part's tokens): a one-build cache holds only these in memory
+ASKED_AGAIN = frozenset({PART_TOKENS})
 
 
 @dataclass

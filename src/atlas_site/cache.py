@@ -186,6 +186,11 @@ def decode(text: str):
     return json.loads(text, object_hook=_tagged)
 
 
+def _entry(kind: str, key) -> tuple[str, str]:
+    """An entry's name: its kind and the digest of its key with the engine's version."""
+    return kind, digest(kind, key() if callable(key) else key, engine_version())
+
+
 class BuildCache:
     def __init__(self, folder: Path | None = None, remember: frozenset[str] | None = None):
         """`remember`: the kinds held in memory as well as in the folder; None holds every kind, as
@@ -205,7 +210,7 @@ class BuildCache:
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
         if self.checkpoint is not None:
             self.checkpoint()
-        entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
+        entry = _entry(kind, key)
         self.used.add(entry)
         if entry in self.memory:
             self.stats[f"{kind} hit"] += 1
@@ -341,7 +346,7 @@ class NoCache(BuildCache):
         return super().get(kind, key, compute)
 
     def _spawned(self, kind: str, key, compute):
-        entry = (kind, digest(kind, key() if callable(key) else key, engine_version()))
+        entry = _entry(kind, key)
         known = _SPAWNED.get(entry)
         if known is not None:
             self.stats[f"{kind} hit"] += 1

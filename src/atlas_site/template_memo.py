@@ -1,7 +1,7 @@
 """Jinja environments that compile a template's source once per process.
 
-Compiling is most of a small project's build (Jinja parses the source, generates Python and
-compiles it: ≈ 40 % of a fixture build, ≈ ⅓ of the real book's cold build). A process that builds
+Compiling is a large share of a build (Jinja parses the source, generates Python and compiles
+it: ≈ 40 % of a fixture build, ≈ a fifth of the real book's cold build). A process that builds
 many copies of one project (the test suite; `serve` after a template edit is undone) would compile
 the same source again for every copy, because Jinja caches per environment and per file. Here the
 code object is kept in memory, keyed by everything the compiler reads: the source, its name, the

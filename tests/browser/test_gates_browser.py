@@ -57,6 +57,7 @@ def test_browser_gates_catch_breaks(built, site, chromium):
     tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + STATIC_TABLIST)
     tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
     tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
+    tamper(site, "en/bibliography.html", 'href="../zh/bibliography.html" hreflang="zh"', 'href="bibliography.html" hreflang="zh"')
     tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE)
     found = reports(site, browser_rules(built, cards=18, tabs=4), browser=chromium)
 
@@ -72,6 +73,8 @@ def test_browser_gates_catch_breaks(built, site, chromium):
     assert any('fig-cramped: text "a label far too long for its box" overflows box "tiny"' in line for line in layout), layout
     switch = [str(p) for p in found["language switch"].problems]
     assert any(line.startswith("_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1") for line in switch), switch
+    # a page without sections: its switch is clicked, and there it stayed in its own language
+    assert any("en/bibliography.html: switch landed on" in line and "not on the twin in another language" in line for line in switch), switch
 
 
 def test_browser_gates_pass_on_the_fixture(built, site, chromium):

@@ -18,6 +18,12 @@ def _environment(folder, **options) -> MemoEnvironment:
     return MemoEnvironment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined, **options)
 
 
+def _frames(traceback):
+    while traceback is not None:
+        yield traceback
+        traceback = traceback.tb_next
+
+
 @pytest.fixture
 def fresh_memos(monkeypatch):
     monkeypatch.setattr(template_memo, "_CODE", type(template_memo._CODE)())
@@ -68,12 +74,6 @@ def test_what_changes_the_generated_code_compiles_again(tmp_path, generated):
     (tmp_path / "page.j2").write_text("{{ x }}", encoding="utf-8")
     assert _environment(tmp_path).get_template("page.j2").render(x="new") == "new"
     assert len(generated) == 4
-
-
-def _frames(traceback):
-    while traceback is not None:
-        yield traceback
-        traceback = traceback.tb_next
 
 
 def test_node_answers_are_computed_once_per_process_and_give_the_same_bytes(tmp_path, fresh_memos):

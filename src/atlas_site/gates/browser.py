@@ -190,8 +190,8 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     """The language switch at a section points at the same section of the twin page, the twin
     holds it, and clicking the switch lands there. The reader comes to each sampled section by its
     address on the page already open (the fragment changes, the page stays); the twin's HTML is
-    read once, and the last section is clicked: one page load per page, where loading the page
-    and its twin for each section took a third of the walk."""
+    read once, and the last section is clicked (a page without sections: the switch itself): one
+    page load per page, where loading the page and its twin for each section took a third of the walk."""
     from playwright.sync_api import Error as PlaywrightError  # a timeout is one
 
     ids = page.evaluate("() => [...document.querySelectorAll('article h2[id]')].map(h => h.id)")
@@ -214,12 +214,18 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
             twin_html = response.text() if response.ok else ""
         if not re.search(rf'\sid="{re.escape(section)}"', twin_html):
             issues.append(f"switch from #{section} leads to {twin}, which has no #{section}")
-    if sample and not issues:
-        link.click()
-        page.wait_for_load_state("load")
-        url, section = page.url, sample[-1]
-        if not url.endswith("#" + section) or not page.evaluate("(id) => !!document.getElementById(id)", section):
-            issues.append(f"switch from #{section} landed on {url}")
+    if issues:
+        return issues
+    twin, lang = page.evaluate(_SWITCH_HREF), page.evaluate("() => document.documentElement.lang")
+    link.click()  # a page without sections (the bibliography) is clicked too
+    page.wait_for_load_state("load")
+    section = sample[-1] if sample else None
+    if section is None:
+        landed_lang = page.evaluate("() => document.documentElement.lang")
+        if page.url != twin or landed_lang == lang:
+            issues.append(f"switch landed on {page.url} ({landed_lang or 'no language'}), not on the twin in another language")
+    elif not page.url.endswith("#" + section) or not page.evaluate("(id) => !!document.getElementById(id)", section):
+        issues.append(f"switch from #{section} landed on {page.url}")
     return issues
 
 
