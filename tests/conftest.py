@@ -80,6 +80,11 @@ def share(sizes: dict[str, int], index: int, count: int) -> list[str]:
 
 
 @pytest.fixture
+def workshop(tmp_path: Path) -> Path:
+    return make_project(tmp_path, "workshop")
+
+
+@pytest.fixture
 def mini(tmp_path: Path) -> Path:
     return make_project(tmp_path, "mini")
 

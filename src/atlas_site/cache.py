@@ -17,10 +17,10 @@ import importlib
 import json
 import math
 import os
-import tempfile
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from .files import replace_file
 
 CODE_ROOTS = ("src/atlas_site", "templates", "labs_js")  # a change here invalidates what it produced
 FORMAT = "atlas-cache/1"
@@ -281,17 +281,10 @@ class BuildCache:
         except (_NotStorable, ValueError, RecursionError):
             return False  # kept in memory only
         text = hashlib.sha256(body.encode("utf-8")).hexdigest() + "\n" + body
-        temporary = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{path.stem[:16]}-", suffix=".tmp", dir=path.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, path)
+            replace_file(path, text, durable=False)
             return True
         except OSError as error:
-            if temporary is not None:
-                Path(temporary).unlink(missing_ok=True)
             self.warn(f"cannot write ({error.strerror or error})")
             return False
 

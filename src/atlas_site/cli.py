@@ -53,7 +53,7 @@ def _print_warnings(cache) -> None:
 
 
 def cmd_build(args) -> int:
-    from .write import build_lock, check_destination
+    from .write import project_lock, check_destination
 
     root = Path(args.root).resolve()
     out = Path(args.out).resolve() if args.out else root / "_site"
@@ -67,7 +67,7 @@ def cmd_build(args) -> int:
     except AtlasError as error:
         _print_problems(error.diagnostics)
         return EXIT_PROBLEMS
-    with build_lock(root, announce=lambda message: print(message, file=sys.stderr, flush=True)):
+    with project_lock(root, announce=lambda message: print(message, file=sys.stderr, flush=True)):
         inputs = None if args.no_cache else inputs_digest(root, options)
         if not export and not args.no_cache and is_up_to_date(root, out, options, inputs):
             print(f"{out} is up to date (no input changed) in {time.perf_counter() - start:.2f} s")
@@ -196,8 +196,12 @@ def cmd_serve(args) -> int:
 def cmd_sync(args) -> int:
     from .translations.sync import run_sync
 
+    from .write import project_lock
+
     root = Path(args.root).resolve()
-    code, problems = run_sync(root, args.sections, everything=args.all, minor=args.minor, status=args.status, day=args.date)
+    # two syncs at once would each read the lock, add their declaration and write: one would be lost
+    with project_lock(root, "sync", announce=lambda message: print(message, file=sys.stderr, flush=True)):
+        code, problems = run_sync(root, args.sections, everything=args.all, minor=args.minor, status=args.status, day=args.date)
     _print_problems(problems)
     return EXIT_PROBLEMS if code else 0
 

@@ -4,9 +4,11 @@ Nothing is overwritten: an existing page or id is refused."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceLocation
+from .files import replace_file
 from .load.yaml_source import parse_yaml
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -41,16 +43,33 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
             problems.append(Diagnostic(SourceLocation(folder.relative_to(root).as_posix()), "profile.duplicate-page", f"{folder.relative_to(root)} already exists"))
     if problems:
         return [], problems
+    made: list[Path] = []  # the folders this command created, removed again if it cannot finish
     written = []
-    for lang, folder in zip(languages, folders):
-        folder.mkdir(parents=True)
-        page = folder / f"00-{chapter_id}.md"
-        title = titles[lang].replace('"', '\\"')
-        page.write_text(f'---\npage: {chapter_id}\ntitle: "{title}"\nstatus: draft\n---\n', encoding="utf-8")
-        written.append(page.relative_to(root).as_posix())
-    profile_path.write_text(_with_part(text, data, parts, chapter_id), encoding="utf-8")
+    try:
+        for lang, folder in zip(languages, folders):
+            made.extend(_new_folders(folder))
+            page = folder / f"00-{chapter_id}.md"
+            title = titles[lang].replace('"', '\\"')
+            replace_file(page, f'---\npage: {chapter_id}\ntitle: "{title}"\nstatus: draft\n---\n')
+            written.append(page.relative_to(root).as_posix())
+        replace_file(profile_path, _with_part(text, data, parts, chapter_id))
+    except OSError as error:
+        for folder in reversed(made):
+            shutil.rmtree(folder, ignore_errors=True)
+        reason = error.strerror or str(error)
+        return [], [Diagnostic(SourceLocation("book.yaml"), "scaffold.write-failed",
+                               f"cannot write the new chapter: {reason}; book.yaml and content/ are as they were",
+                               "free some space or fix the folder's permissions, then run the command again")]
     written.append("book.yaml")
     return written, []
+
+
+def _new_folders(folder: Path) -> list[Path]:
+    """Create `folder` and any missing parents; return those created, outermost first."""
+    missing = [folder, *(parent for parent in folder.parents if not parent.exists())]
+    missing = [path for path in reversed(missing) if not path.exists()]
+    folder.mkdir(parents=True)
+    return missing[:1]  # removing the outermost new folder removes the rest
 
 
 def _with_part(text: str, data, parts: list, chapter_id: str) -> str:

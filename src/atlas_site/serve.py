@@ -20,7 +20,7 @@ from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .live_patch import site_changes
 from .render.quick_edit import LastBuild, QuickEdit
-from .write import build_lock, check_destination
+from .write import project_lock, check_destination
 
 WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
 LIVE_SCRIPT = "/__atlas/live.js"
@@ -264,7 +264,7 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     cache.defer_writes()  # the on-disk cache entries are written after the push, not before it
     cache.checkpoint = checkpoint
     try:
-        with build_lock(root):
+        with project_lock(root):
             build(root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint())
             cache.flush()
         changes = None if found.get("announced") else found["changes"]

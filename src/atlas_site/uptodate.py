@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
+from .files import replace_file
 
 INPUTS = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")
 STAMP = "last-build.json"
@@ -72,11 +72,4 @@ def record(root: Path, site: Path, options: dict, inputs: str | None = None) -> 
     stamp = root / ".atlas-cache" / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"site": str(site), "inputs": inputs or inputs_digest(root, options), "output": site_digest(site)})
-    handle, temporary = tempfile.mkstemp(prefix=".last-build-", suffix=".tmp", dir=stamp.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, stamp)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    replace_file(stamp, text, durable=False)

@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import sys
-import tempfile
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,7 +26,6 @@ MARKER = ".atlas-site"  # left in every site we write: only such a folder may be
 MARKER_TEXT = json.dumps({"generator": "atlas-site", "note": "built by atlas-site: the next build replaces this folder"},
                          sort_keys=True) + "\n"
 INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js", ".atlas-cache", ".git")
-LEGACY_SITE = ("index.html", "dashboard.html", "assets/atlas.css")  # a site written before the marker existed
 
 
 def _problem(where: str, code: str, message: str, hint: str = "") -> AtlasError:
@@ -41,14 +40,16 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def is_ours(folder: Path) -> bool:
-    """True for a folder atlas-site wrote (it holds the marker, or the layout of an older build)."""
+    """True only for a folder holding the marker atlas-site writes into every site. Nothing else
+    proves ownership: a folder of the user's that merely looks like a site (an index.html, an
+    assets/ folder) is never taken for one, since replacing it would delete the rest."""
     marker = folder / MARKER
     try:
         if marker.is_file() and not marker.is_symlink():
             return json.loads(marker.read_text(encoding="utf-8")).get("generator") == "atlas-site"
     except (OSError, ValueError, AttributeError):
         return False
-    return all((folder / name).is_file() for name in LEGACY_SITE)
+    return False
 
 
 def check_destination(destination: Path, root: Path | None = None) -> None:
@@ -156,6 +157,19 @@ def _publish(staging: Path, destination: Path) -> None:
         remove_ours(old)
 
 
+def _make_staging(destination: Path) -> Path:
+    """A new sibling folder for the next site, with the permissions the umask gives any folder
+    (mkdtemp's 0700 would make every page of the published site unreadable to a web server
+    running as another user)."""
+    while True:
+        staging = destination.parent / f".{destination.name}.new-{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            staging.mkdir(mode=0o777)
+            return staging
+        except FileExistsError:
+            continue
+
+
 def write_site(output: Output, destination: Path, finish=None, root: Path | None = None) -> None:
     """Write into a sibling staging folder, let `finish(staging)` add to it (the search index),
     then swap it in. Any failure leaves `destination` as it was."""
@@ -166,7 +180,7 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
         clean_leftovers(destination)
-        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.new-{os.getpid()}-", dir=destination.parent))
+        staging = _make_staging(destination)
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         for relative, content in output.items():
             target = staging / relative
@@ -188,15 +202,16 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
 
 
 @contextmanager
-def build_lock(root: Path, announce=None):
-    """One build of a project at a time (`.atlas-cache/build.lock`); a second one waits. Where the
-    lock file cannot be made (a read-only or broken cache folder) the build goes on unlocked."""
+def project_lock(root: Path, name: str = "build", announce=None):
+    """One holder of a project's `name` lock at a time (`.atlas-cache/NAME.lock`); a second one
+    waits: one build at a time ("build"), one writer of the translation lock ("sync"). Where the
+    lock file cannot be made (a read-only or broken cache folder) the command goes on unlocked."""
     try:
         import fcntl
     except ImportError:  # not POSIX
         yield
         return
-    path = root / ".atlas-cache" / "build.lock"
+    path = root / ".atlas-cache" / f"{name}.lock"
     handle = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -214,7 +229,7 @@ def build_lock(root: Path, announce=None):
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             if announce:
-                announce("waiting for another build of this project to finish…")
+                announce(f"waiting for another {name} of this project to finish…")
             fcntl.flock(handle, fcntl.LOCK_EX)
         yield
     finally:

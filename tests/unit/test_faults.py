@@ -406,9 +406,9 @@ def test_two_cold_builds_at_once_both_succeed(mini):
 
 
 def test_a_second_build_waits_for_the_first(mini):
-    from atlas_site.write import build_lock
+    from atlas_site.write import project_lock
 
-    with build_lock(mini):
+    with project_lock(mini):
         waiting = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(mini), "build", "--no-search"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cache import digest
+from ..files import replace_file
 
 STORE = Path(".atlas-cache") / "downloads"
 FOLDER = "downloads"  # in the site: _site/downloads/<basename>-<lang>.<format>
@@ -61,9 +62,7 @@ def keep(root: Path, book, code_version: str, made: dict[str, bytes]) -> None:
     folder = store / key
     folder.mkdir(parents=True, exist_ok=True)
     for path, data in made.items():
-        temporary = folder / f".{Path(path).name}.tmp"
-        temporary.write_bytes(data)
-        temporary.replace(folder / Path(path).name)
+        replace_file(folder / Path(path).name, data, durable=False)
     for other in store.iterdir():
         if other.is_dir() and other.name != key:
             for file in other.iterdir():

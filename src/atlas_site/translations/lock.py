@@ -24,13 +24,13 @@ synced text the dashboard shows no diff."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cache import digest
 from ..diagnostics import Diagnostic, SourceLocation
+from ..files import replace_file
 from .sections import fingerprint, shown
 
 LOCK = "content/translations.lock"
@@ -205,17 +205,10 @@ def read_lock(root: Path, cache=None) -> Lock:
 def write_lock(root: Path, lock: Lock, order) -> None:
     """Both files, atomically each, in `order` (a key function over (page, section, lang))."""
     records = sorted(lock.records.values(), key=lambda r: order(r.key))
-    _replace(root / LOCK, LOCK_HEADER + "".join(r.format() + "\n" for r in records))
+    replace_file(root / LOCK, LOCK_HEADER + "".join(r.format() + "\n" for r in records))
     blocks = []
     for key in sorted(lock.synced, key=lambda k: (order(k[:3]), k[3])):
         page, section, lang, value = key
         body = "\n".join(f"  {line}" if line else "" for line in lock.synced[key].split("\n"))
         blocks.append(f"=== {page}#{shown(section)} {lang} {value}\n{body}\n")
-    _replace(root / SYNCED, SYNCED_HEADER + "".join(blocks))
-
-
-def _replace(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    replace_file(root / SYNCED, SYNCED_HEADER + "".join(blocks))
