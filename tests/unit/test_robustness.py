@@ -84,3 +84,63 @@ def test_every_diagnostic_is_one_line_whatever_it_quotes():
     line = str(Diagnostic(SourceLocation("a\nb.md", 2, 3), "file.name", "quotes \u202eevil\ttext", "x\ry"))
     assert line == "a\\nb.md:2:3: error[file.name]: quotes \\u202eevil\\ttext (hint: x\\ry)"
     assert "\n" not in line and line.isprintable()
+
+
+# ---------------------------------------------------------------- 3. every command-line value checked
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("serve", "--port", "-1"), "argument --port: -1 is not a port: give 1-65535 (0 picks a free one)"),
+    (("serve", "--port", "99999"), "argument --port: 99999 is not a port: give 1-65535 (0 picks a free one)"),
+    (("serve", "--port", "eighty"), "argument --port: 'eighty' is not a port number"),
+    (("check", "--explain", ""), "argument --explain: the code is empty"),
+    (("new", "chapter", ""), "argument id: the chapter id is empty"),
+    (("new", "chapter", "ch15", "--title", "en=a\nb"), "argument --title: the title 'en=a\\nb' holds a control character"),
+    (("build", "--out", "site\nx"), "argument --out: the folder name 'site\\nx' holds a control character"),
+    (("build", "--out", ""), "argument --out: the folder name is empty"),
+])
+def test_bad_command_line_values_are_usage_errors_and_nothing_runs(mini, argv, message):
+    before = sorted(p.name for p in mini.iterdir())
+    result = run_bounded(mini, *argv)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.splitlines()[-1].endswith(message), result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert sorted(p.name for p in mini.iterdir()) == before  # nothing was built, checked into a file or created
+
+
+def test_a_reader_that_leaves_early_is_no_error(mini):
+    edit_twice = "content/en/ch14/00-intro.md"
+    text = (mini / edit_twice).read_text(encoding="utf-8")
+    (mini / edit_twice).write_text(text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8")
+    command = f"'{sys.executable}' -m atlas_site --root '{mini}' sync --status | head -1"
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=DEADLINE)
+    assert "BrokenPipeError" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 1
+
+
+def test_sync_on_a_full_disk_declares_nothing_and_says_why(mini, monkeypatch, capsys):
+    from atlas_site import files
+    from atlas_site.cli import main
+
+    text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
+                                                      encoding="utf-8")
+    lock_before = (mini / "content/translations.lock").read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", full)
+    assert main(["--root", str(mini), "sync", "--all", "--date", "2026-12-02"]) == 2
+    captured = capsys.readouterr()
+    assert "in step" not in captured.out, captured.out
+    assert ("content/translations.lock: error[sync.write-failed]: cannot write the lock: No space left on device; nothing "
+            "was declared in step") in captured.err
+    assert (mini / "content/translations.lock").read_bytes() == lock_before
+
+
+def test_sync_status_says_up_front_that_it_records_the_days(mini):
+    result = run_cli("sync", "--status", cwd=mini)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0].startswith("status: the day of each change found is recorded in content/translations.lock")
