@@ -70,10 +70,11 @@ def read_regular(path: Path) -> bytes:
         if error.errno == errno.ENXIO:  # a FIFO with no writer, or a socket
             raise NotAFile(errno.ENXIO, _kind(path), str(path)) from None
         raise
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        raise NotAFile(errno.EINVAL, KINDS.get(stat.S_IFMT(mode), "not a regular file"), str(path))
     with os.fdopen(handle, "rb") as stream:
-        mode = os.fstat(stream.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotAFile(errno.EINVAL, KINDS.get(stat.S_IFMT(mode), "not a regular file"), str(path))
         return stream.read()
 
 

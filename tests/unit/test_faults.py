@@ -498,7 +498,7 @@ def test_a_folder_named_like_a_page_part_is_located(built):
     (project / "content/en/ch14/01-more.md").mkdir()
     result = run_cli("build", "--no-search", cwd=project)
     assert_refused(project, before, result, "content/en/ch14/01-more.md:1:1: error[file.unreadable]: is a folder, not a file "
-                                            "(hint: rename the folder (only files may end in .md, .yaml or .bib))")
+                                            "(hint: remove it or rename it (only files may end in .md, .yaml or .bib))")
 
 
 def test_a_dangling_link_is_located(built):
