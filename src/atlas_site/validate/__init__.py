@@ -4,6 +4,7 @@ nothing else is checked (its problems are the causes; everything else would be c
 from __future__ import annotations
 
 from ..diagnostics import Collector, SourceLocation
+from ..files import read_regular
 from ..load.project import RawProject
 from ..model import Book
 from .dates import check_claim_dates
@@ -65,7 +66,7 @@ def _unreadable(raw: RawProject, out: Collector) -> set[str]:
         path = problem.location.path
         if path.startswith("ledger/"):
             try:
-                broken |= ids_in_unreadable((raw.root / path).read_text(encoding="utf-8", errors="replace"))
+                broken |= ids_in_unreadable(read_regular(raw.root / path).decode("utf-8", errors="replace"))
             except OSError:
                 pass
         elif path.startswith("sources/") and path.endswith(".yaml"):
