@@ -151,7 +151,7 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
             with clock.stage("search index"):
                 index_search(staging)
     with clock.stage("write"):
-        write_site(result.output, destination, finish=finish, root=root)
+        result.problems += write_site(result.output, destination, finish=finish, root=root)
     # the search index runs inside the write (over the staging folder) and has its own line
     result.timings["write"] -= result.timings.get("search index", 0.0)
     return result

@@ -73,8 +73,12 @@ CAUSES = ("yaml.", "bib.", "frontmatter.", "file.", "profile.", "schema.", "ledg
           "i18n.", "block.unclosed", "heading.", "directive.argument")
 
 
+# of the causes, a file that cannot be read at all comes before what is wrong inside one
+UNREADABLE_INPUT = ("file.", "yaml.syntax", "bib.syntax", "frontmatter.")
+
+
 def causes_first(diagnostics) -> list["Diagnostic"]:
-    return sorted(diagnostics, key=lambda d: (not d.code.startswith(CAUSES), d))
+    return sorted(diagnostics, key=lambda d: (not d.code.startswith(UNREADABLE_INPUT), not d.code.startswith(CAUSES), d))
 
 
 class AtlasError(Exception):

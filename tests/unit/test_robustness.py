@@ -21,7 +21,10 @@ def run_bounded(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def problem_lines(result) -> list[str]:
-    return [line for line in result.stderr.splitlines() if "error[" in line or "warning[" in line]
+    """Every problem line, in the order printed: those before the gates (stderr), then the gates'
+    (stdout, indented under their gate)."""
+    lines = result.stderr.splitlines() + result.stdout.splitlines()
+    return [line.strip() for line in lines if "error[" in line or "warning[" in line]
 
 
 # ---------------------------------------------------------------- 1. nothing that is not a file is read
@@ -144,3 +147,122 @@ def test_sync_status_says_up_front_that_it_records_the_days(mini):
     result = run_cli("sync", "--status", cwd=mini)
     assert result.returncode == 0
     assert result.stdout.splitlines()[0].startswith("status: the day of each change found is recorded in content/translations.lock")
+
+
+# ---------------------------------------------------------------- 5. causes first, follow-ons counted
+
+
+def test_a_bib_file_that_is_not_utf8_is_the_one_problem_shown(mini):
+    with (mini / "sources/works.bib").open("ab") as bib:
+        bib.write(b"\n% \xff\xfe\n")
+    result = run_cli("check", cwd=mini)
+    lines = problem_lines(result)
+    assert lines[0].startswith("sources/works.bib:") and "error[file.encoding]: not UTF-8" in lines[0]
+    assert len(lines) == 1, lines  # every work it held would be "unknown": counted, not listed
+    assert "follow-on problem(s) of the causes above not shown" in result.stderr
+
+
+def test_an_unclosed_quote_in_front_matter_is_located_at_the_quote_and_comes_alone(mini):
+    page = mini / "content/zh/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("title: 推理服务\n", 'title: "推理服务\n', 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["content/zh/ch14/00-intro.md:3:8: error[yaml.syntax]: invalid YAML: a quoted scalar that starts here "
+                     "is never closed (found unexpected end of stream)"]
+
+
+def test_lines_ending_in_cr_alone_are_called_so(mini):
+    page = mini / "content/zh/ch14/00-intro.md"
+    page.write_bytes(page.read_bytes().replace(b"\n", b"\r"))
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["content/zh/ch14/00-intro.md:1:1: error[file.line-endings]: its lines end in a carriage return (CR) "
+                     "alone (hint: save the file with LF (or CRLF) line endings)"]
+
+
+def test_an_old_site_that_cannot_be_removed_after_the_swap_is_a_warning_not_a_failure(mini, monkeypatch, capsys):
+    from atlas_site import write
+    from atlas_site.cli import main
+
+    assert main(["--root", str(mini), "build", "--no-search"]) == 0
+    text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
+                                                      encoding="utf-8")
+    calls = []
+    real = write.remove_ours
+
+    def stuck(folder):
+        calls.append(folder)
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(write, "remove_ours", stuck)
+    assert main(["--root", str(mini), "build", "--no-search", "--no-cache"]) == 0
+    err = capsys.readouterr().err
+    assert "warning[output.old-site-left]: the new site is published" in err, err
+    assert "left as it was" not in err
+    assert "the arrival." in (mini / "_site/en/ch14.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(write, "remove_ours", real)
+    assert main(["--root", str(mini), "build", "--no-search", "--no-cache"]) == 0  # the next build removes it
+    assert not [p.name for p in mini.iterdir() if p.name.startswith("._site.")]
+
+
+# ---------------------------------------------------------------- 6. nothing silently accepted
+
+
+def test_a_number_that_is_not_finite_is_refused_where_it_is_written(mini):
+    claims = mini / "ledger/claims.md"
+    claims.write_text(claims.read_text(encoding="utf-8").replace("    value: 7.4\n", "    value: 1e400\n", 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines[0] == "ledger/claims.md:6:5: error[schema.invalid]: value: Input should be a finite number"
+    assert len(lines) == 1, lines  # one problem, not one per branch of the value's type
+
+
+def test_an_argument_a_worked_example_never_reads_is_refused(mini):
+    examples = mini / "ledger/examples.md"
+    text = examples.read_text(encoding="utf-8")
+    old = "    args: {layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16}"
+    assert old in text
+    examples.write_text(text.replace(old, old[:-1] + ", kv_bitz: 8}", 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert len(lines) == 1 and lines[0].startswith("ledger/examples.md:3:5: error[example.failed]: ")
+    assert 'unknown argument "kv_bitz": memory.kv_bytes_per_token never reads it' in lines[0]
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("It is 3.5-fold faster.", "3.5-fold"),
+    ("It is 3.5 fold faster.", "3.5 fold"),
+    ("It runs 3.5 times faster.", "3.5 times"),
+    ("A fourfold speed-up.", "fourfold"),
+    ("Its experiments span a fourfold change in traffic.", None),
+    ("The loop runs 3 times per request.", None),
+])
+def test_a_multiple_said_in_words_is_a_bare_number(mini, sentence, flagged):
+    page = mini / "content/en/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("counts from arrival.", f"counts from arrival. {sentence}", 1), encoding="utf-8")
+    lines = [line for line in problem_lines(run_cli("check", cwd=mini)) if "bare-multiplier" in line]
+    if flagged is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and f"bare multiplier '{flagged}' outside a claim" in lines[0], lines
+
+
+def test_a_quotation_nested_too_deep_is_refused_not_flattened(mini):
+    page = mini / "content/en/ch14/00-intro.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n" + ">" * 5000 + " deep\n", encoding="utf-8")
+    lines = problem_lines(run_bounded(mini, "check"))
+    assert any("error[prose.too-deep]: a quotation nested 5000 levels deep" in line for line in lines), lines
+
+
+def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows_it(mini):
+    page = mini / "content/en/ch14/00-intro.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("counts from arrival.", "counts from \u202earrival.", 1),
+                    encoding="utf-8")
+    result = run_cli("check", cwd=mini)
+    warnings = [line for line in problem_lines(result) if "prose.bidi-control" in line]
+    assert len(warnings) == 1 and "warning[prose.bidi-control]: bidirectional control U+202E" in warnings[0]
+    assert warnings[0].startswith("content/en/ch14/00-intro.md:")
+    profile = mini / "book.yaml"
+    text = profile.read_text(encoding="utf-8")
+    assert "html_lang: en," in text
+    profile.write_text(text.replace("html_lang: en,", "html_lang: en, bidi_controls: true,", 1), encoding="utf-8")
+    assert not [line for line in problem_lines(run_cli("check", cwd=mini)) if "prose.bidi-control" in line]

@@ -103,6 +103,10 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     if text.startswith(BOM):
         problems.append(Diagnostic(where, "file.bom", "starts with a byte-order mark (U+FEFF)", "save the file as UTF-8 without BOM"))
         text = text[1:]
+    if "\r" in text and "\n" not in text:  # lines ending in CR alone (an old Mac editor): one long line to every parser
+        problems.append(Diagnostic(where, "file.line-endings", "its lines end in a carriage return (CR) alone",
+                                   "save the file with LF (or CRLF) line endings"))
+        text = text.replace("\r", "\n")
     controls = list(CONTROL.finditer(text))
     if controls:
         first = controls[0]

@@ -21,6 +21,10 @@ class Language(Frozen):
     # its name in each other language of the book, for sentences such as "the Chinese version of
     # this section was updated" (validate/profile.py checks that every other language is there)
     called: dict[str, str] = Field(default_factory=dict)
+    # prose in this language may hold bidirectional controls (U+202A-U+202E, U+2066-U+2069): a
+    # right-to-left language may need them; elsewhere they can make text display other than it
+    # reads in the file ("Trojan source"), so each one is a warning
+    bidi_controls: bool = False
 
 
 class Registry(Frozen):

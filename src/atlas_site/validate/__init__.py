@@ -29,7 +29,8 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list, int]:
     registry = validate_registry(raw, profile, out, where, broken)
     ledgers = validate_ledgers(raw, profile.codes, out, where, broken)
     strings = validate_strings(raw, profile.codes, out)
-    pages = validate_pages(raw, profile, raw.profile, out)
+    unreadable_content = {p.location.path for p in out.items if p.code in UNREADABLE and p.location.path.startswith("content/")}
+    pages = validate_pages(raw, profile, raw.profile, out, unreadable_content)
     check_claim_dates(ledgers.get("claims", []), registry, where, out)
     book = Book(
         profile=profile,
