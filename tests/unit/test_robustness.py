@@ -266,3 +266,31 @@ def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows
     assert "html_lang: en," in text
     profile.write_text(text.replace("html_lang: en,", "html_lang: en, bidi_controls: true,", 1), encoding="utf-8")
     assert not [line for line in problem_lines(run_cli("check", cwd=mini)) if "prose.bidi-control" in line]
+
+
+# ---------------------------------------------------------------- 2b. what is missing is said
+
+
+def test_a_missing_or_broken_template_is_named(mini):
+    (mini / "templates/page.html.j2").unlink()
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["templates/page.html.j2: error[template.missing]: the theme has no template 'page.html.j2' "
+                     "(hint: restore the file (git checkout templates/))"]
+
+
+def test_a_template_that_does_not_parse_is_located(mini):
+    home = mini / "templates/home.html.j2"
+    lines = home.read_text(encoding="utf-8").split("\n")
+    home.write_text("\n".join(lines[:3] + ["{% if %}"] + lines[3:]), encoding="utf-8")
+    result = run_cli("check", cwd=mini)
+    assert problem_lines(result)[0].startswith("templates/home.html.j2:4:1: error[template.syntax]: the template does not parse")
+    assert "internal error" not in result.stderr
+
+
+def test_a_book_without_lab_code_says_what_is_missing(mini):
+    import shutil
+
+    shutil.rmtree(mini / "labs_js")
+    result = run_cli("check", cwd=mini)
+    assert "cannot compute teaching numbers: labs_js/compute.js is missing" in problem_lines(result)[0]
+    assert "internal error" not in result.stderr
