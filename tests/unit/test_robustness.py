@@ -69,7 +69,7 @@ def test_a_file_name_that_is_not_utf8_is_one_escaped_line(mini, command):
     (mini / "content/en/ch14").joinpath(os.fsdecode(b"15-\xff\xfe.md")).write_text("---\npage: ch14\n---\n", encoding="utf-8")
     result = run_bounded(mini, *command)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert problem_lines(result)[0].startswith("content/en/ch14/15-\\xff\\xfe.md: error[file.name]: ")
+    assert problem_lines(result)[0].startswith("content/en/ch14/15-\\xff\\xfe.md:1:1: error[file.name]: ")
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
 
 
@@ -78,7 +78,7 @@ def test_a_file_name_with_a_newline_stays_one_line(mini):
     result = run_bounded(mini, "check")
     assert result.returncode == 2
     first = problem_lines(result)[0]
-    assert first.startswith("content/en/ch14/15-two\\nlines.md: error[file.name]: ")
+    assert first.startswith("content/en/ch14/15-two\\nlines.md:1:1: error[file.name]: ")
 
 
 def test_every_diagnostic_is_one_line_whatever_it_quotes():

@@ -76,7 +76,7 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     if not inside(path, root.resolve()):
         return None  # the link that leads out is reported by outside_inputs()
     if not name.isprintable():
-        problems.append(Diagnostic(SourceLocation(name), "file.name", "the file name holds bytes that are not UTF-8 "
+        problems.append(Diagnostic(where, "file.name", "the file name holds bytes that are not UTF-8 "
                                    "or control characters: the file is not read",
                                    "rename it to a plain UTF-8 name (letters, digits, '-', '.')"))
         return None
