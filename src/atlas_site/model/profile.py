@@ -3,6 +3,7 @@ order, and the release rules each part must pass. Everything the engine would ot
 know about one particular book lives here (or in the ledgers and the templates' strings)."""
 from __future__ import annotations
 
+import datetime
 import re
 
 from pydantic import Field, field_validator, model_validator
@@ -120,6 +121,16 @@ class Downloads(Frozen):
         return f"{self.basename}-{lang}.{extension}"
 
 
+class Edition(Frozen):
+    """The edition being published: its number and its day. `check --release` judges evidence
+    freshness and translation grace on this day unless --as-of names another, so a commit does
+    not start failing because the calendar moved on (past-due evidence on today's date is a
+    warning of a plain `check --as-of`)."""
+
+    number: int = Field(ge=1)
+    date: datetime.date
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -134,6 +145,7 @@ class BookProfile(Frozen):
     translations: TranslationPolicy = TranslationPolicy()
     review_months: ReviewIntervals | None = None  # None: the book sets no review dates
     downloads: Downloads = Field(default_factory=Downloads)
+    edition: Edition | None = None
 
     @field_validator("languages")
     @classmethod
