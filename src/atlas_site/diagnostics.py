@@ -106,11 +106,6 @@ class Collector:
     def extend(self, diagnostics) -> None:
         self.items.extend(diagnostics)
 
-    def raise_if_any(self) -> None:
-        errors = [d for d in self.items if d.severity == "error"]
-        if errors:
-            raise AtlasError(self.items)
-
 
 def relpath(path: Path, root: Path) -> str:
     try:

@@ -18,7 +18,6 @@ from .base import Frozen, Localized, book_languages, split_language_keys
 LEDGER_NUMBER = re.compile(r"^(n[0-9]{2,}|r[1-9][0-9]*)$")
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = Union[int, float]
-EVIDENCE_KINDS = ("author-reported", "benchmark-result")
 
 
 class Setting(Frozen):
