@@ -30,26 +30,26 @@ def _format_value(value) -> str:
     return str(value)
 
 
+# (pattern, needs a gain word within WINDOW characters, code, how the problem names what it found)
+BARE_NUMBERS = (
+    (MULTIPLIER, False, "gate.claims.bare-multiplier", "bare multiplier"),
+    (PERCENT, True, "gate.claims.bare-percentage", "percentage change"),
+    (SAID_MULTIPLE, True, "gate.claims.bare-multiplier", "bare multiplier"),
+)
+
+
 def bare_numbers(page) -> list[Diagnostic]:
     problems = []
     for line in prose_lines(page):
         if line.block.startswith("misconception"):
             continue  # a misconception may quote the wrong number it corrects
-        for match in MULTIPLIER.finditer(line.text):
-            problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
-                                       "gate.claims.bare-multiplier", f"bare multiplier '{match.group(0).strip()}' outside a claim",
-                                       "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
-        for match in PERCENT.finditer(line.text):
-            around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
-            if GAIN_WORDS.search(around):
-                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
-                                           "gate.claims.bare-percentage", f"percentage change '{match.group(0).strip()}' outside a claim",
-                                           "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
-        for match in SAID_MULTIPLE.finditer(line.text):
-            around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
-            if GAIN_WORDS.search(around):
-                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
-                                           "gate.claims.bare-multiplier", f"bare multiplier '{match.group(0).strip()}' outside a claim",
+        for pattern, needs_gain, code, what in BARE_NUMBERS:
+            for match in pattern.finditer(line.text):
+                around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
+                if needs_gain and not GAIN_WORDS.search(around):
+                    continue
+                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)), code,
+                                           f"{what} '{match.group(0).strip()}' outside a claim",
                                            "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
     return problems
 
