@@ -30,12 +30,9 @@ def _format_value(value) -> str:
     return str(value)
 
 
-# (pattern, needs a gain word within WINDOW characters, code, how the problem names what it found)
-BARE_NUMBERS = (
-    (MULTIPLIER, False, "gate.claims.bare-multiplier", "bare multiplier"),
-    (PERCENT, True, "gate.claims.bare-percentage", "percentage change"),
-    (SAID_MULTIPLE, True, "gate.claims.bare-multiplier", "bare multiplier"),
-)
+# (pattern, needs a gain word within WINDOW characters, how the problem names what it found)
+BARE_NUMBERS = ((MULTIPLIER, False, "bare multiplier"), (PERCENT, True, "percentage change"),
+                (SAID_MULTIPLE, True, "bare multiplier"))
 
 
 def bare_numbers(page) -> list[Diagnostic]:
@@ -43,11 +40,12 @@ def bare_numbers(page) -> list[Diagnostic]:
     for line in prose_lines(page):
         if line.block.startswith("misconception"):
             continue  # a misconception may quote the wrong number it corrects
-        for pattern, needs_gain, code, what in BARE_NUMBERS:
+        for pattern, needs_gain, what in BARE_NUMBERS:
             for match in pattern.finditer(line.text):
                 around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
                 if needs_gain and not GAIN_WORDS.search(around):
                     continue
+                code = "gate.claims.bare-percentage" if pattern is PERCENT else "gate.claims.bare-multiplier"
                 problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)), code,
                                            f"{what} '{match.group(0).strip()}' outside a claim",
                                            "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
