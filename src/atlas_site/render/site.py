@@ -20,6 +20,7 @@ from .glossary import render_glossary
 from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
 from .numbers import claim_rows, render_numbers
+from .open_data import open_data_files
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms
 from .state import CiteIndex, RenderState
@@ -132,6 +133,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", digest(nav_version, code_version), lambda: render_not_found(book, env)))
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
+    for path, data in open_data_files(book, parsed, computed, "numbers" in generated).items():
+        output.add(path, data)
     add_web_files(book, output)
     add_assets(root, output)
     for download in downloads:
