@@ -31,6 +31,7 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
             "sources": [{"number": n, "label": source_label(book, n), "work": book.registry.work_of(n).key}
                         for n in claim.source if book.registry.work_of(n) is not None],
             "caution": claim.caution[lang] if claim.caution else None,
+            "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
             "places": places,
         })
     return rows
