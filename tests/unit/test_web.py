@@ -118,9 +118,27 @@ def test_numbers_page_lists_every_number_the_book_shows_with_setting_and_caution
         row = html[html.index('id="claim-distserve-goodput"'):].split("</tr>")[0]
         for text in (claim.text[lang], claim.setting[lang], claim.caution[lang]):
             assert escape(text) in row
+        assert f'<time datetime="{claim.verified.isoformat()}">' in row, "the row carries the review date"
         assert 'href="ch14.html#q1"' in row or 'href="ch14.html#opening"' in row
         assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/ch14.html"), "a claim's value links to its row"
         assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/bibliography.html")
+
+
+def test_numbers_page_has_a_permalink_row_for_every_worked_example_the_prose_shows(real):
+    book = real.book
+    shown = {u.key.partition(".")[0] for p in real.parsed.values() for u in p.uses_of("ex")}
+    for lang in book.languages:
+        html = real.output.text(f"{lang}/numbers.html")
+        rows = re.findall(r'<tr class="ex numbers-row" id="ex-([a-z0-9-]+)"', html)
+        assert set(rows) == shown and len(rows) == len(set(rows))
+        row = html[html.index('id="ex-kv-per-token"'):].split("</tr>")[0]
+        assert escape(book.examples["kv-per-token"].note[lang]) in row, "the row states the assumption"
+        assert 'href="ch14.html#' in row, "the row links to the sections that use it"
+        chapter = real.output.text(f"{lang}/ch14.html")
+        linked = set(re.findall(r'<a class="badge badge-ex" href="numbers\.html#ex-([a-z0-9-]+)"', chapter))
+        used = {u.key.partition(".")[0] for u in real.parsed[(lang, "ch14")].uses_of("ex")}
+        assert linked == used, "each example the chapter shows links to its row once"
+        assert all(f'id="ex-{example_id}"' in html for example_id in linked)
 
 
 def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real):

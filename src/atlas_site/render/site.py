@@ -129,7 +129,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
     generated = {part.generated for part in book.profile.parts if part.generated}
     for lang in book.languages:
-        _render_generated(book, env, parsed, lang, cites, output, cache, generated, digest(registry_version, nav_version, ledgers, lang))
+        _render_generated(book, env, parsed, computed, lang, cites, output, cache, generated,
+                          digest(registry_version, nav_version, ledgers, lang))
     output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", digest(nav_version, code_version), lambda: render_not_found(book, env)))
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
@@ -142,7 +143,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     return output, manifest
 
 
-def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
+def _render_generated(book: Book, env, parsed: dict, computed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
                       version: str) -> None:
     """One language's generated pages: home, bibliography, numbers and glossary (those book.yaml lists),
     and the data of its preview cards."""
@@ -158,7 +159,10 @@ def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex
     output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(version, places, uses), lambda: render_bibliography(
         book, env, lang, cites, parsed, claims_by_work if "numbers" in generated else None)))
     if "numbers" in generated:
-        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses), lambda: render_numbers(book, env, parsed, lang)))
+        # the worked examples' rows show their computed outputs: their ledger and values key the page too
+        examples = digest([e.model_dump(mode="json") for e in book.examples.values()], computed)
+        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses, examples),
+                                                     lambda: render_numbers(book, env, parsed, computed, lang)))
     if "glossary" in generated:
         output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
     # the pages are read one at a time (a copy of every page's HTML at once would be the largest
