@@ -42,6 +42,12 @@ def test_the_open_data_validates_holds_the_ledger_and_its_permalinks_resolve(min
         assert goodput["used_in"][lang][0]["href"].startswith(f"{lang}/ch14.html#")
     examples = json.loads((site / "examples.json").read_text(encoding="utf-8"))["examples"]
     assert all(example["outputs"] for example in examples)
+    shown = [example for example in examples if example["used_in"]]
+    assert shown and all(set(example["permalinks"]) == set(example["used_in"]) for example in shown)
+    for example in shown:
+        for link in example["permalinks"].values():
+            page, fragment = link.split("#")
+            assert f'id="{fragment}"' in (site / page).read_text(encoding="utf-8"), link
     library = bibtexparser.parse_string((site / "sources.bib").read_text(encoding="utf-8"))
     assert not library.failed_blocks
     assert sorted(entry.key for entry in library.entries) == sorted(result.book.registry.works)

@@ -58,7 +58,7 @@ CLAIMS_SCHEMA = _envelope("claims", {
 
 EXAMPLES_SCHEMA = _envelope("examples", {
     "type": "object", "additionalProperties": False,
-    "required": ["id", "kind", "function", "arguments", "outputs", "used_in"],
+    "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks"],
     "properties": {
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "kind": {"enum": ["teaching-assumption", "analytic"]},
@@ -70,6 +70,7 @@ EXAMPLES_SCHEMA = _envelope("examples", {
                            "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
                            "seed_prints": {"type": ["number", "string", "boolean", "null"]}}}},
         "used_in": _PLACES,
+        "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
     }}, "Every teaching number of the book: the labs' function that computes it, its arguments and its values.")
 
 SCHEMAS = {"claims.json": CLAIMS_SCHEMA, "examples.json": EXAMPLES_SCHEMA}
@@ -122,7 +123,7 @@ def claims_data(book: Book, parsed: dict, numbers_page: bool) -> dict:
             "claims": claims}
 
 
-def examples_data(book: Book, parsed: dict, computed: dict) -> dict:
+def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) -> dict:
     used = _places(book, parsed, "ex")
     examples = []
     for example in sorted(book.examples.values(), key=lambda e: e.id):
@@ -131,8 +132,10 @@ def examples_data(book: Book, parsed: dict, computed: dict) -> dict:
                           "unit": dict(spec.unit.root) if spec.unit else None,
                           "seed_prints": example.expect.get(name)}
                    for name, spec in example.outputs.items() if isinstance(values.get(name), (int, float, str, bool))}
+        in_book = used.get(example.id, {})
         examples.append({"id": example.id, "kind": example.kind, "function": example.fn, "arguments": example.args,
-                         "outputs": outputs, "used_in": used.get(example.id, {})})
+                         "outputs": outputs, "used_in": in_book,
+                         "permalinks": {lang: f"{lang}/numbers.html#ex-{example.id}" for lang in in_book} if numbers_page else {}})
     return {"book": dict(book.profile.title.root), "edition": _edition(book), "languages": list(book.languages),
             "examples": examples}
 
@@ -161,7 +164,7 @@ def _bib_text(text: str) -> str:
 def open_data_files(book: Book, parsed: dict, computed: dict, numbers_page: bool) -> dict[str, bytes]:
     return {
         "claims.json": _dumps(claims_data(book, parsed, numbers_page)),
-        "examples.json": _dumps(examples_data(book, parsed, computed)),
+        "examples.json": _dumps(examples_data(book, parsed, computed, numbers_page)),
         "claims.schema.json": _dumps(CLAIMS_SCHEMA),
         "examples.schema.json": _dumps(EXAMPLES_SCHEMA),
         "sources.bib": sources_bib(book),
