@@ -6,10 +6,10 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
 from conftest import share
-
 
 SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
 

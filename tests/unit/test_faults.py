@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, edit, make_project, run_cli
+from conftest import ROOT, edit, run_cli
 
 # ---------------------------------------------------------------- helpers
 

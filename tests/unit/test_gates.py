@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import re
 
-from pathlib import Path
-
 import pytest
 
 from atlas_site.build import assemble

@@ -229,15 +229,6 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     return issues
 
 
-def _has(pending: list[Diagnostic], code: str) -> bool:
-    return any(d.code == code for d in pending)
-
-
-def _pending_note(pending: list[Diagnostic], code: str) -> str:
-    count = sum(1 for d in pending if d.code == code)
-    return f" ({count} pending on draft pages)" if count else ""
-
-
 def _rule_pages(rules, kind: str, languages) -> dict[str, list]:
     """Output path -> the browser rules of one kind to check there."""
     by_path: dict[str, list] = {}

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal, Union
-
 import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
 from re._parser import parse as _sre_parse
+from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -18,7 +17,6 @@ from .base import Frozen, Localized, book_languages, split_language_keys
 LEDGER_NUMBER = re.compile(r"^(n[0-9]{2,}|r[1-9][0-9]*)$")
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = Union[int, float]
-EVIDENCE_KINDS = ("author-reported", "benchmark-result")
 
 
 class Setting(Frozen):
