@@ -5,8 +5,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jinja2 import TemplateNotFound, TemplateSyntaxError
+
 from .cache import BuildCache, NoCache, tree_digest
-from .diagnostics import AtlasError, Diagnostic, causes_first
+from .diagnostics import AtlasError, Diagnostic, SourceLocation, causes_first
 from .export.downloads import current_downloads
 from .load.project import load_project
 from .manifest import Manifest
@@ -82,8 +84,6 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
     gates (serve pushes an edit to open pages from there; the gates' verdict follows).
     `as_of` (a date) is the day evidence freshness is judged on; None judges nothing: the build
     never reads the clock, so the same inputs always give the same bytes."""
-    from .gates import GateContext, gate_generated_page, run_static_gates
-
     cache = cache or NoCache(ASKED_AGAIN)
     result = BuildResult()
     clock = _Clock(result.timings, progress)
@@ -106,6 +106,26 @@ def assemble(root: Path, progress=None, release: bool = False, cache: BuildCache
         result.problems += example_problems + references + result.translations.problems
     if result.errors:
         return result  # rendering dangling references would only repeat the same problems
+    try:
+        return _render_and_gate(root, result, book, rules, md, cache, code_version, clock, release, as_of, rendered)
+    except (TemplateNotFound, TemplateSyntaxError) as error:  # the theme is an input too: say which file
+        result.problems.append(template_problem(error))
+        return result
+
+
+def template_problem(error) -> Diagnostic:
+    """A missing or broken template of the theme, as one located line."""
+    if isinstance(error, TemplateSyntaxError):
+        name = error.filename or error.name or "?"
+        shown = Path(name).as_posix().split("/templates/", 1)[-1]
+        return Diagnostic(SourceLocation(f"templates/{shown}", error.lineno or 0, 1), "template.syntax",
+                          f"the template does not parse: {error.message}", "fix the template")
+    return Diagnostic(SourceLocation(f"templates/{error.name}"), "template.missing",
+                      f"the theme has no template '{error.name}'", "restore the file (git checkout templates/)")
+
+
+def _render_and_gate(root, result, book, rules, md, cache, code_version, clock, release, as_of, rendered):
+    from .gates import GateContext, gate_generated_page, run_static_gates
     with clock.stage("render"):
         notices = result.notices = {(lang, page): page_notices(book, result.translations, lang, page) for lang, page in result.parsed}
         downloads = current_downloads(root, book, code_version)  # the editions an export made of these very inputs
@@ -151,7 +171,7 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
             with clock.stage("search index"):
                 index_search(staging)
     with clock.stage("write"):
-        write_site(result.output, destination, finish=finish, root=root)
+        result.problems += write_site(result.output, destination, finish=finish, root=root)
     # the search index runs inside the write (over the staging folder) and has its own line
     result.timings["write"] -= result.timings.get("search index", 0.0)
     return result

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from .diagnostics import one_line
 from .uptodate import inputs_digest, is_up_to_date, record
 
 EXIT_PROBLEMS = 2
@@ -130,8 +131,8 @@ def cmd_check(args) -> int:
             _print_problems([Diagnostic(SourceLocation("atlas-site"), "browser.unavailable", f"check --browser needs Playwright ({error})",
                                         "install the test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once")])
             return EXIT_PROBLEMS
-    # a release is judged on a day: --as-of pins it (CI), else it is today; a plain check judges no dates
-    as_of = args.as_of or (dt.date.today() if args.release else None)
+    # a release is judged on a day: --as-of, else the edition's date, else today; a plain check judges no dates
+    as_of = args.as_of or (_release_day(root) if args.release else None)
     try:
         result = assemble(root, release=args.release, as_of=as_of)
     except AtlasError as error:
@@ -165,6 +166,21 @@ def cmd_check(args) -> int:
     failed = [r for r in reports if r.status == "FAIL"] or result.errors
     print(("check failed" if failed else "check passed") + f" in {time.perf_counter() - start:.2f} s: " + _summary(result, time.perf_counter() - start))
     return EXIT_PROBLEMS if failed else 0
+
+
+def _release_day(root: Path) -> dt.date:
+    """The day a release is judged on without --as-of: the edition's (book.yaml `edition.date`),
+    else today. A book.yaml that does not parse is reported by the check itself."""
+    from .load.yaml_source import parse_yaml
+    from .diagnostics import SourceLocation
+
+    try:
+        data, _ = parse_yaml((root / "book.yaml").read_text(encoding="utf-8"), SourceLocation("book.yaml", 1, 1))
+    except (OSError, UnicodeDecodeError):
+        data = None
+    edition = data.data.get("edition") if data is not None and isinstance(data.data, dict) else None
+    day = edition.get("date") if isinstance(edition, dict) else None
+    return day if isinstance(day, dt.date) and not isinstance(day, dt.datetime) else dt.date.today()
 
 
 def _reproducible(root: Path, first, release: bool, as_of):
@@ -222,12 +238,32 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: give 1-65535 (0 picks a free one)")
+    return port
+
+
+def _nonempty(what: str):
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{what} is empty")
+        if not text.isprintable():
+            raise argparse.ArgumentTypeError(f"{what} '{one_line(text)}' holds a control character")
+        return text
+    return parse
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atlas-site", description="Build, check and serve a bilingual textbook described by book.yaml.")
     parser.add_argument("--root", default=".", help="project folder (default: current folder)")
     commands = parser.add_subparsers(dest="command", required=True)
     build_options = argparse.ArgumentParser(add_help=False)
-    build_options.add_argument("--out", help="output folder (default: <root>/_site)")
+    build_options.add_argument("--out", type=_nonempty("the folder name"), help="output folder (default: <root>/_site)")
     build_options.add_argument("--progress", action="store_true", help="print each stage as it starts")
     build_options.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     build_options.add_argument("--no-cache", action="store_true", help="a cold build: ignore and do not update .atlas-cache/")
@@ -242,15 +278,15 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd = commands.add_parser("check", help="validate, render in memory and run the gates; writes nothing")
     check_cmd.add_argument("--browser", action="store_true", help="also run the browser gates in Chromium")
     check_cmd.add_argument("--release", action="store_true", help="fail while a page is a draft, a translation is behind or evidence is past due")
-    check_cmd.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and how to fix it")
+    check_cmd.add_argument("--explain", type=_nonempty("the code"), metavar="CODE", help="explain a diagnostic code and how to fix it")
     check_cmd.add_argument("--reproducible", action="store_true", help="also build twice and compare every byte")
     check_cmd.add_argument("--as-of", type=_date, metavar="DATE",
-                           help="judge evidence freshness and translation grace on this day (--release without it: today)")
+                           help="judge evidence freshness and translation grace on this day (--release without it: book.yaml's edition date, else today)")
     check_cmd.set_defaults(run=cmd_check)
     new_cmd = commands.add_parser("new", help="scaffold a new chapter (a draft in every language, and its book.yaml entry)")
     new_cmd.add_argument("kind", choices=["chapter"], help="what to create")
-    new_cmd.add_argument("id", help="the chapter's page id, e.g. ch15")
-    new_cmd.add_argument("--title", action="append", metavar="LANG=TITLE", help="the title in one language; repeat for each")
+    new_cmd.add_argument("id", type=_nonempty("the chapter id"), help="the chapter's page id, e.g. ch15")
+    new_cmd.add_argument("--title", action="append", type=_nonempty("the title"), metavar="LANG=TITLE", help="the title in one language; repeat for each")
     new_cmd.set_defaults(run=cmd_new)
     sync_cmd = commands.add_parser("sync", help="declare sections in step across languages (content/translations.lock)")
     sync_cmd.add_argument("sections", nargs="*", metavar="SECTION", help="PAGE#SECTION, PAGE (all its sections) or a part FILE")
@@ -260,7 +296,7 @@ def make_parser() -> argparse.ArgumentParser:
     sync_cmd.add_argument("--date", type=_date, metavar="DATE", help="the day to record changes on (default: today)")
     sync_cmd.set_defaults(run=cmd_sync)
     serve_cmd = commands.add_parser("serve", help="build, serve on localhost, rebuild and reload on every edit")
-    serve_cmd.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0 picks a free one)")
+    serve_cmd.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1 (0 picks a free one)")
     serve_cmd.add_argument("--search", action="store_true", help="rebuild the search index on every edit too (slower)")
     serve_cmd.set_defaults(run=cmd_serve)
     return parser
@@ -273,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("atlas-site: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `atlas-site sync --status | head -1`: the reader left; nothing more to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 0
     except Exception as error:  # a bug of ours: one line, never a traceback (ATLAS_TRACEBACK=1 shows it)
         if os.environ.get("ATLAS_TRACEBACK"):
             raise

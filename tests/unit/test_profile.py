@@ -141,7 +141,8 @@ def test_new_chapter_scaffolds_every_language_and_the_profile(workshop):
     assert result.returncode == 0, result.stderr
     assert (workshop / "content/de/eviction/00-eviction.md").read_text(encoding="utf-8").startswith("---\npage: eviction\ntitle: \"Verdrängung\"\nstatus: draft\n")
     profile = (workshop / "book.yaml").read_text(encoding="utf-8")
-    assert "      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n  - generated: bibliography" in profile
+    assert ("      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n    number: 4\n"
+            "  - generated: bibliography") in profile
     check = run_cli("check", cwd=workshop)
     assert check.returncode == 0, check.stderr
     assert "not run: rules of eviction: book.yaml sets no rules for this part" in check.stdout

@@ -230,7 +230,7 @@ class Lead(Frozen):
 class FigureSpec(Frozen):
     """A figure's data; layout keys beyond these are free-form and read by its SVG template."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")  # it names a template file too
     kind: str  # one of the profile's figure_kinds
     title: Localized
@@ -258,7 +258,7 @@ class FigureSpec(Frozen):
 class LabContract(Frozen):
     """A lab's contract; UI-specific keys are free-form and read by its template."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")  # also its labs_js/<id>/ folder and JS namespace
     title: Localized
     boundary: Localized
