@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+
 from .files import replace_file
 
 INPUTS = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
-
 
 SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from search_queries import QUERIES
 
 from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
-from search_queries import QUERIES
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from atlas_site.figures import (SERIES_KEY, FigureError, layout_estimate_problems,
-                                render_figure_svg, spec_problems)
+from atlas_site.figures import (
+    SERIES_KEY,
+    FigureError,
+    layout_estimate_problems,
+    render_figure_svg,
+    spec_problems,
+)
 from atlas_site.figures.canvas import PANEL_W
 from atlas_site.figures.text import MIN_SIZE, plain
 from atlas_site.load.project import load_project

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-
 import pytest
 
 from atlas_site.build import assemble

@@ -8,7 +8,6 @@ import pytest
 from atlas_site.build import assemble
 from conftest import ROOT
 
-
 AS_OF = dt.date(2026, 12, 1)  # the release is judged on a pinned day, so the suite gives the same answer every day
 
 

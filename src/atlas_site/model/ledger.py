@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal, Union
-
 import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
 from re._parser import parse as _sre_parse
+from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 

@@ -8,7 +8,6 @@ from pydantic import BaseModel, ValidationError
 from ..diagnostics import Collector, closest
 from ..load.yaml_source import LocatedData
 
-
 # the names pydantic gives the branches of a union in an error's path ('float', 'tuple[int, ...]')
 UNION_BRANCH = re.compile(r"^(int|float|str|bool|none|date|datetime|[a-z-]+\[.*\])$")
 
