@@ -20,14 +20,6 @@ def test_real_site_has_no_problems(site):
     assert [str(p) for p in site.errors] == []
 
 
-def test_every_static_gate_passes(site):
-    names = [r.name for r in site.gate_reports]
-    assert names == ["citations", "settings", "forbidden statements", "links", "bilingual parity", "leads", "security",
-                     "images", "scripts", "rules of the book", "rules of ch14", "rules of token-factory", "translations",
-                     "evidence freshness", "release"], "; ".join(map(str, site.errors[:3]))
-    assert [r.line() for r in site.gate_reports if r.status != "pass"] == ["   skip  images: did not run: the prose shows no images"]
-
-
 def test_the_profile_promises_hold(site):
     """The counts this book promises (book.yaml) and the rules of each part, with their figures."""
     lines = {r.name: r.line() for r in site.gate_reports}
