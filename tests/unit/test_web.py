@@ -2,6 +2,7 @@
 (home, chooser, numbers, glossary, 404), figure references and the lazily loaded card data."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -158,6 +159,23 @@ def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real)
         assert 'href="ch14.html#term-ttft"' in entry, "links to the place the book first defines it"
     zh = real.output.text("zh/glossary.html")
     assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), "推 tui1 before 吞 tun1"
+
+
+def test_glossary_shows_a_name_once_when_a_term_has_no_second_name(real):
+    """A term named KDA in both languages with the abbreviation KDA rendered "KDA KDA KDA"."""
+    langs = real.book.languages
+    same = [t for t in real.book.terms.values() if len({*(t.names[lang] for lang in langs), t.abbr or ""} - {""}) == 1]
+    assert same, "the real book has terms with one name in every language"
+    for lang in real.book.languages:
+        html = real.output.text(f"{lang}/glossary.html")
+        for term in same:
+            head = html[html.index(f'id="term-{term.id}"'):].split("</dt>")[0]
+            assert head.count(escape(term.names[lang])) == 1, (lang, term.id, head)
+            assert "glossary-abbr" not in head and "glossary-other" not in head
+        cards = real.output.text(f"assets/previews-{lang}.js")
+        for term in same:
+            entry = json.loads(cards[len("window.AtlasPreviews="):].rstrip(";\n"))["terms"][term.id]
+            assert entry["abbr"] is None and entry["others"] == [], (lang, term.id, entry)
 
 
 def test_home_pages_and_the_chooser(real):
