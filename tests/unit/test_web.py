@@ -229,3 +229,24 @@ def test_figure_references_are_checked(tmp_path):
     assert any(re.match(r"content/en/ch14/00-opening\.md:\d+:\d+: error\[figref\.unknown\]: no figure 'serving-stak' in the ledger \(hint: did you mean 'serving-stack'", line) for line in lines), lines
     assert any(re.match(r"content/zh/ch14/00-opening\.md:\d+:\d+: error\[figref\.not-on-page\]: figure 'factory-map' is referred to but not placed on this page", line) for line in lines), lines
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_every_misconception_block_shows_the_mistaken_statement_then_what_is_true(real):
+    """Issue 30: the wrong statements were visible only on the dashboard; each block now quotes the
+    ledger's statement, tagged as the common mistake, above its correction, in every language."""
+    for lang in real.book.languages:
+        shown = set()
+        for page_id in ("ch14", "tf-model", "tf-cluster"):
+            html = real.output.text(f"{lang}/{page_id}.html")
+            for block in re.findall(r'<aside class="misconception" id="misconception-(m\d+)".*?</aside>', html, re.S):
+                shown.add(block)
+            for item in real.book.misconceptions:
+                start = html.find(f'id="misconception-{item.id}"')
+                if start < 0:
+                    continue
+                block = html[start:html.index("</aside>", start)]
+                wrong = block.index(f'<span class="misconception-statement">{escape(item.statement[lang])}</span>')
+                true = block.index('class="misconception-tag misconception-true"')
+                assert escape(real.book.ui("wrong", lang)) in block[:wrong]
+                assert wrong < true < block.index("<p>", true), "the mistake first, then what is true, then the prose"
+        assert shown == {m.id for m in real.book.misconceptions}, f"{lang}: all twenty shown to readers"
