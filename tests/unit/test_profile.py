@@ -175,3 +175,5 @@ def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_us
     assert report.status == "warn" and not report.errors
     edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: CDN\n")
     assert reports(assemble(workshop))["terms"].problems == [], "a term's abbreviation is defined"
+    edit(workshop / page, "the CDN is fast.", "a CDN2 tier is fast.")
+    assert reports(assemble(workshop))["terms"].problems == [], "an abbreviation with its degree (TP4, EP32) is the term"

@@ -1,7 +1,7 @@
 """Gate: every abbreviation a reader meets in the prose is a glossary term. An all-caps token (two
 or more capitals, digits allowed: KV, FP8, W4A8KV4) that no term of ledger/glossary.md names, as
 its abbreviation, a name or an alias in any language, is a warning at its first use on the page.
-Not counted: a unit after a number ("20 GB"), a token joined by a hyphen or letters to a longer
+A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit after a number ("20 GB", "几 GB"), a token joined by a hyphen or letters to a longer
 name (GPT-3, OPT-175B, vLLM), and a token in the title of a work the book cites (GPTQ, KIVI): those
 are names, which the citation beside them resolves, rather than abbreviations."""
 from __future__ import annotations
@@ -12,8 +12,10 @@ from ..diagnostics import Diagnostic
 from .context import GateContext
 from .report import GateReport
 
-ABBREVIATION = re.compile(r"(?<![\w\-./])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)(?![\w\-])")
-AFTER_NUMBER = re.compile(r"\d[\s\u00a0\u202f]*$")
+# ASCII neighbours only: in Chinese prose a CJK character may touch the token ("用MXFP4")
+ABBREVIATION = re.compile(r"(?<![A-Za-z0-9_\-./])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)(?![A-Za-z0-9_\-])")
+AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  # 20 GB, 几 GB
+DEGREE = re.compile(r"(?<=[A-Z])\d+$")  # TP4, EP32: a term's abbreviation with its degree
 
 
 def abbreviations(text: str):
@@ -49,7 +51,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                 continue
             for offset, token in abbreviations(event.text):
                 seen_tokens += 1
-                if token in known or token in reported:
+                if token in known or DEGREE.sub("", token) in known or token in reported:
                     continue
                 reported.add(token)
                 problems.append(Diagnostic(event.location.moved(col=event.location.col + offset),
