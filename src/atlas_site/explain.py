@@ -90,6 +90,7 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.claims.bare-percentage": ("No percentage change typed bare in prose.", "Write {{claim:id}} or {{ex:id.output}}."),
     "gate.claims.text-value": ("A claim's text shows its value in every language.", "Fix the claim's text in ledger/claims.md."),
     "gate.claims.unlabelled": ("Every rendered claim shows its label and setting.", "This is a renderer bug: report it."),
+    "gate.terms.undefined-abbreviation": ("An all-caps token in the prose (two or more capitals, digits allowed, e.g. CSA or W4A8KV4) is not the abbreviation, name or alias of any glossary term, so a reader meets it undefined. A warning, at its first use on each page; a unit after a number (20 GB) and a token joined to a longer name (GPT-3, OPT-175B) are not counted.", "Add a term with that abbr to ledger/glossary.md (definition from the sources only) and write {{term:id}} where the page first uses it, or write the words out instead of the abbreviation."),
     "gate.forbidden.statement": ("Statements the ledger forbids (misconceptions' patterns) appear only inside a '::: misconception' block that corrects them.", "State the mechanism positively, or quote the wrong statement inside its misconception block."),
     "gate.links.broken": ("Internal links resolve.", "Fix the link target."),
     "gate.links.anchor": ("#anchors resolve to an element of the target page.", "Use an existing section id."),
