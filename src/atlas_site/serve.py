@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .build import build
 from .cache import BuildCache
-from .diagnostics import AtlasError, Diagnostic, SourceLocation
+from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
 from .live_patch import site_changes
 from .render.quick_edit import LastBuild, QuickEdit
 from .write import project_lock, check_destination
@@ -406,11 +406,18 @@ def watched_changes(root: Path, stop: threading.Event | None):
     batches: queue.Queue = queue.Queue()
 
     def follow(paths: list[str], recursive: bool, keep=None) -> None:
-        try:
-            for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive, watch_filter=keep):
-                batches.put(changes)
-        except Exception as error:  # a watcher that fails says so instead of going quiet
-            batches.put(error)
+        while not done.is_set():
+            try:
+                for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive, watch_filter=keep):
+                    batches.put(changes)
+            except Exception as error:  # e.g. a file name that is not UTF-8: watchfiles cannot name it
+                batches.put(error)  # rebuild (the build names the file), then watch again
+                done.wait(0.2)
+                # an edit saved while the watcher restarts is seen by no watcher: one more rebuild
+                # once it is back picks it up (a build of unchanged inputs changes nothing)
+                again = threading.Timer(1.0, batches.put, args=(set(),))
+                again.daemon = True
+                again.start()
 
     folders = [str(root / name) for name in WATCHED if name not in WATCHED_FILES and (root / name).is_dir()]
     top = lambda _change, path: Path(path).name in WATCHED_FILES  # noqa: E731 - the filter of one watch
@@ -425,8 +432,9 @@ def watched_changes(root: Path, stop: threading.Event | None):
             except queue.Empty:
                 continue
             if isinstance(batch, Exception):
-                print(f"atlas-site: the file watcher stopped: {type(batch).__name__}: {batch}; restart serve",
+                print(f"atlas-site: the file watcher could not name a change ({one_line(str(batch))}); rebuilding",
                       file=sys.stderr, flush=True)
+                yield set()  # something changed: the build says what
                 continue
             yield batch
     finally:

@@ -631,11 +631,17 @@ def test_serve_on_a_busy_port_says_so_before_building(mini):
     assert not (mini / "_site").exists(), "no build before the port is known to be free"
 
 
+def interruptible() -> None:
+    """In the child before it runs: Ctrl-C's default disposition. A suite started in the background
+    of a non-interactive shell inherits SIGINT ignored, and Python then installs no handler for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_one_line_and_exit_130(built):
     project, before = built
     edit(project / "labs_js/memory/model.js", "function kv_bytes_per_token(args) {", "function kv_bytes_per_token(args) {\n    while (true) {}")
     run = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(project), "build", "--no-search", "--progress"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     seen = []
     for line in run.stderr:  # the build is stuck computing examples: interrupt it there
         seen.append(line)
@@ -651,7 +657,7 @@ def test_ctrl_c_is_one_line_and_exit_130(built):
 
 def test_ctrl_c_stops_serve_in_one_line(mini):
     run = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(mini), "serve", "--port", "0"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     for line in run.stdout:
         if line.startswith("serving "):
             break

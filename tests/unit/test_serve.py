@@ -299,3 +299,31 @@ def test_serve_says_what_build_warns_about(mini, capfd):
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def test_serve_survives_a_fifo_and_a_name_that_is_not_utf8_and_rebuilds_after_them(mini):
+    """A FIFO named like a page stopped every later rebuild for good; a file name that is not UTF-8
+    made the watcher (and serve) exit. Each is now a located problem in the page, and once it is
+    gone the next edit rebuilds."""
+    import os
+
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))  # noqa: E731
+    try:
+        time.sleep(0.3)
+        fifo = mini / "content/en/ch14/15-fifo.md"
+        os.mkfifo(fifo)
+        wait_for(lambda: any("15-fifo.md:1:1: error[file.unreadable]: is a named pipe" in line for line in status()["problems"]))
+        fifo.unlink()
+        wait_for(lambda: not status()["problems"])
+        odd = mini / "content/en/ch14" / os.fsdecode(b"15-\xff\xfe.md")
+        odd.write_text("---\npage: ch14\n---\n", encoding="utf-8")
+        wait_for(lambda: any("error[file.name]" in line for line in status()["problems"]))
+        odd.unlink()
+        version = status()["version"]
+        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the arrival.")
+        wait_for(lambda: status()["version"] > version and not status()["problems"])
+        assert b"the arrival." in get(base + "en/ch14.html")
+    finally:
+        stop.set()
+        thread.join(timeout=10)
