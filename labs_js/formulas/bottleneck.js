@@ -112,7 +112,25 @@
     };
   }
 
+  /**
+   * The roofline's ridge point: peak compute / bandwidth, in FLOP per byte
+   * (TFLOP/s over TB/s). Below it a step is bound by bandwidth and reaches
+   * only bandwidth × intensity; above it, by compute, at the peak.
+   */
+  function ridge_point(args) {
+    const peak = num(args, 'peak_tflops');
+    const bandwidth = num(args, 'bandwidth_tb_per_s');
+    const intensity = num(args, 'intensity');
+    const attainable = Math.min(peak, bandwidth * intensity);
+    return {
+      ridge_flop_per_byte: peak / bandwidth,
+      attainable_tflops: attainable,
+      peak_share_pct: 100 * attainable / peak,
+    };
+  }
+
   return {
+    ridge_point: ridge_point,
     step_time_lower_bound: step_time_lower_bound,
     decode_step_bandwidth: decode_step_bandwidth,
     amdahl: amdahl,

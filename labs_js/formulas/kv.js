@@ -64,7 +64,23 @@
     return { score_mib: score / MIB, kv_mib: kv / MIB, score_over_kv: score / kv };
   }
 
+  /**
+   * Sparse attention that reads only `selected_tokens` of a `context_tokens`
+   * history per query (DSA's main attention after its indexer): the share of
+   * the history the main attention reads. The indexer that picks them still
+   * scores every token, which this share leaves out.
+   */
+  function sparse_read_share(args) {
+    const context = num(args, 'context_tokens');
+    const selected = Math.min(num(args, 'selected_tokens'), context);
+    return {
+      read_share_pct: 100 * selected / context,
+      skipped_tokens: context - selected,
+    };
+  }
+
   return {
+    sparse_read_share: sparse_read_share,
     kv_bytes_ratio: kv_bytes_ratio,
     cache_value: cache_value,
     score_matrix_vs_kv: score_matrix_vs_kv,

@@ -40,7 +40,30 @@
     };
   }
 
+  /**
+   * SmoothQuant's migration, in quantization levels: with one scale per
+   * tensor, an outlier channel of magnitude outlier_max sets the step
+   * (outlier_max / qmax, qmax = 2^(bits−1) − 1), so a typical channel of
+   * magnitude typical_max spans only typical_max / step levels. Dividing the
+   * outlier channel by `smoothing` (and multiplying the matching weight row by
+   * it, so XW is unchanged) shrinks the step and widens what the typical
+   * channel gets.
+   */
+  function smooth_levels(args) {
+    const qmax = Math.pow(2, num(args, 'bits') - 1) - 1;
+    const outlier = num(args, 'outlier_max');
+    const typical = num(args, 'typical_max');
+    const smoothing = num(args, 'smoothing');
+    const after_max = Math.max(outlier / smoothing, typical);
+    return {
+      levels_before: typical / (outlier / qmax),
+      levels_after: typical / (after_max / qmax),
+      weight_row_scale: smoothing,
+    };
+  }
+
   return {
+    smooth_levels: smooth_levels,
     effective_bits: effective_bits,
     resident_gb: resident_gb,
   };

@@ -304,3 +304,37 @@ test('property: effective bits never fall below element bits; scales only add', 
     assert.ok(r.compression_vs_reference < 4);
   }
 });
+
+test('roofline ridge: 100 TFLOP/s over 1 TB/s is 100 FLOP/byte; intensity below it is bandwidth-bound', () => {
+  const prefill = bottleneck.ridge_point({ peak_tflops: 100, bandwidth_tb_per_s: 1, intensity: 8000 });
+  assert.equal(prefill.ridge_flop_per_byte, 100);
+  assert.equal(prefill.attainable_tflops, 100);
+  const decode = bottleneck.ridge_point({ peak_tflops: 100, bandwidth_tb_per_s: 1, intensity: 16 });
+  assert.equal(decode.attainable_tflops, 16);
+  assert.equal(decode.peak_share_pct, 16);
+  const r = rng(7);
+  for (let i = 0; i < 200; i++) {
+    const args = { peak_tflops: 1 + 999 * r(), bandwidth_tb_per_s: 0.1 + 9.9 * r(), intensity: 10000 * r() };
+    const out = bottleneck.ridge_point(args);
+    assert.ok(out.attainable_tflops <= args.peak_tflops + 1e-9, 'never above the compute roof');
+    assert.equal(args.intensity >= out.ridge_flop_per_byte, Math.abs(out.attainable_tflops - args.peak_tflops) < 1e-9);
+  }
+});
+
+test('SmoothQuant in levels: an outlier of 100 leaves a typical channel about 1.3 INT8 levels; /10 gives 12.7', () => {
+  const out = quant.smooth_levels({ outlier_max: 100, typical_max: 1, smoothing: 10, bits: 8 });
+  near(out.levels_before, 1.3, 1, 'before');
+  near(out.levels_after, 12.7, 1, 'after');
+  assert.equal(out.weight_row_scale, 10);
+  const none = quant.smooth_levels({ outlier_max: 100, typical_max: 1, smoothing: 1, bits: 8 });
+  assert.equal(none.levels_after, none.levels_before, 'no smoothing, no change');
+  const past = quant.smooth_levels({ outlier_max: 100, typical_max: 1, smoothing: 1000, bits: 8 });
+  assert.equal(past.levels_after, 127, 'the typical channel can at most fill the whole range');
+});
+
+test('sparse read share: 2,048 of 131,072 history tokens is 1.5625 %', () => {
+  const out = kv.sparse_read_share({ context_tokens: 131072, selected_tokens: 2048 });
+  assert.equal(out.read_share_pct, 1.5625);
+  assert.equal(out.skipped_tokens, 129024);
+  assert.equal(kv.sparse_read_share({ context_tokens: 1000, selected_tokens: 2048 }).read_share_pct, 100, 'a short history is read whole');
+});

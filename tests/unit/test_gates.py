@@ -177,3 +177,26 @@ def test_a_claim_or_example_link_without_its_permalink_row_fails_the_links_gate(
     ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)  # a fresh index
     missing = {p.message.rpartition("#")[2] for p in check_links(ctx).problems if p.code == "gate.links.anchor"}
     assert missing == set(targets)
+
+
+def test_example_and_boundary_names_each_section_missing_either(mini):
+    """Issue 30: q16 and q17 had no "where this stops holding" paragraph and q5 no worked example;
+    the rule kind names, at the section's heading, what each listed section lacks."""
+    for lang in ("zh", "en"):
+        publish(mini, lang)
+    edit(mini / "book.yaml", "      - cites_all: nodes\n",
+         "      - cites_all: nodes\n      - example_and_boundary: {sections: [q1], boundary: {zh: 边界, en: Where this stops holding}}\n")
+    report = gate(assemble(mini), "rules of ch14")
+    assert [str(p) for p in report.problems] == [
+        f"content/{lang}/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: {lang}: section 'q1' has no boundary "
+        f"paragraph (one beginning '{word}') (rule at book.yaml:22:9)"
+        for lang, word in (("zh", "边界"), ("en", "Where this stops holding"))]
+    edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04].",
+         "**Where this stops holding.** Counts are per request.\n\nFlashAttention reorders IO [@n04].")
+    edit(mini / "content/zh/ch14/00-intro.md", "FlashAttention 改写的是 IO 次序 [@n04]。",
+         "**边界。** 只按单个请求计。\n\nFlashAttention 改写的是 IO 次序 [@n04]。")
+    assert gate(assemble(mini), "rules of ch14").problems == []
+    edit(mini / "content/en/ch14/00-intro.md", "KV per token is {{ex:kv-per-token}}", "KV per token is small")
+    assert [str(p) for p in gate(assemble(mini), "rules of ch14").problems] == [
+        "content/en/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: en: section 'q1' has no worked example "
+        "(rule at book.yaml:22:9) (hint: add {{ex:ID.OUTPUT}} from ledger/examples.md)"]
