@@ -54,7 +54,7 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
         for lang, folder in zip(languages, folders):
             made.extend(_new_folders(folder))
             page = folder / f"00-{chapter_id}.md"
-            title = json.dumps(titles[lang], ensure_ascii=False)  # a JSON string is a YAML string: \\ and " escaped
+            title = json.dumps(titles[lang], ensure_ascii=False)  # a JSON string is YAML: \\ and " escaped
             replace_file(page, f'---\npage: {chapter_id}\ntitle: {title}\nstatus: draft\n---\n')
             written.append(page.relative_to(root).as_posix())
         replace_file(profile_path, _with_part(text, data, parts, chapter_id))

@@ -158,7 +158,8 @@ def _undecodable(name: str, data: bytes, error: UnicodeDecodeError) -> Diagnosti
     line = data.count(b"\n", 0, error.start) + 1
     col = len(data[data.rfind(b"\n", 0, error.start) + 1:error.start].decode("utf-8", "replace")) + 1
     return Diagnostic(SourceLocation(name, line, col), "file.encoding",
-                      f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})", "re-save the file as UTF-8")
+                      f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
+                      "re-save the file as UTF-8")
 
 
 def _blank(text: str) -> bool:
@@ -211,7 +212,7 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
             doc, _ = _markdown(path, root, raw, cache)
             if doc is not None:
                 raw.content.append((lang_dir.name, path.parent.name, doc))
-    raw.problems = list(dict.fromkeys(raw.problems))  # the scan and read_text both name a bad templates/strings file
+    raw.problems = list(dict.fromkeys(raw.problems))  # the scan and read_text both see templates/strings/
     return raw
 
 

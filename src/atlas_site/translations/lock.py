@@ -31,6 +31,7 @@ from pathlib import Path
 from ..cache import digest
 from ..diagnostics import Diagnostic, SourceLocation
 from ..files import replace_file
+from ..load.project import read_text  # the one reader: a FIFO or bad bytes are a problem, not a hang
 from .sections import fingerprint, shown
 
 LOCK = "content/translations.lock"
@@ -188,8 +189,6 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
 def read_lock(root: Path, cache=None) -> Lock:
     """Both files; with a build cache, the synced text (the book's size) is parsed again only
     when it changed. The records are parsed every time: sync edits them in place."""
-    from ..load.project import read_text  # the one reader: a FIFO or bad bytes are a located problem, not a hang
-
     lock = Lock()
     path = root / LOCK
     if path.exists() or path.is_symlink():
@@ -202,8 +201,10 @@ def read_lock(root: Path, cache=None) -> Lock:
     if synced.exists() or synced.is_symlink():
         text = read_text(synced, root, lock.problems)
         if text is not None:
-            parse = lambda: parse_synced(text)
-            found, problems = cache.get("translations-synced", lambda: digest(text), parse) if cache is not None else parse()
+            def parse(text=text):
+                return parse_synced(text)
+            found, problems = (parse() if cache is None
+                               else cache.get("translations-synced", lambda: digest(text), parse))
             lock.synced, lock.problems = dict(found), lock.problems + list(problems)
     return lock
 

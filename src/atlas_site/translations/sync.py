@@ -56,8 +56,9 @@ def run_sync(root: Path, targets: list[str], everything=False, minor=False, stat
     lock = read_lock(root)
     unreadable = [p for p in lock.problems if p.code.startswith("file.")]
     if unreadable:  # rewriting a lock that could not be read (bad bytes, a FIFO) would drop every line of it
-        return 2, unreadable + [Diagnostic(SourceLocation(LOCK), "sync.blocked", "the lock cannot be read: it was not changed",
-                                           "fix the problem above first (git checkout restores a committed lock)")]
+        return 2, unreadable + [Diagnostic(SourceLocation(LOCK), "sync.blocked",
+                                           "the lock cannot be read: it was not changed",
+                                           "fix the problem above first (git checkout restores the lock)")]
     said = [f"dropped: {problem}" for problem in lock.problems]  # a merge conflict: those sections are synced again
     lock.problems = []
     translations = track(book, parsed, lock)
