@@ -188,7 +188,7 @@ def judge(code: int | None, stderr: str, site_changed: bool) -> tuple[str, str]:
         return "unlocated", "exit 2 without an error line: " + stderr.strip()[-200:]
     unlocated = [line for line in problems if not LOCATED.match(line.replace("warning[", "error[", 1))]
     if unlocated and all(OUTPUT_LOCATED.match(line) for line in unlocated):
-        return "output-located", unlocated[0]  # a gate's line at its output page: tolerated as test_fuzz.py does
+        return "output-located", unlocated[0]  # a gate's line at its output page: as test_fuzz.py tolerates
     return ("unlocated", unlocated[0]) if unlocated else ("clean", "")
 
 
@@ -230,7 +230,7 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="print each case's mutations and output")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds one run may take (default 60)")
     parser.add_argument("--command", default="build --no-search",
-                        help="the atlas-site command of each case (default: 'build --no-search', with the cache)")
+                        help="the command each case runs (default: 'build --no-search', with the cache)")
     parser.add_argument("--fixture", default="mini", help="a project of tests/projects/ (default: mini)")
     options = parser.parse_args()
     os.environ.pop("ATLAS_TRACEBACK", None)
@@ -266,7 +266,8 @@ def main() -> int:
 
 
 def _counts(counts: Counter) -> str:
-    kinds = ("success", "clean", "output-located", "internal", "traceback", "hang", "unlocated", "site-changed")
+    kinds = ("success", "clean", "output-located", "internal", "traceback", "hang", "unlocated",
+             "site-changed")
     return ", ".join(f"{kind} {counts[kind]}" for kind in kinds)
 
 
