@@ -23,7 +23,8 @@ def template_keys(templates: Path) -> set[str]:
     out of the project such as /dev/zero, bad bytes) adds none: load's scan of templates/ says why."""
     from ..load.project import read_text
 
-    root = next(folder.parent for folder in (templates, *templates.parents) if folder.name == "templates")
+    # the project holding templates/ (links inside it are fine); a theme folder elsewhere stands alone
+    root = next((folder.parent for folder in (templates, *templates.parents) if folder.name == "templates"), templates)
     keys = set()
     for path in sorted(templates.glob("*.j2")):
         keys |= set(TEMPLATE_CALL.findall(read_text(path, root, []) or ""))
