@@ -245,6 +245,8 @@ class BuildCache:
         if path is None:
             return False, None
         try:
+            if not path.is_file():  # missing, or something planted that is not a file (a FIFO would block)
+                return False, None
             text = path.read_text(encoding="utf-8")
             checksum, _, body = text.partition("\n")
             if checksum != hashlib.sha256(body.encode("utf-8")).hexdigest():

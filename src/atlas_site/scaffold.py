@@ -3,12 +3,14 @@ and its entry in book.yaml, placed before the generated pages so the reading ord
 Nothing is overwritten: an existing page or id is refused."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceLocation
 from .files import replace_file
+from .load.project import read_text
 from .load.yaml_source import parse_yaml
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -19,7 +21,10 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
     profile_path = root / "book.yaml"
     if not profile_path.exists():
         return [], [Diagnostic(SourceLocation("book.yaml"), "profile.missing", "no book.yaml: run this in a book's project folder")]
-    text = profile_path.read_text(encoding="utf-8")
+    problems: list[Diagnostic] = []
+    text = read_text(profile_path, root, problems)  # a FIFO or bad bytes: a located problem, never a hang
+    if text is None:
+        return [], problems
     data, problems = parse_yaml(text, SourceLocation("book.yaml", 1, 1))
     if problems or data is None or not isinstance(data.data, dict):
         return [], problems or [Diagnostic(SourceLocation("book.yaml", 1, 1), "schema.invalid", "book.yaml must be a mapping")]
@@ -49,8 +54,8 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
         for lang, folder in zip(languages, folders):
             made.extend(_new_folders(folder))
             page = folder / f"00-{chapter_id}.md"
-            title = titles[lang].replace('"', '\\"')
-            replace_file(page, f'---\npage: {chapter_id}\ntitle: "{title}"\nstatus: draft\n---\n')
+            title = json.dumps(titles[lang], ensure_ascii=False)  # a JSON string is YAML: \\ and " escaped
+            replace_file(page, f'---\npage: {chapter_id}\ntitle: {title}\nstatus: draft\n---\n')
             written.append(page.relative_to(root).as_posix())
         replace_file(profile_path, _with_part(text, data, parts, chapter_id))
     except OSError as error:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import errno
 import http.server
 import json
+import os
 import queue
+import stat
 import sys
 import threading
 import time
@@ -395,6 +397,14 @@ def open_server(site: Path, state: LiveState, port: int) -> http.server.Threadin
                                      "choose another port with --port N (0 picks a free one)" if busy else "")]) from None
 
 
+def _identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISDIR(status.st_mode) else None
+
+
 def watched_changes(root: Path, stop: threading.Event | None):
     """Batches of changed paths, until `stop`. The input folders are watched with everything in
     them; the project folder itself without recursion, for book.yaml: a watch on the file follows
@@ -405,11 +415,23 @@ def watched_changes(root: Path, stop: threading.Event | None):
     done = threading.Event()
     batches: queue.Queue = queue.Queue()
 
-    def follow(paths: list[str], recursive: bool, keep=None) -> None:
+    def follow(paths_now, recursive: bool, keep=None) -> None:
+        """Watch what `paths_now()` names; when what it names changes (a folder created after the
+        start, or replaced by a rename), say so and watch again: a watch holds the inode it began with."""
         while not done.is_set():
+            paths, names = paths_now()
+            if not paths:  # nothing to watch yet: look again in a moment
+                if not done.wait(1.0) and paths_now()[1] != names:
+                    batches.put(set())
+                continue
             try:
-                for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive, watch_filter=keep):
-                    batches.put(changes)
+                for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive,
+                                     watch_filter=keep, rust_timeout=1000, yield_on_timeout=True):
+                    if changes:
+                        batches.put(changes)
+                    if paths_now()[1] != names:
+                        batches.put(set())  # a folder appeared or was swapped: rebuild; watch it as it is
+                        break
             except Exception as error:  # e.g. a file name that is not UTF-8: watchfiles cannot name it
                 batches.put(error)  # rebuild (the build names the file), then watch again
                 done.wait(0.2)
@@ -419,10 +441,15 @@ def watched_changes(root: Path, stop: threading.Event | None):
                 again.daemon = True
                 again.start()
 
-    folders = [str(root / name) for name in WATCHED if name not in WATCHED_FILES and (root / name).is_dir()]
+    def folders() -> tuple[list[str], list]:
+        """The input folders there are now, and what each is (device and inode, None if missing)."""
+        names = [name for name in WATCHED if name not in WATCHED_FILES]
+        found = [_identity(root / name) for name in names]
+        return [str(root / name) for name, seen in zip(names, found) if seen is not None], found
+
     top = lambda _change, path: Path(path).name in WATCHED_FILES  # noqa: E731 - the filter of one watch
     watchers = [threading.Thread(target=follow, args=(folders, True), daemon=True),
-                threading.Thread(target=follow, args=([str(root)], False, top), daemon=True)]
+                threading.Thread(target=follow, args=(lambda: ([str(root)], None), False, top), daemon=True)]
     for watcher in watchers:
         watcher.start()
     try:

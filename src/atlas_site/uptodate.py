@@ -57,6 +57,8 @@ def site_digest(site: Path) -> str:
 def is_up_to_date(root: Path, site: Path, options: dict, inputs: str | None = None) -> bool:
     stamp = root / ".atlas-cache" / STAMP
     try:
+        if not stamp.is_file():  # missing, or not a file (a FIFO would block): build
+            return False
         recorded = json.loads(stamp.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False

@@ -3,6 +3,7 @@ names its cause first, and no input is silently accepted. Each test failed befor
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -294,3 +295,133 @@ def test_a_book_without_lab_code_says_what_is_missing(mini):
     result = run_cli("check", cwd=mini)
     assert "cannot compute teaching numbers: labs_js/compute.js is missing" in problem_lines(result)[0]
     assert "internal error" not in result.stderr
+
+
+def test_a_book_without_labs_needs_no_lab_folder(mini):  # a book with no lab crashed on the missing folder
+    import shutil
+
+    shutil.rmtree(mini / "labs_js")
+    (mini / "ledger/examples.md").unlink()
+    for lang in ("en", "zh"):
+        page = mini / f"content/{lang}/ch14/00-intro.md"
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("{{ex:kv-per-token}}", "128 KiB"), encoding="utf-8")
+    result = run_cli("build", "--no-search", cwd=mini)
+    assert result.returncode == 0, result.stderr
+    assert "internal error" not in result.stderr
+
+
+# ---------------------------------------------------------------- 1b. every input path, not only the pages
+# The pages, ledgers and sources went through the one reader; the templates (read by Jinja and the
+# string check), the lab code (read by Node and the asset step), the translation lock and book.yaml
+# under `new chapter` did not: a FIFO there still hung, a link to /dev/zero filled the memory and
+# bad bytes were an internal error.
+
+
+@pytest.mark.parametrize("place", ["templates/extra.html.j2", "templates/static/extra.js",
+                                   "labs_js/memory/extra.js"])
+@pytest.mark.parametrize("kind", ["fifo", "bad bytes", "link to /dev/zero"])
+def test_what_is_not_a_text_file_among_templates_and_labs_is_located(mini, place, kind):
+    path = mini / place
+    if kind == "fifo":
+        os.mkfifo(path)
+        expected = f"{place}:1:1: error[file.unreadable]: is a named pipe (FIFO), not a file"
+    elif kind == "bad bytes":
+        path.write_bytes(b"// a comment\n\xff\n")
+        expected = f"{place}:2:1: error[file.encoding]: not UTF-8: invalid start byte (byte 0xff)"
+    else:
+        path.symlink_to("/dev/zero")
+        expected = f"{place}:1:1: error[file.outside-project]: links to /dev/zero, outside the project"
+    def limit():  # reading /dev/zero ends here, not in the OOM killer
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+    result = subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(mini), "check"],
+                            capture_output=True, text=True, timeout=DEADLINE, errors="replace",
+                            preexec_fn=limit)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert any(line.startswith(expected) for line in problem_lines(result)), result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [("build", "--no-search"), ("sync", "--all")])
+@pytest.mark.parametrize("kind", ["fifo", "bad bytes"])
+def test_a_translation_lock_that_cannot_be_read_is_located_and_never_overwritten(mini, command, kind):
+    lock = mini / "content/translations.lock"
+    if kind == "fifo":
+        lock.unlink()
+        os.mkfifo(lock)
+        expected = "content/translations.lock:1:1: error[file.unreadable]: is a named pipe (FIFO), not a file"
+    else:
+        lock.write_bytes(lock.read_bytes() + b"ch14#q1 en \xff\n")
+        expected = "content/translations.lock:"
+    before = lock.read_bytes() if kind == "bad bytes" else None
+    result = run_bounded(mini, *command)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = problem_lines(result)
+    assert lines[0].startswith(expected) and ("file.encoding" in lines[0] or kind == "fifo"), lines
+    assert "internal error" not in result.stderr
+    if before is not None:
+        assert lock.read_bytes() == before, "sync rewrote a lock it could not read: every line would be lost"
+
+
+def test_new_chapter_reads_book_yaml_through_the_reader(mini):
+    profile = mini / "book.yaml"
+    profile.unlink()
+    os.mkfifo(profile)
+    result = run_bounded(mini, "new", "chapter", "ch15", "--title", "zh=压缩", "--title", "en=Compression")
+    assert result.returncode == 2
+    assert problem_lines(result)[0].startswith("book.yaml:1:1: error[file.unreadable]: is a named pipe")
+
+
+def test_new_chapter_keeps_quotes_and_backslashes_of_a_title(mini):
+    result = run_cli("new", "chapter", "ch15", "--title", 'zh=“压缩”', "--title", 'en=Say "C:\\models\\"',
+                     cwd=mini)
+    assert result.returncode == 0, result.stderr
+    from atlas_site.load.front_matter import split_front_matter
+
+    text = (mini / "content/en/ch15/00-ch15.md").read_text(encoding="utf-8")
+    doc, problems = split_front_matter("x.md", text)
+    assert problems == [] and doc.meta.data["title"] == 'Say "C:\\models\\"'
+
+
+def test_sync_status_that_records_nothing_leaves_the_lock_untouched(mini):  # a rewrite made serve rebuild
+    assert run_cli("sync", "--status", cwd=mini).returncode == 0  # records what it sees for the first time
+    lock = mini / "content/translations.lock"
+    stamp = lock.stat().st_mtime_ns
+    assert run_cli("sync", "--status", cwd=mini).returncode == 0
+    assert lock.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("value, seconds", [("inf", 30.0), ("nan", 30.0), ("-5", 0.1), ("soon", 30.0),
+                                            ("12", 12.0)])
+def test_the_lab_time_limit_is_a_finite_number(monkeypatch, value, seconds):  # inf meant no limit at all
+    from atlas_site.resolve.lab_runtime import lab_timeout
+
+    monkeypatch.setenv("ATLAS_LAB_TIMEOUT", value)
+    assert lab_timeout() == seconds
+
+
+@pytest.mark.parametrize("planted", ["the build stamp", "a cache entry"])
+def test_a_fifo_planted_in_the_cache_is_a_miss_not_a_hang(mini, planted):
+    assert run_cli("build", "--no-search", cwd=mini).returncode == 0
+    cache = mini / ".atlas-cache"
+    if planted == "the build stamp":
+        path = cache / "last-build.json"
+    else:  # an entry the next build looks up (with the stamp gone, it does)
+        path = min(p for p in (cache / "artefacts").rglob("*") if p.is_file())
+        (cache / "last-build.json").unlink()
+    path.unlink()
+    os.mkfifo(path)
+    result = run_bounded(mini, "build", "--no-search")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("sentence", ["a 3.5-times faster decode", "decode got 25 percent faster",
+                                      "解码快了百分之二十五"])
+def test_every_spelling_of_a_typed_gain_is_a_bare_number(mini, sentence):  # "3.5-times", "25 percent" passed
+    page = mini / "content/en/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("counts from arrival.", f"counts from arrival; {sentence}."),
+                    encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert [line for line in lines if line.startswith("content/en/ch14/00-intro.md:15:")
+            and "gate.claims.bare-" in line], lines

@@ -285,6 +285,36 @@ def test_serve_keeps_seeing_book_yaml_after_saves_that_replace_it(mini):
         thread.join(timeout=10)
 
 
+def test_serve_watches_a_folder_replaced_or_created_after_it_started(mini):
+    """A watch holds the folder it began with: a ledger/ swapped in by a rename (a sync tool, a
+    restore) or a labs_js/ created after the start went unseen, and so did every edit in them."""
+    import os
+    import shutil
+
+    labs = mini / "labs_js"
+    shutil.move(labs, mini / "labs-away")  # the book starts without lab code (its example then fails)
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))  # noqa: E731
+    try:
+        assert wait_for(lambda: status()["problems"])
+        time.sleep(0.3)
+        shutil.move(mini / "labs-away", labs)  # created after the start: the build must see it
+        wait_for(lambda: not status()["problems"])
+        copy = mini / "ledger.new"
+        shutil.copytree(mini / "ledger", copy)
+        os.rename(mini / "ledger", mini / "ledger.old")
+        os.rename(copy, mini / "ledger")
+        time.sleep(1.5)  # the swap is seen within a second; then an edit inside the new folder
+        edit(mini / "ledger/glossary.md", "    en: goodput", "    en: good output")
+        wait_for(lambda: b"good output" in get(base + "en/ch14.html"))
+        edit(labs / "memory/model.js", "function kv_bytes_per_token(args) {",
+             "function kv_bytes_per_token(args) {\n    throw new Error('seen');")
+        wait_for(lambda: any("seen" in line for line in status()["problems"]))
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
 def test_serve_says_what_build_warns_about(mini, capfd):
     """An edit that puts a section out of step with its translation is a warning of `build`: serve
     prints it too."""

@@ -12,10 +12,12 @@ from .report import GateReport
 
 _NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:\s*[–~-]\s*\d+(?:\.\d+)?)?"
 MULTIPLIER = re.compile(_NUMBER + r"(?:\s*(?:×|x|X|倍)(?!\s*\d)(?![A-Za-z])|[\s-]*fold\b)")
-PERCENT = re.compile(r"[+−-]?" + _NUMBER + r"\s*%")
+PERCENT = re.compile(r"[+−-]?" + _NUMBER + r"\s*(?:%|percent\b|per cent\b)"  # 25%, 25 percent
+                     r"|百分之[零一二三四五六七八九十百点\d.]+", re.IGNORECASE)  # 百分之二十五
 # a multiple said in words counts only beside a word of gain: "3.5 times faster", "a fourfold speed-up"
 # ("a fourfold change in traffic" describes a setting, not a result)
-SAID_MULTIPLE = re.compile(r"(?:" + _NUMBER + r"\s+times\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|"
+SAID_MULTIPLE = re.compile(r"(?:" + _NUMBER + r"[\s-]+times\b|"
+                           r"\b(?:two|three|four|five|six|seven|eight|nine|ten|"
                            r"twenty|hundred|thousand)-?fold\b)", re.IGNORECASE)
 GAIN_WORDS = re.compile(
     r"(faster|slower|speed-?ups?|improv\w*|increase\w*|higher|lower|reduc\w*|less|more|sav\w+|cuts?|gains?|boost\w*|"

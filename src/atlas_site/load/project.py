@@ -13,6 +13,7 @@ from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
 
 INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js")
+CODE_FOLDERS = ("templates", "labs_js")  # read by Jinja, the asset step and Node, not by read_text
 # C0 controls but tab, newline and carriage return; DEL; C1 controls. HTML, YAML and JSON refuse them.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 BOM = "\ufeff"
@@ -42,8 +43,12 @@ def input_name(path: Path, root: Path) -> str:
 
 
 def outside_inputs(root: Path, folders=INPUT_FOLDERS) -> list[Diagnostic]:
-    """Every input file or folder that resolves outside the project (a symbolic link out of it):
-    nothing under it is read, since it would publish whatever it points at."""
+    """Every path under the input folders that no build may use: a symbolic link that resolves
+    outside the project (nothing under it is read, since it would publish whatever it points at:
+    /dev/zero, a home folder); and under templates/ and labs_js/, which Jinja, the asset step and
+    Node read rather than read_text, anything that read_text would refuse: a name that is not
+    printable UTF-8, a FIFO, socket or device, a file that is not UTF-8. Each such file is read
+    once here through read_regular (a few hundred KB), so none of them can hang or crash a stage."""
     project = root.resolve()
     problems = []
     for folder in folders:
@@ -54,7 +59,30 @@ def outside_inputs(root: Path, folders=INPUT_FOLDERS) -> list[Diagnostic]:
         for path in candidates:
             if path.is_symlink() and not inside(path, project):
                 problems.append(_outside(path, root))
+            elif folder in CODE_FOLDERS and inside(path, project):  # not what a linked folder holds outside
+                problems += _code_file_problems(path, root)
     return problems
+
+
+def _code_file_problems(path: Path, root: Path) -> list[Diagnostic]:
+    """What read_text would say of a theme or lab file, said by the scan (nothing of it is kept)."""
+    name = input_name(path, root)
+    problem = _bad_name(name)
+    if problem is not None:  # said once, for the outermost badly named folder or file
+        return [] if not input_name(path.parent, root).isprintable() else [problem]
+    try:
+        if path.is_dir() or (path.is_symlink() and not path.exists()):
+            return []  # a folder is walked; a broken link is said where something reads it
+        data = read_regular(path)
+    except NotAFile as error:
+        return [_not_a_file(name, error.strerror)]
+    except OSError:
+        return []  # vanished meanwhile, no permission: said where it is read
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return [_undecodable(name, data, error)]
+    return []
 
 
 def _outside(path: Path, root: Path) -> Diagnostic:
@@ -75,10 +103,8 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     where = SourceLocation(name, 1, 1)
     if not inside(path, root.resolve()):
         return None  # the link that leads out is reported by outside_inputs()
-    if not name.isprintable():
-        problems.append(Diagnostic(where, "file.name", "the file name holds bytes that are not UTF-8 "
-                                   "or control characters: the file is not read",
-                                   "rename it to a plain UTF-8 name (letters, digits, '-', '.')"))
+    if _bad_name(name) is not None:
+        problems.append(_bad_name(name))
         return None
     if path.is_symlink() and not path.exists():
         problems.append(Diagnostic(where, "file.unreadable", f"a symbolic link to {path.readlink()}, which does not exist", "restore the file or delete the link"))
@@ -86,8 +112,7 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     try:
         data = read_regular(path)
     except NotAFile as error:
-        problems.append(Diagnostic(where, "file.unreadable", f"is {error.strerror}, not a file",
-                                   "remove it or rename it (only files may end in .md, .yaml or .bib)"))
+        problems.append(_not_a_file(name, error.strerror))
         return None
     except OSError as error:  # vanished mid-build (an editor's save), no permission, …
         problems.append(Diagnostic(where, "file.unreadable", f"cannot be read: {error.strerror or error}"))
@@ -95,10 +120,7 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        col = len(data[data.rfind(b"\n", 0, error.start) + 1:error.start].decode("utf-8", "replace")) + 1
-        problems.append(Diagnostic(SourceLocation(name, line, col), "file.encoding", f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
-                                   "re-save the file as UTF-8"))
+        problems.append(_undecodable(name, data, error))
         return None
     if text.startswith(BOM):
         problems.append(Diagnostic(where, "file.bom", "starts with a byte-order mark (U+FEFF)", "save the file as UTF-8 without BOM"))
@@ -117,6 +139,27 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
                                    f"control character U+{ord(first.group(0)):04X}{more}", "delete it: inputs are plain text"))
         text = CONTROL.sub("\ufffd", text)
     return text
+
+
+def _bad_name(name: str) -> Diagnostic | None:
+    if name.isprintable():
+        return None
+    return Diagnostic(SourceLocation(name, 1, 1), "file.name", "the file name holds bytes that are not UTF-8 "
+                      "or control characters: the file is not read",
+                      "rename it to a plain UTF-8 name (letters, digits, '-', '.')")
+
+
+def _not_a_file(name: str, kind: str) -> Diagnostic:
+    return Diagnostic(SourceLocation(name, 1, 1), "file.unreadable", f"is {kind}, not a file",
+                      "remove it or rename it (only files may end in .md, .yaml or .bib)")
+
+
+def _undecodable(name: str, data: bytes, error: UnicodeDecodeError) -> Diagnostic:
+    line = data.count(b"\n", 0, error.start) + 1
+    col = len(data[data.rfind(b"\n", 0, error.start) + 1:error.start].decode("utf-8", "replace")) + 1
+    return Diagnostic(SourceLocation(name, line, col), "file.encoding",
+                      f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
+                      "re-save the file as UTF-8")
 
 
 def _blank(text: str) -> bool:
@@ -169,6 +212,7 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
             doc, _ = _markdown(path, root, raw, cache)
             if doc is not None:
                 raw.content.append((lang_dir.name, path.parent.name, doc))
+    raw.problems = list(dict.fromkeys(raw.problems))  # the scan and read_text both see templates/strings/
     return raw
 
 
@@ -196,4 +240,4 @@ def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> tup
     return doc, problems
 
 
-__all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile", "outside_inputs"]
+__all__ = ["RawProject", "load_project", "LocatedData", "MarkdownFile", "outside_inputs", "read_text"]

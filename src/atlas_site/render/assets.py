@@ -48,6 +48,8 @@ def lab_scripts(root: Path, lab_ids) -> list[str]:
 
 def every_lab(root: Path) -> list[str]:
     base = root / "labs_js"
+    if not base.is_dir():
+        return []  # a book without labs needs no labs_js/
     return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists())
 
 

@@ -23,10 +23,13 @@ SCRIPT = Path("labs_js") / "compute.js"
 
 
 def lab_timeout() -> float:
+    """ATLAS_LAB_TIMEOUT seconds, or the default when it is not a finite number (inf or nan would
+    mean no limit, or an error of the subprocess module)."""
     try:
-        return max(0.1, float(os.environ.get("ATLAS_LAB_TIMEOUT", DEFAULT_TIMEOUT)))
+        seconds = float(os.environ.get("ATLAS_LAB_TIMEOUT", DEFAULT_TIMEOUT))
     except ValueError:
         return DEFAULT_TIMEOUT
+    return max(0.1, seconds) if math.isfinite(seconds) else DEFAULT_TIMEOUT
 
 
 def not_plain(value, path: str) -> str | None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from ..cache import digest
 from ..diagnostics import Diagnostic, SourceLocation
 from ..files import replace_file
+from ..load.project import read_text  # the one reader: a FIFO or bad bytes are a problem, not a hang
 from .sections import fingerprint, shown
 
 LOCK = "content/translations.lock"
@@ -190,25 +191,38 @@ def read_lock(root: Path, cache=None) -> Lock:
     when it changed. The records are parsed every time: sync edits them in place."""
     lock = Lock()
     path = root / LOCK
-    if path.exists():
+    if path.exists() or path.is_symlink():
         lock.exists = True
-        lock.records, lock.problems = parse_lock(path.read_text(encoding="utf-8"))
+        text = read_text(path, root, lock.problems)
+        if text is not None:
+            lock.records, problems = parse_lock(text)
+            lock.problems += problems
     synced = root / SYNCED
-    if synced.exists():
-        text = synced.read_text(encoding="utf-8")
-        parse = lambda: parse_synced(text)
-        found, problems = cache.get("translations-synced", lambda: digest(text), parse) if cache is not None else parse()
-        lock.synced, lock.problems = dict(found), lock.problems + list(problems)
+    if synced.exists() or synced.is_symlink():
+        text = read_text(synced, root, lock.problems)
+        if text is not None:
+            def parse(text=text):
+                return parse_synced(text)
+            found, problems = (parse() if cache is None
+                               else cache.get("translations-synced", lambda: digest(text), parse))
+            lock.synced, lock.problems = dict(found), lock.problems + list(problems)
     return lock
 
 
-def write_lock(root: Path, lock: Lock, order) -> None:
-    """Both files, atomically each, in `order` (a key function over (page, section, lang))."""
+def lock_bytes(lock: Lock, order) -> tuple[bytes, bytes]:
+    """What the two files hold for `lock`, in `order` (a key function over (page, section, lang))."""
     records = sorted(lock.records.values(), key=lambda r: order(r.key))
-    replace_file(root / LOCK, LOCK_HEADER + "".join(r.format() + "\n" for r in records))
     blocks = []
     for key in sorted(lock.synced, key=lambda k: (order(k[:3]), k[3])):
         page, section, lang, value = key
         body = "\n".join(f"  {line}" if line else "" for line in lock.synced[key].split("\n"))
         blocks.append(f"=== {page}#{shown(section)} {lang} {value}\n{body}\n")
-    replace_file(root / SYNCED, SYNCED_HEADER + "".join(blocks))
+    return ((LOCK_HEADER + "".join(r.format() + "\n" for r in records)).encode("utf-8"),
+            (SYNCED_HEADER + "".join(blocks)).encode("utf-8"))
+
+
+def write_lock(root: Path, lock: Lock, order) -> None:
+    """Both files, atomically each."""
+    lock_text, synced_text = lock_bytes(lock, order)
+    replace_file(root / LOCK, lock_text)
+    replace_file(root / SYNCED, synced_text)

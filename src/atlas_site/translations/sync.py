@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceLocation, closest, relpath
-from .lock import LOCK, SYNCED, Lock, Record, read_lock, write_lock
+from .lock import LOCK, SYNCED, Lock, Record, lock_bytes, read_lock, write_lock
 from .sections import shown
 from .state import IN_STEP, MISSING, OUTDATED, UNSYNCED, Translations, order_key, track
 
@@ -54,6 +54,11 @@ def run_sync(root: Path, targets: list[str], everything=False, minor=False, stat
     if status:  # said before anything is written: a status command that writes must say so
         print(f"status: the day of each change found is recorded in {LOCK}; nothing is declared in step", file=out)
     lock = read_lock(root)
+    unreadable = [p for p in lock.problems if p.code.startswith("file.")]
+    if unreadable:  # rewriting a lock that could not be read (bad bytes, a FIFO) would drop every line of it
+        return 2, unreadable + [Diagnostic(SourceLocation(LOCK), "sync.blocked",
+                                           "the lock cannot be read: it was not changed",
+                                           "fix the problem above first (git checkout restores the lock)")]
     said = [f"dropped: {problem}" for problem in lock.problems]  # a merge conflict: those sections are synced again
     lock.problems = []
     translations = track(book, parsed, lock)
@@ -217,9 +222,13 @@ def _keep_needed_texts(lock: Lock) -> None:
 
 
 def _write_if_changed(root: Path, lock: Lock, order) -> bool:
-    before = [(root / name).read_bytes() if (root / name).exists() else None for name in (LOCK, SYNCED)]
+    """Write both files only when what they would hold differs (a status that records nothing
+    leaves them untouched: `serve` would rebuild on a rewrite); True when written."""
+    before = [(root / name).read_bytes() if (root / name).is_file() else None for name in (LOCK, SYNCED)]
+    if before == list(lock_bytes(lock, order)):
+        return False
     write_lock(root, lock, order)
-    return before != [(root / name).read_bytes() for name in (LOCK, SYNCED)]
+    return True
 
 
 def _print_status(translations: Translations, out, detailed: bool) -> None:

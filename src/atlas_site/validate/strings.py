@@ -19,9 +19,15 @@ ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "an
 
 
 def template_keys(templates: Path) -> set[str]:
+    """The string keys the templates look up. A template that read_text refuses (a FIFO, a link
+    out of the project such as /dev/zero, bad bytes) adds none: load's scan of templates/ says why."""
+    from ..load.project import read_text
+
+    # the project holding templates/ (links inside it are fine); a theme folder elsewhere stands alone
+    root = next((folder.parent for folder in (templates, *templates.parents) if folder.name == "templates"), templates)
     keys = set()
     for path in sorted(templates.glob("*.j2")):
-        keys |= set(TEMPLATE_CALL.findall(path.read_text(encoding="utf-8")))
+        keys |= set(TEMPLATE_CALL.findall(read_text(path, root, []) or ""))
     return keys
 
 
