@@ -20,6 +20,8 @@ import os
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+
+from .diagnostics import Diagnostic, SourceLocation
 from .files import replace_file
 
 CODE_ROOTS = ("src/atlas_site", "templates", "labs_js")  # a change here invalidates what it produced
@@ -233,8 +235,6 @@ class BuildCache:
     def warn(self, reason: str) -> None:
         """Stop using the folder for this build, and say so once."""
         if not self.warnings:
-            from .diagnostics import Diagnostic, SourceLocation
-
             where = str(self.folder) if self.folder is not None else ".atlas-cache"
             self.warnings.append(str(Diagnostic(SourceLocation(where), "cache.unavailable",
                                                 f"{reason}; building without the on-disk cache", severity="warning")))
