@@ -19,10 +19,11 @@ from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .live_patch import site_changes
+from .pipeline import INPUTS
 from .render.quick_edit import LastBuild, QuickEdit
 from .write import project_lock, check_destination
 
-WATCHED = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")  # everything a build reads
+WATCHED = INPUTS  # everything a build reads (as the pipeline's stages declare it)
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"
