@@ -192,12 +192,14 @@ STAGES = (
           makes=("notices", "env", "dependencies", "output", "manifest"), step=_render, code=("templates", "labs_js")),
     Stage("gates", reads=("labs_js",), needs=("book", "parsed", "tokens_of", "output", "manifest", "rules", "translations"),
           makes=("judged_from", "gate_reports", "problems"), step=_gates),
-    Stage("dashboard", reads=(), needs=("book", "parsed", "gate_reports", "rules", "env", "translations", "output"),
+    Stage("dashboard", reads=(), needs=("book", "parsed", "gate_reports", "rules", "env", "translations", "output",
+                                        "manifest", "tokens_of", "judged_from"),  # the dashboard is gated too
           makes=("output", "problems"), step=_dashboard),
-    # the editions are made of the rendered pages with the print templates: the render's code;
-    # their store is keyed by this stage's version and the book (export/downloads.py)
-    Stage("export", reads=("templates",), needs=("book", "output", "env"), makes=("exported",), step=_export,
-          code=("templates", "labs_js")),
+    # the editions are made of the rendered pages with the print templates: the render's code (the
+    # labs' code computed the numbers they print); their store is keyed by this stage's version
+    # and the book (export/downloads.py), and the render finds them there
+    Stage("export", reads=("templates", "labs_js"), needs=("book", "output", "env", "formats"), makes=("exported",),
+          step=_export, code=("templates", "labs_js")),
     Stage("write", reads=(), needs=("output",), makes=(), step=_write),
 )
 BY_NAME = {stage.name: stage for stage in STAGES}
