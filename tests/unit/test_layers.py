@@ -99,3 +99,10 @@ def test_no_module_of_the_engine_imports_itself_back_at_any_level():
             f"{module}:{line} -> {target}" for module in component
             for target, line in sorted(graph[module].items()) if target in members))
     assert not found, "\n".join(lines)
+
+
+def test_every_folder_of_the_engine_is_a_package_a_wheel_carries():
+    """setuptools packs only folders with an __init__.py (translations/ had none: a wheel lacked it,
+    and import-linter could not see it as a layer)."""
+    folders = {path.parent for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
+    assert sorted(str(f.relative_to(PACKAGE)) for f in folders if not (f / "__init__.py").is_file()) == []
