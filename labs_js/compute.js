@@ -13,7 +13,8 @@
  * the run with exit code 1 and a message on stderr naming the item.
  *
  * A number that is NaN or ±Infinity (which JSON cannot hold) is printed as
- * {"$nonfinite": "NaN"}, never as null. With --trace, a line on stderr names
+ * {"$nonfinite": "NaN"}, never as null. A request with "strict": true fails when the
+ * function never reads one of its arguments (a misspelt input of a worked example). With --trace, a line on stderr names
  * each lab file before it loads and each function before it runs, so a
  * caller that stops a run that takes too long can say where it hung.
  */
@@ -79,12 +80,39 @@ function run(requests, modules) {
       if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('"args" must be an object');
       const fn = resolve(modules, item.fn);
       trace('run ' + index + ' ' + item.fn + ' ' + FILES[item.fn.split('.')[0]]);
-      return fn(args);
+      if (!item.strict) return fn(args);
+      const watched = reading(args);
+      const result = fn(watched.args);
+      const unread = Object.keys(args).filter(function (key) { return !watched.read.has(key); });
+      if (unread.length) {
+        throw new Error('unknown argument' + (unread.length > 1 ? 's ' : ' ') + unread.map(function (k) { return JSON.stringify(k); }).join(', ') +
+                        ': ' + item.fn + ' never reads ' + (unread.length > 1 ? 'them' : 'it'));
+      }
+      return result;
     } catch (err) {
       err.message = 'item ' + index + ' (' + JSON.stringify(item && item.fn) + '): ' + err.message;
       throw err;
     }
   });
+}
+
+/**
+ * args behind a Proxy that notes each key the function looks at (read, tested with `in`, copied
+ * or listed), so a request marked "strict" (a worked example of the ledgers) can refuse an
+ * argument the function never reads: a misspelt input would otherwise fall back to a default.
+ */
+function reading(args) {
+  const read = new Set();
+  const handler = {
+    get: function (target, key, receiver) { if (typeof key === 'string') read.add(key); return Reflect.get(target, key, receiver); },
+    has: function (target, key) { if (typeof key === 'string') read.add(key); return Reflect.has(target, key); },
+    getOwnPropertyDescriptor: function (target, key) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    ownKeys: function (target) { Object.keys(target).forEach(function (key) { read.add(key); }); return Reflect.ownKeys(target); },
+  };
+  return { args: new Proxy(args, handler), read: read };
 }
 
 /** JSON.stringify would print NaN and ±Infinity as null: keep them visible. */

@@ -13,6 +13,12 @@ echo "== lint-imports (the engine's layers: pyproject.toml [tool.importlinter])"
 echo "== node --test labs_js/tests"
 node --test labs_js/tests/
 
+echo "== atlas-site check --browser --release (the Atlas's publication gate, judged on book.yaml's edition date)"
+.venv/bin/atlas-site check --browser --release
+
+echo "== evidence past due today (a warning here; a release on a later edition date fails on it)"
+.venv/bin/atlas-site check --as-of "$(date +%F)" | grep -E "evidence freshness|warning\[freshness" || true
+
 echo "== pytest"
 # The 15 slowest tests are listed at the end (where the suite's time goes).
 # Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the real book once and

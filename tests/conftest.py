@@ -20,6 +20,26 @@ explain_codes_from(explained_codes)  # diagnostics.py cannot import explain.py (
 PROJECTS = ROOT / "tests" / "projects"
 
 
+# ---------------------------------------------------------------- what a test needs, as markers
+# engine: the engine on fixture books, no browser (the fast subset: `pytest -m engine`, runs with
+#         Chromium absent); browser: drives Chromium; book: reads the real book's build. A test is
+#         marked from the fixtures it takes; a test that starts Chromium itself (check --browser,
+#         the PDF export) says so with @pytest.mark.browser.
+BROWSER_FIXTURES = {"chromium", "browser"}
+BOOK_FIXTURES = {"real_build", "real_book", "real_site_url", "base"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & BROWSER_FIXTURES or item.path.parent.name == "browser":
+            item.add_marker(pytest.mark.browser)
+        if names & BOOK_FIXTURES:
+            item.add_marker(pytest.mark.book)
+        if not (item.get_closest_marker("browser") or item.get_closest_marker("book")):
+            item.add_marker(pytest.mark.engine)
+
+
 def make_project(tmp_path: Path, name: str = "mini") -> Path:
     """A throwaway project: the repo's templates and labs, with the fixture's own files (book.yaml,
     content, sources, ledger and any templates it adds, e.g. the strings of another language) on top."""

@@ -13,6 +13,7 @@
   ? require('../shared/define.js') : globalThis.AtlasLabs.define)('kv', function (lib) {
   'use strict';
   const num = lib.num;
+  const MIB = 1024 * 1024;
 
   // The inputs of memory.kv_bytes; batch is its `concurrency`, the element width its `kv_bits`.
   const KV_DIMS = ['concurrency', 'layers', 'tokens', 'kv_heads', 'head_dim', 'kv_bits'];
@@ -47,8 +48,25 @@
     return { expected_benefit_ms: benefit, worth_keeping: benefit > 0 };
   }
 
+  /**
+   * What FlashAttention never writes to HBM, next to what has to stay there:
+   * the N × N score matrix of one head in one layer (N² × bits / 8) against
+   * that head's K and V for the same N tokens (memory.kv_bytes, one layer,
+   * one KV head). The scores are an intermediate; the KV is kept state.
+   */
+  function score_matrix_vs_kv(args) {
+    const tokens = num(args, 'tokens');
+    const bits = num(args, 'bits');
+    const score = tokens * tokens * bits / 8;
+    const kv = lib.model('memory').kv_bytes({
+      layers: 1, tokens: tokens, kv_heads: 1, head_dim: num(args, 'head_dim'), kv_bits: bits,
+    }).bytes;
+    return { score_mib: score / MIB, kv_mib: kv / MIB, score_over_kv: score / kv };
+  }
+
   return {
     kv_bytes_ratio: kv_bytes_ratio,
     cache_value: cache_value,
+    score_matrix_vs_kv: score_matrix_vs_kv,
   };
 });

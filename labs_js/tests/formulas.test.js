@@ -140,6 +140,15 @@ test('004 l.309: KV heads 32 → 8 leaves 1/4 of the KV body', () => {
   assert.equal(kv.kv_bytes_ratio({ kv_heads: 32, kv_heads_after: 8 }).ratio, 0.25);
 });
 
+test('004 l.125 with l.475: one head\'s 8192 × 8192 BF16 scores are 128 MiB, 32× its K and V', () => {
+  const r = kv.score_matrix_vs_kv({ tokens: 8192, bits: 16, head_dim: 128 });
+  assert.equal(r.score_mib, 128);
+  assert.equal(r.kv_mib, 4);
+  assert.equal(r.score_over_kv, 32);
+  // the score matrix grows with N², the KV with N: doubling N doubles the ratio
+  assert.equal(kv.score_matrix_vs_kv({ tokens: 16384, bits: 16, head_dim: 128 }).score_over_kv, 64);
+});
+
 test('004 l.528: keep KV that costs 150 ms to recompute and 20 ms to fetch; not 10 ms vs 40 ms', () => {
   assert.equal(kv.cache_value({ hit_probability: 1, recompute_ms: 150, fetch_ms: 20 }).worth_keeping, true);
   assert.equal(kv.cache_value({ hit_probability: 1, recompute_ms: 10, fetch_ms: 40 }).worth_keeping, false);

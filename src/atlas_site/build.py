@@ -37,6 +37,8 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
     if export:
         result.formats = export
         run(result, ("export",), progress)
+        if result.errors:
+            raise AtlasError(result.errors, result.suppressed)
         first = dict(result.timings)
         run(result, ("render", "gates", "dashboard"), progress, after={"render": rendered} if rendered else None)
         relink = sum(result.timings[name] - first.get(name, 0.0) for name in ("render", "gates", "dashboard"))

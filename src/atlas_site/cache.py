@@ -34,7 +34,7 @@ def digest(*parts) -> str:
         if isinstance(part, bytes):
             data = part
         elif isinstance(part, str):
-            data = part.encode("utf-8")
+            data = part.encode("utf-8", "surrogateescape")  # a file name that is not UTF-8 hashes too
         else:
             data = json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
         hasher.update(len(data).to_bytes(8, "big"))

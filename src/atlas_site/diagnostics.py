@@ -15,8 +15,8 @@ class SourceLocation:
 
     def __str__(self) -> str:
         if not self.line:
-            return self.path
-        return f"{self.path}:{self.line}:{self.col or 1}"
+            return one_line(self.path)
+        return f"{one_line(self.path)}:{self.line}:{self.col or 1}"
 
     def moved(self, col: int) -> "SourceLocation":
         return SourceLocation(self.path, self.line, col)
@@ -39,8 +39,25 @@ class Diagnostic:
             raise ValueError(f"diagnostic code '{self.code}' has no `check --explain` entry (src/atlas_site/explain.py)")
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.severity}[{self.code}]: {self.message}"
-        return f"{text} (hint: {self.hint})" if self.hint else text
+        text = f"{self.location}: {self.severity}[{self.code}]: {one_line(self.message)}"
+        return f"{text} (hint: {one_line(self.hint)})" if self.hint else text
+
+
+def one_line(text: str) -> str:
+    """`text` as one printable line: a newline, a tab or another control character (bidirectional
+    ones included) as its escape, a byte of a file name that is not UTF-8 (a lone surrogate in
+    Python) as \\xNN. A problem is always exactly one line, whatever it quotes."""
+    if text.isprintable():
+        return text
+    shown = []
+    for char in text:
+        if char.isprintable():
+            shown.append(char)
+        elif 0xDC80 <= ord(char) <= 0xDCFF:
+            shown.append(f"\\x{ord(char) - 0xDC00:02x}")
+        else:
+            shown.append(char.encode("unicode_escape").decode("ascii"))
+    return "".join(shown)
 
 
 class _StrictCodes:
@@ -73,8 +90,12 @@ CAUSES = ("yaml.", "bib.", "frontmatter.", "file.", "profile.", "schema.", "ledg
           "i18n.", "block.unclosed", "heading.", "directive.argument")
 
 
+# of the causes, a file that cannot be read at all comes before what is wrong inside one
+UNREADABLE_INPUT = ("file.", "yaml.syntax", "bib.syntax", "frontmatter.")
+
+
 def causes_first(diagnostics) -> list["Diagnostic"]:
-    return sorted(diagnostics, key=lambda d: (not d.code.startswith(CAUSES), d))
+    return sorted(diagnostics, key=lambda d: (not d.code.startswith(UNREADABLE_INPUT), not d.code.startswith(CAUSES), d))
 
 
 class AtlasError(Exception):
@@ -101,11 +122,6 @@ class Collector:
 
     def extend(self, diagnostics) -> None:
         self.items.extend(diagnostics)
-
-    def raise_if_any(self) -> None:
-        errors = [d for d in self.items if d.severity == "error"]
-        if errors:
-            raise AtlasError(self.items)
 
 
 def relpath(path: Path, root: Path) -> str:

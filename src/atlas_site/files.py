@@ -6,7 +6,9 @@ second writer leaves either the old file or the new one, never a file cut short.
 folder of `write.py` (book.yaml, the translation lock, the cache, the build stamp, the editions)."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -48,3 +50,37 @@ def current_umask() -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0o022
+
+
+class NotAFile(OSError):
+    """The path is a FIFO, a socket, a device or a folder: nothing an input may be."""
+
+
+KINDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
+         stat.S_IFBLK: "a block device", stat.S_IFDIR: "a folder"}
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file (a link to one is followed). Anything else raises NotAFile
+    without waiting: the file is opened non-blocking and checked after opening, so a FIFO put in
+    a file's place between a look and a read cannot hang a build."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a FIFO with no writer, or a socket
+            raise NotAFile(errno.ENXIO, _kind(path), str(path)) from None
+        raise
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        raise NotAFile(errno.EINVAL, KINDS.get(stat.S_IFMT(mode), "not a regular file"), str(path))
+    with os.fdopen(handle, "rb") as stream:
+        return stream.read()
+
+
+def _kind(path: Path) -> str:
+    try:
+        return KINDS.get(stat.S_IFMT(os.stat(path).st_mode), "not a regular file")
+    except OSError:
+        return "not a regular file"
+

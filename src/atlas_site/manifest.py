@@ -10,7 +10,7 @@ class PageRecord:
     figures: dict = field(default_factory=dict)  # figure id -> {"number": n, "drawn": text}
     labs: dict = field(default_factory=dict)  # lab id -> [statement ids]
 
-    def merge(self, other: "PageRecord") -> None:
+    def merge(self, other: PageRecord) -> None:
         self.figures.update(other.figures)
         self.labs.update(other.labs)
 
@@ -18,7 +18,7 @@ class PageRecord:
         return {"figures": self.figures, "labs": self.labs}
 
     @classmethod
-    def load(cls, data: dict) -> "PageRecord":
+    def load(cls, data: dict) -> PageRecord:
         return cls(dict(data["figures"]), dict(data["labs"]))
 
 

@@ -26,7 +26,7 @@ class Output:
     def html_pages(self) -> list[str]:
         return [p for p in self.paths() if p.endswith(".html")]
 
-    def replaced(self, path: str, content: bytes) -> "Output":
+    def replaced(self, path: str, content: bytes) -> Output:
         """A copy with one existing file's bytes replaced (serve's hot path; the bytes are shared)."""
         if path not in self._files:
             raise KeyError(path)

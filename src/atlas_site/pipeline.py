@@ -26,7 +26,7 @@ from .render.dashboard import render_dashboard
 from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
-from .render.templates import make_environment
+from .render.templates import TEMPLATE_ERRORS, make_environment, template_problem
 from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages, part_tokens
 from .resolve.references import check_references
@@ -174,7 +174,7 @@ def _write(run: Run) -> bool:
         index_search(staging)
         run.timings["search index"] = time.perf_counter() - start
 
-    write_site(run.output, run.destination, finish=search_index if run.search else None, root=run.root)
+    run.problems += write_site(run.output, run.destination, finish=search_index if run.search else None, root=run.root)
     return True
 
 
@@ -200,7 +200,7 @@ STAGES = (
     # and the book (export/downloads.py), and the render finds them there
     Stage("export", reads=("templates", "labs_js"), needs=("book", "output", "env", "formats"), makes=("exported",),
           step=_export, code=("templates", "labs_js")),
-    Stage("write", reads=(), needs=("output",), makes=(), step=_write),
+    Stage("write", reads=(), needs=("output",), makes=("problems",), step=_write),  # a warning: an old site left behind
 )
 BY_NAME = {stage.name: stage for stage in STAGES}
 OPTIONS = ("root", "cache", "release", "as_of", "formats", "destination", "search")  # what a caller sets on a Run
@@ -232,7 +232,11 @@ def run(state: Run, stages: tuple[str, ...], progress=None, after: dict | None =
         if progress:
             progress(stage.name)
         start = time.perf_counter()
-        go_on = stage.step(state)
+        try:
+            go_on = stage.step(state)
+        except TEMPLATE_ERRORS as error:  # a theme file missing or broken: one located line, and stop
+            state.problems.append(template_problem(error))
+            go_on = False
         state.timings[stage.name] = state.timings.get(stage.name, 0.0) + time.perf_counter() - start
         if stage.name == "write":  # the search index runs inside the write and has its own line
             state.timings["write"] -= state.timings.get("search index", 0.0)

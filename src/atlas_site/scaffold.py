@@ -73,8 +73,9 @@ def _new_folders(folder: Path) -> list[Path]:
 
 
 def _with_part(text: str, data, parts: list, chapter_id: str) -> str:
-    """book.yaml with `- chapter: ID` inserted before the first generated part (or after the last part),
-    keeping every comment and line of the file as it was."""
+    """book.yaml with `- chapter: ID` and its `number` (the next after the highest in use) inserted
+    before the first generated part (or after the last part), keeping every comment and line of
+    the file as it was."""
     lines = text.split("\n")
     generated = [i for i, part in enumerate(parts) if isinstance(part, dict) and "generated" in part]
     if generated:
@@ -84,7 +85,9 @@ def _with_part(text: str, data, parts: list, chapter_id: str) -> str:
         index = len(lines) - 1 if lines[-1] == "" else len(lines)
         at = data.at(("parts", len(parts) - 1)) if parts else None
         indent = at.col - 3 if at else 2
-    lines.insert(index, " " * max(indent, 0) + f"- chapter: {chapter_id}")
+    numbers = [part.get("number") for part in parts if isinstance(part, dict) and isinstance(part.get("number"), int)]
+    lines[index:index] = [" " * max(indent, 0) + f"- chapter: {chapter_id}",
+                          " " * max(indent + 2, 0) + f"number: {max(numbers, default=0) + 1}"]
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import http.server
 import json
+import queue
 import sys
 import threading
 import time
@@ -17,13 +18,14 @@ from pathlib import Path
 
 from .build import build
 from .cache import BuildCache
-from .diagnostics import AtlasError, Diagnostic, SourceLocation
+from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
 from .live_patch import site_changes
 from .pipeline import INPUTS
 from .render.quick_edit import LastBuild, QuickEdit
 from .write import project_lock, check_destination
 
 WATCHED = INPUTS  # everything a build reads (as the pipeline's stages declare it)
+WATCHED_FILES = tuple(name for name in WATCHED if Path(name).suffix)  # those that are files (book.yaml)
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"
@@ -100,6 +102,16 @@ class LiveState:
             return now, event
 
 
+def _plain_path(path: str) -> bool:
+    """A request path the site can hold: no NUL, no lone surrogate or byte that is not UTF-8 once
+    decoded (%00, %ed%b0%80), no control character."""
+    try:
+        decoded = urllib.parse.unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return decoded.isprintable()
+
+
 def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes = b""):
     served = site.resolve()
     def injected() -> bytes:  # the script's URL names the build the files on disk come from
@@ -125,7 +137,34 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
             return str(candidate)
 
         def do_GET(self):
+            if not self._host_allowed():
+                return self.send_error(421, "this preview answers only its own address (127.0.0.1, localhost, [::1])")
             path = urllib.parse.urlsplit(self.path).path
+            if not _plain_path(path):
+                return self.send_error(400, "bad path")
+            try:
+                return self._get(path)
+            except ValueError:  # a path the file system cannot hold after all
+                return self.send_error(400, "bad path")
+
+        def do_HEAD(self):
+            if not self._host_allowed() or not _plain_path(urllib.parse.urlsplit(self.path).path):
+                return self.send_error(400, "bad request")
+            try:
+                return super().do_HEAD()
+            except ValueError:
+                return self.send_error(400, "bad path")
+
+        def _host_allowed(self) -> bool:
+            """A page on another site (DNS rebinding: evil.example resolving to 127.0.0.1) sends its
+            own name as Host; only the preview's own addresses may read drafts and the dashboard."""
+            port = self.server.server_address[1]
+            host = self.headers.get("Host")
+            if host is None:  # an HTTP/1.0 tool (curl -0): no browser sends a request without one
+                return True
+            return host.strip().lower() in {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
+
+        def _get(self, path: str):
             if path == STATUS:
                 return self._send(json.dumps(state.snapshot()).encode(), "application/json")
             if path == EVENTS:
@@ -266,7 +305,8 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     cache.checkpoint = checkpoint
     try:
         with project_lock(root):
-            build(root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint())
+            result = build(root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint())
+            found["warnings"] = [str(p) for p in result.problems if p.severity == "warning"]
             cache.flush()
         changes = None if found.get("announced") else found["changes"]
     except Superseded:  # its deferred cache entries stay pending: the next build writes them
@@ -284,6 +324,8 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
         cache.checkpoint = None
     for line in cache.warnings:
         print(line, file=sys.stderr)
+    for problem in found.get("warnings", ()):  # what `build` warns about (a section behind its twin …), said here too
+        print(problem, file=sys.stderr, flush=True)
     state.good(changes)
     cache.forget_unused()
     print(f"rebuilt in {(time.perf_counter() - start) * 1000:.0f} ms", flush=True)
@@ -338,6 +380,7 @@ def _broken(state: LiveState, lines: list[str]) -> bool:
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 256  # the listen backlog: a page opening dozens of files at once, several tabs
     block_on_close = False  # open event streams end with the server (LiveState.close), not before it
 
 
@@ -353,9 +396,53 @@ def open_server(site: Path, state: LiveState, port: int) -> http.server.Threadin
                                      "choose another port with --port N (0 picks a free one)" if busy else "")]) from None
 
 
-def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=None, stop: threading.Event | None = None) -> None:
+def watched_changes(root: Path, stop: threading.Event | None):
+    """Batches of changed paths, until `stop`. The input folders are watched with everything in
+    them; the project folder itself without recursion, for book.yaml: a watch on the file follows
+    its inode, and an editor that saves by renaming a new file over the old one (vim, sed -i, most
+    editors) leaves that watch on a deleted file, so later saves went unseen."""
     from watchfiles import watch
 
+    done = threading.Event()
+    batches: queue.Queue = queue.Queue()
+
+    def follow(paths: list[str], recursive: bool, keep=None) -> None:
+        while not done.is_set():
+            try:
+                for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive, watch_filter=keep):
+                    batches.put(changes)
+            except Exception as error:  # e.g. a file name that is not UTF-8: watchfiles cannot name it
+                batches.put(error)  # rebuild (the build names the file), then watch again
+                done.wait(0.2)
+                # an edit saved while the watcher restarts is seen by no watcher: one more rebuild
+                # once it is back picks it up (a build of unchanged inputs changes nothing)
+                again = threading.Timer(1.0, batches.put, args=(set(),))
+                again.daemon = True
+                again.start()
+
+    folders = [str(root / name) for name in WATCHED if name not in WATCHED_FILES and (root / name).is_dir()]
+    top = lambda _change, path: Path(path).name in WATCHED_FILES  # noqa: E731 - the filter of one watch
+    watchers = [threading.Thread(target=follow, args=(folders, True), daemon=True),
+                threading.Thread(target=follow, args=([str(root)], False, top), daemon=True)]
+    for watcher in watchers:
+        watcher.start()
+    try:
+        while not (stop is not None and stop.is_set()):
+            try:
+                batch = batches.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(batch, Exception):
+                print(f"atlas-site: the file watcher could not name a change ({one_line(str(batch))}); rebuilding",
+                      file=sys.stderr, flush=True)
+                yield set()  # something changed: the build says what
+                continue
+            yield batch
+    finally:
+        done.set()
+
+
+def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=None, stop: threading.Event | None = None) -> None:
     check_destination(site, root)
     state = LiveState()
     server = open_server(site, state, port)
@@ -372,8 +459,7 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
         print(f"serving {site} at {url} (watching {', '.join(WATCHED)}; Ctrl-C stops)", flush=True)
         if ready:
             ready(url)
-        paths = [str(root / folder) for folder in WATCHED if (root / folder).exists()]
-        for changes in watch(*paths, stop_event=stop, debounce=50, step=20):
+        for changes in watched_changes(root, stop):
             hot_push(state, served, _edited(changes))
             builder.request()
     finally:  # Ctrl-C goes on up to the command line, which says so in one line

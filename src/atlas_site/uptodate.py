@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+
 from .files import replace_file
 
 INPUTS = ("book.yaml", "content", "ledger", "sources", "templates", "labs_js")
@@ -22,7 +23,7 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
     boundary = relative_to.resolve()
     for root in roots:
         if root.is_file():  # a single input file (book.yaml)
-            hasher.update(root.relative_to(relative_to).as_posix().encode() + b"\0")
+            hasher.update(os.fsencode(root.relative_to(relative_to).as_posix()) + b"\0")
             hasher.update(hashlib.sha256(root.read_bytes()).digest())
             continue
         if not root.is_dir():
@@ -30,7 +31,7 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
         for path in sorted(root.rglob("*")):
             if "__pycache__" in path.parts:
                 continue
-            hasher.update(path.relative_to(relative_to).as_posix().encode() + b"\0")
+            hasher.update(os.fsencode(path.relative_to(relative_to).as_posix()) + b"\0")
             try:
                 if path.is_symlink() and not path.resolve().is_relative_to(boundary):
                     hasher.update(b"outside:" + os.fsencode(os.readlink(path)))

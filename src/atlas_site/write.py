@@ -145,16 +145,23 @@ def _exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(second))
 
 
-def _publish(staging: Path, destination: Path) -> None:
+def _publish(staging: Path, destination: Path) -> Path | None:
+    """Swap the new site in; the previous one is then removed. Returns the folder of the previous
+    site when it could not be removed (the new site is published all the same)."""
     if not destination.exists():
         staging.rename(destination)
-    elif _exchange(staging, destination):
-        remove_ours(staging)  # the previous site, now under the staging name
+        return None
+    if _exchange(staging, destination):
+        previous = staging  # the previous site, now under the staging name
     else:
-        old = destination.parent / f".{destination.name}.old-{os.getpid()}"
-        destination.rename(old)
+        previous = destination.parent / f".{destination.name}.old-{os.getpid()}"
+        destination.rename(previous)
         staging.rename(destination)
-        remove_ours(old)
+    try:
+        remove_ours(previous)
+    except OSError:
+        return previous  # published; clean_leftovers retries at the next build
+    return previous if previous.exists() else None
 
 
 def _make_staging(destination: Path) -> Path:
@@ -170,9 +177,10 @@ def _make_staging(destination: Path) -> Path:
             continue
 
 
-def write_site(output: Output, destination: Path, finish=None, root: Path | None = None) -> None:
+def write_site(output: Output, destination: Path, finish=None, root: Path | None = None) -> list[Diagnostic]:
     """Write into a sibling staging folder, let `finish(staging)` add to it (the search index),
-    then swap it in. Any failure leaves `destination` as it was."""
+    then swap it in. Any failure leaves `destination` as it was. Returns warnings: what of the
+    previous site could not be removed after the new one was published."""
     destination = destination.resolve()
     check_destination(destination, root)
     shown = _shown(destination, root.resolve()) if root is not None else str(destination)
@@ -188,7 +196,7 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
             target.write_bytes(content)
         if finish is not None:
             finish(staging)
-        _publish(staging, destination)
+        left = _publish(staging, destination)
     except OSError as error:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
@@ -199,6 +207,12 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
+    if left is None:
+        return []
+    return [Diagnostic(SourceLocation(shown), "output.old-site-left",
+                       f"the new site is published; the previous one could not be removed entirely and is left in "
+                       f"{_shown(left, root.resolve()) if root is not None else left}",
+                       "the next build removes it (or delete it yourself)", severity="warning")]
 
 
 @contextmanager

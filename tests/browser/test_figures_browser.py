@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from atlas_site.gates.figure_layout import (MIN_COLUMN_SHARE, MIN_TEXT_PX, figure_layout_problems,
-                                            figure_width_problems)
+from atlas_site.gates.figure_layout import (
+    MIN_COLUMN_SHARE,
+    MIN_TEXT_PX,
+    figure_layout_problems,
+    figure_width_problems,
+)
 
 PAGES = ["zh/ch14.html", "en/ch14.html", "zh/tf-overview.html", "en/tf-overview.html"]
 

@@ -82,3 +82,21 @@ def test_browser_gates_pass_on_the_fixture(built, site, chromium):
     assert [r.line() for r in found.values() if r.status == "FAIL"] == []
     assert found["first screen"].status == "pass" and found["first screen"].figures.startswith("4 page × viewport checks")
     assert found["lab tabs"].status == "skip"  # the fixture has no lab_tabs rule: said, not passed
+
+
+def test_accessibility_gate_names_the_page_and_element_of_a_broken_contrast_and_aria(built, site, chromium):
+    """One faint colour pair (a paragraph's text near its background, in the dark scheme only) and
+    one ARIA attribute that does not exist: each fails the gate with its page and element."""
+    tamper(site, "assets/atlas.css", ":root{", ':root[data-theme="dark"] .faint{color:#2a2f36}:root{')
+    tamper(site, "en/ch14.html", '<h2 id="q1"', '<p class="faint">barely there</p><h2 id="q1"')
+    tamper(site, "zh/ch14.html", '<h2 id="q1"', '<div id="broken" role="button" aria-bogus="x" tabindex="0">x</div><h2 id="q1"')
+    found = reports(site, browser=chromium)
+    lines = [str(p) for p in found["accessibility"].problems]
+    contrast = [line for line in lines if "gate.a11y.contrast" in line]
+    assert len(contrast) == 1, lines
+    assert contrast[0].startswith("_site/en/ch14.html: error[gate.a11y.contrast]: en/ch14.html: dark scheme: ")
+    assert 'main#main > article.prose > p.faint "barely there": contrast 1.39:1, needs 4.5:1' in contrast[0]
+    aria = [line for line in lines if "gate.a11y.axe" in line]
+    assert any(line.startswith("_site/zh/ch14.html: error[gate.a11y.axe]: zh/ch14.html: aria-valid-attr")
+               and "#broken" in line for line in aria), lines
+    assert found["accessibility"].status == "FAIL"

@@ -1,15 +1,15 @@
 """Reader experience in Chromium: search in both languages, citation cards, dark mode, print,
-no-script fallbacks, table-of-contents highlight, and axe-core on every page."""
+no-script fallbacks, table-of-contents highlight, and the figure contrast check. (axe-core and text
+contrast on every page, in both colour schemes, are the accessibility gate of `check --browser`, which
+scripts/test.sh runs on the whole book.)"""
 from __future__ import annotations
 
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
-from conftest import share
-
 
 SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
 
@@ -126,37 +126,6 @@ def test_table_of_contents_highlights_the_current_section(browser, base):
         page.wait_for_function(current, arg=f"#{section}", timeout=5000)
         assert page.locator(".toc a[aria-current='true']").count() == 1
     page.close()
-
-
-# The scroll boxes' edge shadows are background gradients, over which axe reports the contrast of
-# every table and formula text as "incomplete" and never checks it; measured without them, the text
-# is checked against the box's own colour (the shadows are 1rem strips at the edges).
-PLAIN_SCROLL_BOXES = "() => document.querySelectorAll('.table-scroll, .math-block').forEach(el => { el.style.backgroundImage = 'none'; })"
-AXE_SHARES = 3  # per colour scheme: six cases, a third of the site each, so the two workers split axe
-
-
-@pytest.mark.parametrize("index", range(AXE_SHARES))
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_violations_on_any_page(browser, base, site, scheme, index):
-    """axe-core (every rule it runs by default) on each page in both colour schemes, every block laid
-    out, and the contrast of the figures' SVG text, which axe does not measure; the pages are split
-    in shares so that axe, the suite's largest cost, runs on both workers."""
-    sizes = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html") if "pagefind" not in p.parts}
-    pages = share(sizes, index, AXE_SHARES)
-    assert pages, "every share holds pages"
-    axe = Axe()  # reports violations only (resultTypes), which spares it collecting the passes
-    violations = []
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
-    page = context.new_page()
-    for path in pages:
-        page.goto(base + path)
-        assert render_everything(page) == []  # axe measures real boxes, not the placeholders of skipped blocks
-        page.evaluate(PLAIN_SCROLL_BOXES)
-        for v in axe.run(page).response["violations"]:
-            violations.append(f"{scheme} {path}: {v['id']} ×{len(v['nodes'])} e.g. {v['nodes'][0]['target']}")
-        violations += [f"{scheme} {path}: {problem}" for problem in figure_contrast_problems(page)]
-    context.close()
-    assert violations == []
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -24,6 +24,9 @@ def emitted_codes() -> set[str]:
     found = set()
     for path in sorted((ROOT / "src" / "atlas_site").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "code" for t in node.targets):
+                # code = "a" if … else "b", then Diagnostic(where, code, …)
+                found |= {n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-import zipfile
 import xml.etree.ElementTree as ET
+import zipfile
 from io import BytesIO
 
 import pytest

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, edit, make_project, run_cli
+from conftest import ROOT, edit, run_cli
 
 # ---------------------------------------------------------------- helpers
 
@@ -187,7 +187,6 @@ def test_every_key_includes_the_engine_version(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("how", ["a file", "unwritable"])
 def test_an_unusable_cache_folder_means_a_cold_build_and_one_warning(mini, tmp_path, how, monkeypatch, capsys):
-    from atlas_site import cache as cache_module
     from atlas_site.cli import main
 
     if how == "a file":
@@ -195,7 +194,9 @@ def test_an_unusable_cache_folder_means_a_cold_build_and_one_warning(mini, tmp_p
     else:  # read-only or full: every write into it fails
         def refuse(*args, **kwargs):
             raise OSError(30, "Read-only file system")
-        monkeypatch.setattr(cache_module.tempfile, "mkstemp", refuse)
+        from atlas_site import files
+
+        monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
     assert main(["--root", str(mini), "build", "--no-search"]) == 0
     err = capsys.readouterr().err
     warnings = [line for line in err.splitlines() if "warning[" in line]
@@ -497,7 +498,7 @@ def test_a_folder_named_like_a_page_part_is_located(built):
     (project / "content/en/ch14/01-more.md").mkdir()
     result = run_cli("build", "--no-search", cwd=project)
     assert_refused(project, before, result, "content/en/ch14/01-more.md:1:1: error[file.unreadable]: is a folder, not a file "
-                                            "(hint: rename the folder (only files may end in .md, .yaml or .bib))")
+                                            "(hint: remove it or rename it (only files may end in .md, .yaml or .bib))")
 
 
 def test_a_dangling_link_is_located(built):
@@ -570,7 +571,7 @@ def test_an_unwritable_output_parent_is_one_line(built, monkeypatch, capsys):
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(project))
-    monkeypatch.setattr(write.tempfile, "mkdtemp", refuse)
+    monkeypatch.setattr(write, "_make_staging", refuse)
     assert main(["--root", str(project), "build", "--no-search"]) == 2
     err = capsys.readouterr().err
     assert (f"_site: error[output.write-failed]: cannot write the site: Permission denied ({project}) (hint: free some space or "
@@ -630,11 +631,17 @@ def test_serve_on_a_busy_port_says_so_before_building(mini):
     assert not (mini / "_site").exists(), "no build before the port is known to be free"
 
 
+def interruptible() -> None:
+    """In the child before it runs: Ctrl-C's default disposition. A suite started in the background
+    of a non-interactive shell inherits SIGINT ignored, and Python then installs no handler for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_one_line_and_exit_130(built):
     project, before = built
     edit(project / "labs_js/memory/model.js", "function kv_bytes_per_token(args) {", "function kv_bytes_per_token(args) {\n    while (true) {}")
     run = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(project), "build", "--no-search", "--progress"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     seen = []
     for line in run.stderr:  # the build is stuck computing examples: interrupt it there
         seen.append(line)
@@ -650,7 +657,7 @@ def test_ctrl_c_is_one_line_and_exit_130(built):
 
 def test_ctrl_c_stops_serve_in_one_line(mini):
     run = subprocess.Popen([sys.executable, "-m", "atlas_site", "--root", str(mini), "serve", "--port", "0"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     for line in run.stdout:
         if line.startswith("serving "):
             break

@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from atlas_site.figures import (SERIES_KEY, FigureError, layout_estimate_problems,
-                                render_figure_svg, spec_problems)
+from atlas_site.figures import (
+    SERIES_KEY,
+    FigureError,
+    layout_estimate_problems,
+    render_figure_svg,
+    spec_problems,
+)
 from atlas_site.figures.canvas import PANEL_W
 from atlas_site.figures.text import MIN_SIZE, plain
 from atlas_site.load.project import load_project
@@ -309,6 +314,19 @@ def test_request_clock_ttft_ends_at_the_first_token_after_the_first_decode_step(
     template = (TEMPLATES / "figures" / "request-clock.svg.j2").read_text(encoding="utf-8")
     assert 'm.span(c.queue[0], s[1], sy, t("span_ttft")' in template
     assert 'm.label(t("ev_first"), s[1]' in template
+
+
+def test_request_clock_tells_itl_one_gap_from_tpot_their_average():
+    """Issue 30: TPOT was drawn as one gap t_i − t_(i−1), the glossary's ITL; on the one timeline
+    of the book, ITL brackets a single gap and TPOT the whole stretch from the first token to done."""
+    clock = BY_ID["request-clock"]["clock"]
+    first, second = clock["itl"]
+    assert second == first + 1 and 1 <= first < len(clock["steps"]) - 1, "ITL: two consecutive tokens"
+    template = (TEMPLATES / "figures" / "request-clock.svg.j2").read_text(encoding="utf-8")
+    assert 'm.span(s[c.itl[0]], s[c.itl[1]], sy, t("span_itl")' in template
+    assert 'm.span(s[1], s[-1], sy + gap, t("span_tpot")' in template
+    labels = BY_ID["request-clock"]["labels"]
+    assert labels["span_itl"]["en"] == "ITL" and "mean ITL" in labels["span_tpot"]["en"]
 
 
 def test_paged_allocator_gaps_fit_the_request_in_total_but_not_alone(project):

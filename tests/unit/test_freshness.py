@@ -111,3 +111,25 @@ def test_a_profile_edit_is_not_up_to_date(workshop):
     again = run_cli("build", "--no-search", "--as-of", "2027-05-03", cwd=workshop)
     assert "is up to date" not in again.stdout
     assert "As of 2027-05-03: 0 past due." in (workshop / "_site/dashboard.html").read_text(encoding="utf-8")
+
+
+def test_a_release_is_judged_on_the_editions_day_not_the_calendars(mini):
+    """With book.yaml's `edition: {number, date}`, `check --release` judges freshness on that day
+    (CI gives the same verdict next month); `--as-of` still names any other day."""
+    profile = mini / "book.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8") + "\nreview_months: {claims: 1, sources: 1, rolling: 1, pages: 1}\n"
+                       "edition: {number: 1, date: 2026-08-01}\n", encoding="utf-8")
+    release = run_cli("check", "--release", cwd=mini)
+    assert "evidence freshness:" in release.stdout
+    assert "past due as of 2026-08-01" in release.stdout and "0 past due as of 2026-08-01" in release.stdout, release.stdout
+    later = run_cli("check", "--release", "--as-of", "2026-12-05", cwd=mini)
+    assert "0 past due as of 2026-12-05" not in later.stdout and "past due as of 2026-12-05" in later.stdout, later.stdout
+
+
+def test_an_edition_needs_a_number_and_a_day(mini):
+    profile = mini / "book.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8") + "\nedition: {number: 0, date: someday}\n", encoding="utf-8")
+    result = run_cli("check", cwd=mini)
+    assert result.returncode == 2
+    assert "edition.number: Input should be greater than or equal to 1" in result.stderr
+    assert "edition.date: " in result.stderr

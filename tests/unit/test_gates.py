@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import re
 
-from pathlib import Path
-
 import pytest
 
 from atlas_site.build import assemble
@@ -28,7 +26,7 @@ def test_static_gates_pass_on_the_fixture(mini):
     result = assemble(mini)
     assert not result.errors, "\n".join(map(str, result.errors))
     assert {r.name for r in result.gate_reports} == {"citations", "settings", "forbidden statements", "links", "bilingual parity",
-                                                     "leads", "security", "images", "scripts", "rules of the book", "rules of ch14",
+                                                     "leads", "security", "images", "scripts", "open data", "terms", "rules of the book", "rules of ch14",
                                                      "translations", "evidence freshness", "release"}
     assert all(r.status != "FAIL" for r in result.gate_reports)
 
@@ -155,3 +153,27 @@ def test_the_gates_read_claim_markup_links_and_ids_from_each_page(mini):
         f"_site/en/ch14.html: error[gate.links.anchor]: en/ch14.html: link to missing anchor bibliography.html#{entry}",
         "_site/en/ch14.html: error[gate.parity.switch]: en/ch14: the language switch should point to ../zh/ch14.html, found []",
         f"_site/en/bibliography.html: error[gate.citations.no-entry]: en/bibliography.html: no bibliography entry for '{key}'"]
+
+
+def test_a_claim_or_example_link_without_its_permalink_row_fails_the_links_gate(mini):
+    """The prose links each claim and worked example to its row on the numbers page; a row that is
+    gone (renamed id, page not generated) is a dangling permalink, reported at the chapter."""
+    import re
+
+    from atlas_site.gates import GateContext
+    from atlas_site.gates.links import check_links
+
+    edit(mini / "book.yaml", "  - generated: bibliography\n", "  - generated: bibliography\n  - generated: numbers\n")
+    result = assemble(mini)
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    assert not [p for p in check_links(ctx).problems if p.code == "gate.links.anchor"]
+    chapter = result.output.text("en/ch14.html")
+    targets = re.findall(r'href="numbers\.html#((?:claim|ex)-[a-z0-9-]+)"', chapter)
+    assert any(t.startswith("claim-") for t in targets) and any(t.startswith("ex-") for t in targets)
+    numbers = result.output.text("en/numbers.html")
+    for target in targets:
+        numbers = numbers.replace(f'id="{target}"', 'id="gone"')
+    result.output._files["en/numbers.html"] = numbers.encode()
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)  # a fresh index
+    missing = {p.message.rpartition("#")[2] for p in check_links(ctx).problems if p.code == "gate.links.anchor"}
+    assert missing == set(targets)

@@ -111,7 +111,7 @@ def test_read_text_locates_a_bad_byte(tmp_path):
 
     (tmp_path / "content").mkdir()
     path = tmp_path / "content" / "x.md"
-    path.write_bytes("line one\nzwei \xff drei\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    path.write_bytes("line one\nzwei \xff drei\n".encode().replace(b"\xc3\xbf", b"\xff"))
     problems = []
     assert read_text(path, tmp_path, problems) is None
     assert str(problems[0]) == "content/x.md:2:6: error[file.encoding]: not UTF-8: invalid start byte (byte 0xff) (hint: re-save the file as UTF-8)"

@@ -141,7 +141,8 @@ def test_new_chapter_scaffolds_every_language_and_the_profile(workshop):
     assert result.returncode == 0, result.stderr
     assert (workshop / "content/de/eviction/00-eviction.md").read_text(encoding="utf-8").startswith("---\npage: eviction\ntitle: \"Verdrängung\"\nstatus: draft\n")
     profile = (workshop / "book.yaml").read_text(encoding="utf-8")
-    assert "      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n  - generated: bibliography" in profile
+    assert ("      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n    number: 4\n"
+            "  - generated: bibliography") in profile
     check = run_cli("check", cwd=workshop)
     assert check.returncode == 0, check.stderr
     assert "not run: rules of eviction: book.yaml sets no rules for this part" in check.stdout
@@ -157,3 +158,22 @@ def test_the_real_book_fails_without_a_chapter_it_names(mini):
     result = run_cli("check", cwd=mini)
     assert result.returncode == 2
     assert "book.yaml:16:5: error[profile.missing-page]: book.yaml names page 'ch14'" in result.stderr
+
+
+def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_use(workshop):
+    """Issue 30: CSA, HCA, W4A8KV4 … reached readers undefined; the terms gate names each all-caps
+    token that is no term's abbreviation, name or alias, once per page, as a warning."""
+    assert reports(assemble(workshop))["terms"].problems == [], "the fixture's prose holds no undefined abbreviation"
+    page = "content/en/caching/00-caching.md"
+    edit(workshop / page, "A cache keeps answers close to where they are asked for.",
+         "A CDN cache keeps 20 GB of answers close to GPT-3 users; the CDN is fast.")
+    report = reports(assemble(workshop))["terms"]
+    assert [str(p) for p in report.problems] == [
+        f"{page}:11:3: warning[gate.terms.undefined-abbreviation]: en/caching: 'CDN' is not a glossary term "
+        "(hint: add a term with abbr: CDN to ledger/glossary.md and define it with {{term:id}} at its first use, "
+        "or write the words out)"], "once per page; a unit after a number and a hyphenated name are not counted"
+    assert report.status == "warn" and not report.errors
+    edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: CDN\n")
+    assert reports(assemble(workshop))["terms"].problems == [], "a term's abbreviation is defined"
+    edit(workshop / page, "the CDN is fast.", "a CDN2 tier is fast.")
+    assert reports(assemble(workshop))["terms"].problems == [], "an abbreviation with its degree (TP4, EP32) is the term"

@@ -213,3 +213,117 @@ def test_a_patched_citing_paragraph_keeps_its_card(mini, chromium):
         page.close()
         stop.set()
         thread.join(timeout=10)
+
+
+def _raw_get(base: str, path: str, host: str | None = None) -> int:
+    """The status of a GET sent as written: the path unnormalised, the Host header as given."""
+    import http.client
+    import urllib.parse
+
+    address = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    try:
+        connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        connection.putheader("Host", host if host is not None else address.netloc)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_serve_answers_only_its_own_address_and_turns_bad_paths_into_400(mini):
+    """Another web page (DNS rebinding: its name resolving to 127.0.0.1) must not read drafts, the
+    dashboard or the status; a NUL or a lone surrogate in a path is a 400, never a dead handler."""
+    stop, thread, base = start(mini)
+    port = base.rstrip("/").rsplit(":", 1)[1]
+    try:
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+            assert _raw_get(base, "/dashboard.html", host) == 200, host
+        for host in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{int(port) + 1}", "", "localhost"):
+            assert _raw_get(base, "/__atlas/status", host) == 421, host
+            assert _raw_get(base, "/dashboard.html", host) == 421, host
+        for path in ("/%00", "/en/%00.html", "/%ed%b0%80.html", "/%ff.html", "/a%0ab.html"):
+            assert _raw_get(base, path) == 400, path
+        assert _raw_get(base, "/en/ch14.html") == 200  # still serving
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_serve_answers_two_hundred_requests_at_once(mini):
+    import concurrent.futures
+
+    stop, thread, base = start(mini)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=200) as pool:
+            statuses = list(pool.map(lambda _: _raw_get(base, "/en/ch14.html"), range(200)))
+        assert statuses == [200] * 200
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_serve_keeps_seeing_book_yaml_after_saves_that_replace_it(mini):
+    """vim, sed -i and most editors save by renaming a new file over the old one: every such save,
+    not only the first, must rebuild."""
+    import os
+
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))  # noqa: E731
+    try:
+        time.sleep(0.3)
+        for title in ("Atlas one", "Atlas two", "Atlas three"):
+            version = status()["version"]
+            profile = mini / "book.yaml"
+            text = profile.read_text(encoding="utf-8")
+            replaced = mini / ".book.yaml.swp"
+            replaced.write_text(text + f"\n# {title}\n", encoding="utf-8")
+            os.replace(replaced, profile)
+            wait_for(lambda: status()["version"] > version)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_serve_says_what_build_warns_about(mini, capfd):
+    """An edit that puts a section out of step with its translation is a warning of `build`: serve
+    prints it too."""
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))  # noqa: E731
+    try:
+        version = status()["version"]
+        time.sleep(0.3)
+        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
+        wait_for(lambda: status()["version"] > version)
+        wait_for(lambda: "warning[translation" in capfd.readouterr().err or None, seconds=30)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def test_serve_survives_a_fifo_and_a_name_that_is_not_utf8_and_rebuilds_after_them(mini):
+    """A FIFO named like a page stopped every later rebuild for good; a file name that is not UTF-8
+    made the watcher (and serve) exit. Each is now a located problem in the page, and once it is
+    gone the next edit rebuilds."""
+    import os
+
+    stop, thread, base = start(mini)
+    status = lambda: json.loads(get(base + "__atlas/status"))  # noqa: E731
+    try:
+        time.sleep(0.3)
+        fifo = mini / "content/en/ch14/15-fifo.md"
+        os.mkfifo(fifo)
+        wait_for(lambda: any("15-fifo.md:1:1: error[file.unreadable]: is a named pipe" in line for line in status()["problems"]))
+        fifo.unlink()
+        wait_for(lambda: not status()["problems"])
+        odd = mini / "content/en/ch14" / os.fsdecode(b"15-\xff\xfe.md")
+        odd.write_text("---\npage: ch14\n---\n", encoding="utf-8")
+        wait_for(lambda: any("error[file.name]" in line for line in status()["problems"]))
+        odd.unlink()
+        version = status()["version"]
+        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the arrival.")
+        wait_for(lambda: status()["version"] > version and not status()["problems"])
+        assert b"the arrival." in get(base + "en/ch14.html")
+    finally:
+        stop.set()
+        thread.join(timeout=10)

@@ -2,6 +2,7 @@
 (home, chooser, numbers, glossary, 404), figure references and the lazily loaded card data."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -113,14 +114,31 @@ def test_numbers_page_lists_every_number_the_book_shows_with_setting_and_caution
         html = real.output.text(f"{lang}/numbers.html")
         rows = re.findall(r'<tr class="claim numbers-row" id="claim-([a-z0-9-]+)"', html)
         assert set(rows) == shown and len(rows) == len(set(rows))
-        assert "fa4-blog-figure" not in rows, "a claim the book does not show is not listed"
         claim = book.claims["distserve-goodput"]
         row = html[html.index('id="claim-distserve-goodput"'):].split("</tr>")[0]
         for text in (claim.text[lang], claim.setting[lang], claim.caution[lang]):
             assert escape(text) in row
+        assert f'<time datetime="{claim.verified.isoformat()}">' in row, "the row carries the review date"
         assert 'href="ch14.html#q1"' in row or 'href="ch14.html#opening"' in row
-        assert f'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/ch14.html"), "a claim's value links to its row"
+        assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/ch14.html"), "a claim's value links to its row"
         assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/bibliography.html")
+
+
+def test_numbers_page_has_a_permalink_row_for_every_worked_example_the_prose_shows(real):
+    book = real.book
+    shown = {u.key.partition(".")[0] for p in real.parsed.values() for u in p.uses_of("ex")}
+    for lang in book.languages:
+        html = real.output.text(f"{lang}/numbers.html")
+        rows = re.findall(r'<tr class="ex numbers-row" id="ex-([a-z0-9-]+)"', html)
+        assert set(rows) == shown and len(rows) == len(set(rows))
+        row = html[html.index('id="ex-kv-per-token"'):].split("</tr>")[0]
+        assert escape(book.examples["kv-per-token"].note[lang]) in row, "the row states the assumption"
+        assert 'href="ch14.html#' in row, "the row links to the sections that use it"
+        chapter = real.output.text(f"{lang}/ch14.html")
+        linked = set(re.findall(r'<a class="badge badge-ex" href="numbers\.html#ex-([a-z0-9-]+)"', chapter))
+        used = {u.key.partition(".")[0] for u in real.parsed[(lang, "ch14")].uses_of("ex")}
+        assert linked == used, "each example the chapter shows links to its row once"
+        assert all(f'id="ex-{example_id}"' in html for example_id in linked)
 
 
 def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real):
@@ -141,6 +159,23 @@ def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real)
         assert 'href="ch14.html#term-ttft"' in entry, "links to the place the book first defines it"
     zh = real.output.text("zh/glossary.html")
     assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), "推 tui1 before 吞 tun1"
+
+
+def test_glossary_shows_a_name_once_when_a_term_has_no_second_name(real):
+    """A term named KDA in both languages with the abbreviation KDA rendered "KDA KDA KDA"."""
+    langs = real.book.languages
+    same = [t for t in real.book.terms.values() if len({*(t.names[lang] for lang in langs), t.abbr or ""} - {""}) == 1]
+    assert same, "the real book has terms with one name in every language"
+    for lang in real.book.languages:
+        html = real.output.text(f"{lang}/glossary.html")
+        for term in same:
+            head = html[html.index(f'id="term-{term.id}"'):].split("</dt>")[0]
+            assert head.count(escape(term.names[lang])) == 1, (lang, term.id, head)
+            assert "glossary-abbr" not in head and "glossary-other" not in head
+        cards = real.output.text(f"assets/previews-{lang}.js")
+        for term in same:
+            entry = json.loads(cards[len("window.AtlasPreviews="):].rstrip(";\n"))["terms"][term.id]
+            assert entry["abbr"] is None and entry["others"] == [], (lang, term.id, entry)
 
 
 def test_home_pages_and_the_chooser(real):
@@ -194,3 +229,24 @@ def test_figure_references_are_checked(tmp_path):
     assert any(re.match(r"content/en/ch14/00-opening\.md:\d+:\d+: error\[figref\.unknown\]: no figure 'serving-stak' in the ledger \(hint: did you mean 'serving-stack'", line) for line in lines), lines
     assert any(re.match(r"content/zh/ch14/00-opening\.md:\d+:\d+: error\[figref\.not-on-page\]: figure 'factory-map' is referred to but not placed on this page", line) for line in lines), lines
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_every_misconception_block_shows_the_mistaken_statement_then_what_is_true(real):
+    """Issue 30: the wrong statements were visible only on the dashboard; each block now quotes the
+    ledger's statement, tagged as the common mistake, above its correction, in every language."""
+    for lang in real.book.languages:
+        shown = set()
+        for page_id in ("ch14", "tf-model", "tf-cluster"):
+            html = real.output.text(f"{lang}/{page_id}.html")
+            for block in re.findall(r'<aside class="misconception" id="misconception-(m\d+)".*?</aside>', html, re.S):
+                shown.add(block)
+            for item in real.book.misconceptions:
+                start = html.find(f'id="misconception-{item.id}"')
+                if start < 0:
+                    continue
+                block = html[start:html.index("</aside>", start)]
+                wrong = block.index(f'<span class="misconception-statement">{escape(item.statement[lang])}</span>')
+                true = block.index('class="misconception-tag misconception-true"')
+                assert escape(real.book.ui("wrong", lang)) in block[:wrong]
+                assert wrong < true < block.index("<p>", true), "the mistake first, then what is true, then the prose"
+        assert shown == {m.id for m in real.book.misconceptions}, f"{lang}: all twenty shown to readers"

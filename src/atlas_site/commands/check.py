@@ -31,8 +31,8 @@ def run(args) -> int:
             print_problems([Diagnostic(SourceLocation("atlas-site"), "browser.unavailable", f"check --browser needs Playwright ({error})",
                                        "install the test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once")])
             return EXIT_PROBLEMS
-    # a release is judged on a day: --as-of pins it (CI), else it is today; a plain check judges no dates
-    as_of = args.as_of or (dt.date.today() if args.release else None)
+    # a release is judged on a day: --as-of, else the edition's date, else today; a plain check judges no dates
+    as_of = args.as_of or (_release_day(root) if args.release else None)
     try:
         result = assemble(root, release=args.release, as_of=as_of)
     except AtlasError as error:
@@ -66,6 +66,20 @@ def run(args) -> int:
     failed = [r for r in reports if r.status == "FAIL"] or result.errors
     print(("check failed" if failed else "check passed") + f" in {time.perf_counter() - start:.2f} s: " + summary(result, time.perf_counter() - start))
     return EXIT_PROBLEMS if failed else 0
+
+
+def _release_day(root: Path) -> dt.date:
+    """The day a release is judged on without --as-of: the edition's (book.yaml `edition.date`),
+    else today. A book.yaml that does not parse is reported by the check itself."""
+    from ..load.yaml_source import parse_yaml
+
+    try:
+        data, _ = parse_yaml((root / "book.yaml").read_text(encoding="utf-8"), SourceLocation("book.yaml", 1, 1))
+    except (OSError, UnicodeDecodeError):
+        data = None
+    edition = data.data.get("edition") if data is not None and isinstance(data.data, dict) else None
+    day = edition.get("date") if isinstance(edition, dict) else None
+    return day if isinstance(day, dt.date) and not isinstance(day, dt.datetime) else dt.date.today()
 
 
 def _reproducible(root: Path, first, release: bool, as_of):

@@ -15,8 +15,8 @@ gates/ the parity role. A directive that is not declared is a located error ever
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..diagnostics import closest
 

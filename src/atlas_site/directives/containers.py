@@ -7,10 +7,16 @@ from .base import Directive, require
 
 
 def _render_misconception(state, use, opening: bool) -> str:
+    """The mistaken statement, word for word from the ledger, then the block's prose under "what is
+    true": a reader sees the wrong version beside its correction."""
     if not opening:
         return "</aside>\n"
+    statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == use.key)
     return (f'<aside class="misconception" id="misconception-{escape(use.key)}" data-misconception="{escape(use.key)}">'
-            f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n')
+            f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n'
+            f'<p class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
+            f'<span class="misconception-statement">{escape(statement)}</span></p>\n'
+            f'<p class="misconception-tag misconception-true">{escape(state.ui("misconception_true"))}</p>\n')
 
 
 def _check_misconception(book, use, computed, out) -> None:
@@ -21,6 +27,7 @@ MISCONCEPTION = Directive(
     "misconception", "container", "id",
     "the one place a misconception may be stated: inside its block, which corrects it",
     render=_render_misconception, check=_check_misconception,
+    depends=lambda deps, use: [deps.collection("misconceptions")],  # it shows the ledger's statement
     example="::: misconception m07 … :::",
 )
 

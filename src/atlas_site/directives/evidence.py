@@ -82,11 +82,17 @@ def _render_example(state, use) -> str:
     example = state.book.examples[example_id]
     label = state.ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic")
     # the assumption is spelled out once per page (first use); later uses keep the label only
-    title = f' title="{escape(example.note[state.lang])}"' if example.note and example_id not in state.noted else ""
+    first = example_id not in state.noted
+    title = f' title="{escape(example.note[state.lang])}"' if example.note and first else ""
     state.noted.add(example_id)
+    badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
+    if first and state.book.profile.generates("numbers"):
+        # the first use on a page: the label is the link to the example's row (later uses stay light:
+        # the chapter's page weight has little room)
+        badge = (f'<a class="badge badge-ex" href="numbers.html#ex-{escape(example_id)}" data-pagefind-ignore>'
+                 f'{escape(label)}</a>')
     return (f'<span class="ex"{title}>'
-            f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
-            f' <span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span></span>')
+            f'<span class="ex-value">{escape(state.example_text(use.key))}</span> {badge}</span>')
 
 
 def _check_example(book, use, computed, out) -> None:

@@ -101,7 +101,7 @@ class Entry:
     chapter: str | None  # None for the name of a series (it has no page of its own)
     anchor: str | None
     level: int
-    children: list["Entry"] = field(default_factory=list)
+    children: list[Entry] = field(default_factory=list)
 
 
 def _entry(chapter: Chapter, headings: list[Heading], deepest: int) -> Entry:

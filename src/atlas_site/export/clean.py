@@ -6,7 +6,7 @@ version; closed `<details>` open up; attributes that only scripts read are dropp
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Callable
+from collections.abc import Callable
 
 from .xhtml import XHTML, add_class, classes, html, name, namespace, parents, remove, text_of, unwrap
 

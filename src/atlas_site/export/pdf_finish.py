@@ -16,7 +16,13 @@ from io import BytesIO
 
 from pypdf import PdfReader
 from pypdf.generic import (
-    BooleanObject, DecodedStreamObject, DictionaryObject, IndirectObject, NameObject, NumberObject, TextStringObject,
+    BooleanObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    IndirectObject,
+    NameObject,
+    NumberObject,
+    TextStringObject,
 )
 
 from .assemble import Edition

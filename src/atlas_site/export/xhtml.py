@@ -25,12 +25,6 @@ def parse_html(text: str) -> ET.Element:
     return html5lib.parse(text, treebuilder="etree", namespaceHTMLElements=True)
 
 
-def parse_fragment(text: str) -> list[ET.Element]:
-    """The elements of an HTML fragment (a template's output) in order."""
-    container = html5lib.parseFragment(text, container="div", treebuilder="etree", namespaceHTMLElements=True)
-    return list(container)
-
-
 def name(element: ET.Element) -> str:
     """The local name of an element, without its namespace."""
     tag = element.tag

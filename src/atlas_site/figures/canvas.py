@@ -16,8 +16,17 @@ from html import escape
 from markupsafe import Markup
 
 from .chart import Scale, decade_bounds, nice_top, number
-from .text import (ASCENT_EM, MIN_SIZE, SCRIPT_SHIFT_EM, block_height, line_gap, runs,
-                   script_size, text_width, wrap)
+from .text import (
+    ASCENT_EM,
+    MIN_SIZE,
+    SCRIPT_SHIFT_EM,
+    block_height,
+    line_gap,
+    runs,
+    script_size,
+    text_width,
+    wrap,
+)
 
 DEFAULT_SIZE = 15
 PANEL_W = 400           # every panel's viewBox width (see text.MIN_SIZE)

@@ -11,15 +11,17 @@ from .forbidden import check_forbidden, check_leads
 from .freshness import check_freshness
 from .images import check_images
 from .links import check_links
+from .open_data import check_open_data
 from .parity import check_parity
 from .report import GateReport
 from .rules import check_rules
 from .scripts import check_scripts
 from .security import check_security
+from .terms import check_abbreviations
 from .translations import check_translations
 
 STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security,
-                check_images, check_scripts)
+                check_images, check_scripts, check_open_data, check_abbreviations)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:

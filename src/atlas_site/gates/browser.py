@@ -17,6 +17,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
+from .accessibility import axe_problems, axe_source, contrast_problems
 from .figure_layout import figure_contrast_problems, figure_layout_problems, figure_width_problems
 from .report import GateReport
 
@@ -229,15 +230,6 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     return issues
 
 
-def _has(pending: list[Diagnostic], code: str) -> bool:
-    return any(d.code == code for d in pending)
-
-
-def _pending_note(pending: list[Diagnostic], code: str) -> str:
-    count = sum(1 for d in pending if d.code == code)
-    return f" ({count} pending on draft pages)" if count else ""
-
-
 def _rule_pages(rules, kind: str, languages) -> dict[str, list]:
     """Output path -> the browser rules of one kind to check there."""
     by_path: dict[str, list] = {}
@@ -257,7 +249,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
     first_screen_rules, tab_rules = _rule_pages(rules, "first_screen", languages), _rule_pages(rules, "lab_tabs", languages)
     subset = len(pages) < len(every_page)
-    overflow, first_screen, tabs, switch, figures = [], [], [], [], []
+    overflow, first_screen, tabs, switch, figures, access = [], [], [], [], [], []
     pending: list[Diagnostic] = []  # browser rules on a draft page: reported, not enforced
     figure_count = first_screen_checks = tab_checks = 0
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
@@ -288,6 +280,9 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
                     if viewport == "1280":
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}") for p in figure_contrast_problems(page)]
+                    if viewport == "1280":
+                        access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
+                        access += [Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}") for p in contrast_problems(page)]
                     if viewport == "1280" and page.locator("[data-lang-switch]").count() and "/" in path:
                         switch += [Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}") for issue in _check_switch(page, walk, path)]
                     page.close()
@@ -301,6 +296,9 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
         GateReport("offline", f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors", offline),
         GateReport("language switch", f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses", switch,
                    skipped="" if len(languages) > 1 else "the book has one language"),
+        GateReport("accessibility", f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
+                   f"every text in the light and dark schemes; {len(access)} problems", access,
+                   skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])"),
         GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap) and at 1280 px (≥ 60 % of the text column, text contrast); {len(figures)} problems", figures,
                    skipped="" if figure_count else "no page shows a figure"),
     ]

@@ -11,8 +11,12 @@ from .prose_scan import column_of, prose_lines
 from .report import GateReport
 
 _NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:\s*[–~-]\s*\d+(?:\.\d+)?)?"
-MULTIPLIER = re.compile(_NUMBER + r"\s*(?:×|x|X|倍)(?!\s*\d)(?![A-Za-z])")
+MULTIPLIER = re.compile(_NUMBER + r"(?:\s*(?:×|x|X|倍)(?!\s*\d)(?![A-Za-z])|[\s-]*fold\b)")
 PERCENT = re.compile(r"[+−-]?" + _NUMBER + r"\s*%")
+# a multiple said in words counts only beside a word of gain: "3.5 times faster", "a fourfold speed-up"
+# ("a fourfold change in traffic" describes a setting, not a result)
+SAID_MULTIPLE = re.compile(r"(?:" + _NUMBER + r"\s+times\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|"
+                           r"twenty|hundred|thousand)-?fold\b)", re.IGNORECASE)
 GAIN_WORDS = re.compile(
     r"(faster|slower|speed-?ups?|improv\w*|increase\w*|higher|lower|reduc\w*|less|more|sav\w+|cuts?|gains?|boost\w*|"
     r"throughput|latency|cheaper|提升|提高|加速|降低|减少|节省|下降|增加|增长|快|慢|吞吐|延迟|成本)", re.IGNORECASE)
@@ -26,20 +30,24 @@ def _format_value(value) -> str:
     return str(value)
 
 
+# (pattern, needs a gain word within WINDOW characters, how the problem names what it found)
+BARE_NUMBERS = ((MULTIPLIER, False, "bare multiplier"), (PERCENT, True, "percentage change"),
+                (SAID_MULTIPLE, True, "bare multiplier"))
+
+
 def bare_numbers(page) -> list[Diagnostic]:
     problems = []
     for line in prose_lines(page):
         if line.block.startswith("misconception"):
             continue  # a misconception may quote the wrong number it corrects
-        for match in MULTIPLIER.finditer(line.text):
-            problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
-                                       "gate.claims.bare-multiplier", f"bare multiplier '{match.group(0).strip()}' outside a claim",
-                                       "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
-        for match in PERCENT.finditer(line.text):
-            around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
-            if GAIN_WORDS.search(around):
-                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)),
-                                           "gate.claims.bare-percentage", f"percentage change '{match.group(0).strip()}' outside a claim",
+        for pattern, needs_gain, what in BARE_NUMBERS:
+            for match in pattern.finditer(line.text):
+                around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
+                if needs_gain and not GAIN_WORDS.search(around):
+                    continue
+                code = "gate.claims.bare-percentage" if pattern is PERCENT else "gate.claims.bare-multiplier"
+                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)), code,
+                                           f"{what} '{match.group(0).strip()}' outside a claim",
                                            "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
     return problems
 

@@ -57,7 +57,7 @@ def _attribute_names(text: str) -> list[str]:
     return [match.group(1).lower() for match in ATTR.finditer(text)]
 
 
-def _security(tag: str, names: list[str], index: "HtmlIndex") -> None:
+def _security(tag: str, names: list[str], index: HtmlIndex) -> None:
     index.handler_attrs += [(tag, name) for name in names if name.startswith("on")]
     index.style_attrs += names.count("style")
 

@@ -48,7 +48,7 @@ def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]
                 value = field.value.strip()  # kept as written, so no follow-on "missing title"
             record[field.key.lower()] = value
         records.append((record, SourceLocation(path, entry.start_line + 1, 1)))
-    previous = sorted(((entry.start_line, entry.key) for entry in library.entries))
+    previous = sorted((entry.start_line, entry.key) for entry in library.entries)
     for comment in library.comments:
         stray = STRAY_FIELD.search(comment.raw)
         if stray and type(comment).__name__ == "ImplicitComment":

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..cache import BuildCache, NoCache, digest, inside
 from ..diagnostics import Diagnostic, SourceLocation
+from ..files import NotAFile, read_regular
 from .bibtex import parse_bibtex
 from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
@@ -74,14 +75,20 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     where = SourceLocation(name, 1, 1)
     if not inside(path, root.resolve()):
         return None  # the link that leads out is reported by outside_inputs()
+    if not name.isprintable():
+        problems.append(Diagnostic(where, "file.name", "the file name holds bytes that are not UTF-8 "
+                                   "or control characters: the file is not read",
+                                   "rename it to a plain UTF-8 name (letters, digits, '-', '.')"))
+        return None
     if path.is_symlink() and not path.exists():
         problems.append(Diagnostic(where, "file.unreadable", f"a symbolic link to {path.readlink()}, which does not exist", "restore the file or delete the link"))
         return None
-    if path.is_dir():
-        problems.append(Diagnostic(where, "file.unreadable", "is a folder, not a file", "rename the folder (only files may end in .md, .yaml or .bib)"))
-        return None
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
+    except NotAFile as error:
+        problems.append(Diagnostic(where, "file.unreadable", f"is {error.strerror}, not a file",
+                                   "remove it or rename it (only files may end in .md, .yaml or .bib)"))
+        return None
     except OSError as error:  # vanished mid-build (an editor's save), no permission, …
         problems.append(Diagnostic(where, "file.unreadable", f"cannot be read: {error.strerror or error}"))
         return None
@@ -96,6 +103,10 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     if text.startswith(BOM):
         problems.append(Diagnostic(where, "file.bom", "starts with a byte-order mark (U+FEFF)", "save the file as UTF-8 without BOM"))
         text = text[1:]
+    if "\r" in text and "\n" not in text:  # lines ending in CR alone (an old Mac editor): one long line to every parser
+        problems.append(Diagnostic(where, "file.line-endings", "its lines end in a carriage return (CR) alone",
+                                   "save the file with LF (or CRLF) line endings"))
+        text = text.replace("\r", "\n")
     controls = list(CONTROL.finditer(text))
     if controls:
         first = controls[0]

@@ -131,9 +131,12 @@ def parse_yaml(text: str, origin: SourceLocation) -> tuple[LocatedData | None, l
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        reason = (exc.problem or exc.context or "invalid YAML").strip()
+        if exc.context and exc.context.startswith("while scanning") and exc.context_mark is not None:
+            # an unclosed quote or bracket: where it opened, not where the text ran out
+            mark, reason = exc.context_mark, f"{exc.context.removeprefix('while scanning ')} that starts here is never closed ({reason})"
         line = origin.line + (mark.line if mark else 0)
         col = (mark.column + 1) if mark else 1
-        reason = (exc.problem or exc.context or "invalid YAML").strip()
         problems.append(Diagnostic(SourceLocation(origin.path, line, col), "yaml.syntax", f"invalid YAML: {reason}"))
         return None, problems
     except yaml.YAMLError as exc:  # the reader: a character YAML does not allow

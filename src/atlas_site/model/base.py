@@ -5,7 +5,7 @@ from pydantic import BaseModel, ConfigDict, RootModel, ValidationInfo, model_val
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 def book_languages(info: ValidationInfo | None) -> tuple[str, ...] | None:

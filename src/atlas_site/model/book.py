@@ -9,8 +9,19 @@ from pydantic import Field
 from ..diagnostics import SourceLocation
 from .base import Frozen
 from .ledger import (
-    Claim, Example, FigureSpec, LabContract, Lead, Lineage, MapNode, MapRoute, Misconception, OpenQuestion, Question,
-    Term, Wave,
+    Claim,
+    Example,
+    FigureSpec,
+    LabContract,
+    Lead,
+    Lineage,
+    MapNode,
+    MapRoute,
+    Misconception,
+    OpenQuestion,
+    Question,
+    Term,
+    Wave,
 )
 from .profile import BookProfile, Part
 from .sources import Registry

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal, Union
-
 import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
 from re._parser import parse as _sre_parse
+from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -19,7 +18,6 @@ from .figure_spec import spec_problems
 LEDGER_NUMBER = re.compile(r"^(n[0-9]{2,}|r[1-9][0-9]*)$")
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = Union[int, float]
-EVIDENCE_KINDS = ("author-reported", "benchmark-result")
 
 
 class Setting(Frozen):
@@ -233,7 +231,7 @@ class Lead(Frozen):
 class FigureSpec(Frozen):
     """A figure's data; layout keys beyond these are free-form and read by its SVG template."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")  # it names a template file too
     kind: str  # one of the profile's figure_kinds
     title: Localized
@@ -259,7 +257,7 @@ class FigureSpec(Frozen):
 class LabContract(Frozen):
     """A lab's contract; UI-specific keys are free-form and read by its template."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")  # also its labs_js/<id>/ folder and JS namespace
     title: Localized
     boundary: Localized

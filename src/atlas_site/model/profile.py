@@ -3,6 +3,7 @@ order, and the release rules each part must pass. Everything the engine would ot
 know about one particular book lives here (or in the ledgers and the templates' strings)."""
 from __future__ import annotations
 
+import datetime
 import re
 
 from pydantic import Field, field_validator, model_validator
@@ -21,6 +22,10 @@ class Language(Frozen):
     # its name in each other language of the book, for sentences such as "the Chinese version of
     # this section was updated" (validate/profile.py checks that every other language is there)
     called: dict[str, str] = Field(default_factory=dict)
+    # prose in this language may hold bidirectional controls (U+202A-U+202E, U+2066-U+2069): a
+    # right-to-left language may need them; elsewhere they can make text display other than it
+    # reads in the file ("Trojan source"), so each one is a warning
+    bidi_controls: bool = False
 
 
 class Registry(Frozen):
@@ -116,6 +121,16 @@ class Downloads(Frozen):
         return f"{self.basename}-{lang}.{extension}"
 
 
+class Edition(Frozen):
+    """The edition being published: its number and its day. `check --release` judges evidence
+    freshness and translation grace on this day unless --as-of names another, so a commit does
+    not start failing because the calendar moved on (past-due evidence on today's date is a
+    warning of a plain `check --as-of`)."""
+
+    number: int = Field(ge=1)
+    date: datetime.date
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -130,6 +145,7 @@ class BookProfile(Frozen):
     translations: TranslationPolicy = TranslationPolicy()
     review_months: ReviewIntervals | None = None  # None: the book sets no review dates
     downloads: Downloads = Field(default_factory=Downloads)
+    edition: Edition | None = None
 
     @field_validator("languages")
     @classmethod

@@ -26,16 +26,31 @@ def initial(key: tuple) -> str:
     return first if "A" <= first <= "Z" else "#"
 
 
+def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
+    """The abbreviation and the (language, name) pairs a term shows beside its name in `lang`, each
+    only where it says something new: a term called KDA in every language shows "KDA" once, not
+    "KDA KDA KDA"."""
+    name = term.names[lang]
+    abbr = term.abbr if term.abbr and term.abbr != name else None
+    seen = {name, abbr}
+    others = []
+    for other in languages:
+        if other.code != lang and term.names[other.code] not in seen:
+            seen.add(term.names[other.code])
+            others.append((other, term.names[other.code]))
+    return abbr, others
+
+
 def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
     places = places_of(book, parsed, lang, "term")
-    others = [other for other in book.profile.languages if other.code != lang]
     entries = []
     for term in book.terms.values():
         used = places.get(term.id, [])
         key = sort_key(term.names[lang], lang)
+        abbr, others = distinct_names(term, lang, book.profile.languages)
         entries.append({
-            "id": term.id, "name": term.names[lang], "abbr": term.abbr, "key": key, "initial": initial(key),
-            "others": [{"name": term.names[o.code], "html_lang": o.html_lang, "language": o.name} for o in others],
+            "id": term.id, "name": term.names[lang], "abbr": abbr, "key": key, "initial": initial(key),
+            "others": [{"name": name, "html_lang": o.html_lang, "language": o.name} for o, name in others],
             "definition": term.definition[lang],
             "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
             "defined": {"href": f"{used[0].page_id}.html#term-{term.id}", "label": used[0].page_title} if used else None,

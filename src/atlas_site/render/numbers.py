@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
-from .state import source_label
+from .state import RenderState, source_label
 from .uses import figure_claims, places_of
 
 
@@ -31,13 +31,38 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
             "sources": [{"number": n, "label": source_label(book, n), "work": book.registry.work_of(n).key}
                         for n in claim.source if book.registry.work_of(n) is not None],
             "caution": claim.caution[lang] if claim.caution else None,
+            "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
             "places": places,
         })
     return rows
 
 
-def render_numbers(book: Book, env, parsed: dict, lang: str) -> str:
+def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[dict]:
+    """One row per worked example the prose shows, in reading order: its outputs as the book prints
+    them, its label and assumption, and the sections that use it (the target of the prose's link)."""
+    state = RenderState(book, lang, f"{lang}/numbers.html", computed)
+    places: dict[str, list] = {}
+    for reference, found in places_of(book, parsed, lang, "ex").items():
+        example_id = reference.partition(".")[0]
+        places.setdefault(example_id, []).extend(p for p in found if p not in places.get(example_id, []))
+    rows = []
+    for example_id, found in places.items():
+        example = book.examples.get(example_id)
+        if example is None:
+            continue
+        rows.append({
+            "id": example.id,
+            "outputs": [state.example_text(f"{example.id}.{name}") for name in example.outputs],
+            "label": book.ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", lang),
+            "note": example.note[lang] if example.note else None,
+            "places": found,
+        })
+    return rows
+
+
+def render_numbers(book: Book, env, parsed: dict, computed: dict, lang: str) -> str:
     title = book.ui("numbers", lang)
     return env.get_template("numbers.html.j2").render(
         **frame(book, lang, f"{lang}/numbers.html", "numbers", title, book.ui("numbers_description", lang)),
-        title=title, rows=claim_rows(book, parsed, lang), styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js", "numbers.js"])
+        title=title, rows=claim_rows(book, parsed, lang),
+        examples=example_rows(book, parsed, computed, lang), styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js", "numbers.js"])

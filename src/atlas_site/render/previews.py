@@ -14,6 +14,7 @@ from html import unescape
 
 from ..model import Book
 from .state import source_label
+from .glossary import distinct_names
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
 PARAGRAPH = re.compile(r"^<p>(.*?)</p>$", re.S | re.M)
@@ -75,9 +76,11 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
                            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
                            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
                            "scope": f"{book.ui('scope', lang)}: {entry.scope[lang]}" if getattr(entry, "scope", None) else None}
-    others = [o for o in book.profile.languages if o.code != lang]
-    terms = {term.id: {"name": term.names[lang], "abbr": term.abbr, "definition": term.definition[lang],
-                       "others": [[o.html_lang, term.names[o.code]] for o in others]} for term in book.terms.values()}
+    terms = {}
+    for term in book.terms.values():
+        abbr, others = distinct_names(term, lang, book.profile.languages)
+        terms[term.id] = {"name": term.names[lang], "abbr": abbr, "definition": term.definition[lang],
+                          "others": [[o.html_lang, name] for o, name in others]}
     claims = {}
     for claim in book.claims.values():
         claims[claim.id] = {"text": claim.text[lang], "setting": claim.setting[lang],

@@ -20,6 +20,7 @@ from .glossary import render_glossary
 from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
 from .numbers import claim_rows, render_numbers
+from .open_data import open_data_files
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms
 from .state import CiteIndex, RenderState
@@ -123,10 +124,13 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
     generated = {part.generated for part in book.profile.parts if part.generated}
     for lang in book.languages:
-        _render_generated(book, env, parsed, lang, cites, output, cache, generated, digest(registry_version, nav_version, ledgers, lang))
+        _render_generated(book, env, parsed, computed, lang, cites, output, cache, generated,
+                          digest(registry_version, nav_version, ledgers, lang))
     output.add("index.html", cache.get("entry-page", nav_version, lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", nav_version, lambda: render_not_found(book, env)))
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
+    for path, data in open_data_files(book, parsed, computed, "numbers" in generated).items():
+        output.add(path, data)
     add_web_files(book, output)
     add_assets(root, output)
     for download in downloads:
@@ -134,7 +138,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     return output, manifest
 
 
-def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
+def _render_generated(book: Book, env, parsed: dict, computed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
                       version: str) -> None:
     """One language's generated pages: home, bibliography, numbers and glossary (those book.yaml lists),
     and the data of its preview cards."""
@@ -150,7 +154,10 @@ def _render_generated(book: Book, env, parsed: dict, lang: str, cites: CiteIndex
     output.add(f"{lang}/bibliography.html", cache.get("bibliography", digest(version, places, uses), lambda: render_bibliography(
         book, env, lang, cites, parsed, claims_by_work if "numbers" in generated else None)))
     if "numbers" in generated:
-        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses), lambda: render_numbers(book, env, parsed, lang)))
+        # the worked examples' rows show their computed outputs: their ledger and values key the page too
+        examples = digest([e.model_dump(mode="json") for e in book.examples.values()], computed)
+        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses, examples),
+                                                     lambda: render_numbers(book, env, parsed, computed, lang)))
     if "glossary" in generated:
         output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
     # the pages are read one at a time (a copy of every page's HTML at once would be the largest

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, select_autoescape
 
+from ..diagnostics import Diagnostic, SourceLocation
 from ..template_memo import MemoEnvironment
+
+TEMPLATE_ERRORS = (TemplateNotFound, TemplateSyntaxError)  # the theme is an input too: a located line each
 
 
 def make_environment(root: Path, editions=()) -> MemoEnvironment:
@@ -26,3 +29,14 @@ def make_environment(root: Path, editions=()) -> MemoEnvironment:
     )
     env.globals["editions"] = tuple(editions)  # every page's footer links those of its language
     return env
+
+
+def template_problem(error) -> Diagnostic:
+    """A missing or broken template of the theme, as one located line."""
+    if isinstance(error, TemplateSyntaxError):
+        name = error.filename or error.name or "?"
+        shown = Path(name).as_posix().split("/templates/", 1)[-1]
+        return Diagnostic(SourceLocation(f"templates/{shown}", error.lineno or 0, 1), "template.syntax",
+                          f"the template does not parse: {error.message}", "fix the template")
+    return Diagnostic(SourceLocation(f"templates/{error.name}"), "template.missing",
+                      f"the theme has no template '{error.name}'", "restore the file (git checkout templates/)")

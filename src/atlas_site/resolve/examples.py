@@ -85,7 +85,7 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
             return Diagnostic(where, "example.timeout", what, HINT_FUNCTION if failure.fn else HINT_FILE)
         return Diagnostic(where, "example.failed", what)
 
-    requests = [{"fn": e.fn, "args": e.args} for e in examples]
+    requests = [{"fn": e.fn, "args": e.args, "strict": True} for e in examples]  # strict: every argument is read
     first_wave = [j for j in jobs if not j.waits_for()]  # series that need no other series' output
     owners = list(examples) + [j for j in first_wave for _ in j.requests()]
     results = runtime.run(requests + [r for j in first_wave for r in j.requests()])

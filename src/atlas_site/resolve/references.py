@@ -20,7 +20,9 @@ def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: C
             continue  # links are checked on the rendered site by the links gate, at this location
         directive = REGISTRY.get(use.kind)
         if directive is None:
-            out.error(use.location, "directive.unknown", f"unknown directive '{use.kind}'", closest(use.kind, [d.name for d in REGISTRY]))
+            inline = sorted(d.name for d in REGISTRY if d.form == "inline")
+            out.error(use.location, "directive.unknown", f"unknown directive '{use.kind}'",
+                      closest(use.kind, [d.name for d in REGISTRY]) or f"the inline directives are: {', '.join(inline)}")
         elif not directive.argument_problem(use.key):
             if directive.check is not None:
                 directive.check(book, use, computed, out)

@@ -19,7 +19,7 @@ class Args(BaseModel):
     """A rule's arguments. `shorthand` names the field a bare value fills, so `cites_all: nodes`
     means `cites_all: {registry: nodes}` and `sections: [a, b]` means `sections: {ids: [a, b]}`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     shorthand: ClassVar[str | None] = None
 
     @model_validator(mode="before")

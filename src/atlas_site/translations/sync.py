@@ -41,9 +41,10 @@ def run_sync(root: Path, load, targets: list[str], everything=False, minor=False
                                          "fix the problems above first")]
     if len(book.languages) < 2:
         return 2, [Diagnostic(SourceLocation("book.yaml"), "sync.usage", "the book has one language: there is nothing to keep in step")]
+    if status:  # said before anything is written: a status command that writes must say so
+        print(f"status: the day of each change found is recorded in {LOCK}; nothing is declared in step", file=out)
     lock = read_lock(root)
-    for problem in lock.problems:  # a merge conflict: the lines in doubt are dropped, their sections are synced again
-        print(f"dropped: {problem}", file=out)
+    said = [f"dropped: {problem}" for problem in lock.problems]  # a merge conflict: those sections are synced again
     lock.problems = []
     translations = track(book, parsed, lock)
     selected, problems = _targets(book, translations, targets, everything, root)
@@ -52,20 +53,26 @@ def run_sync(root: Path, load, targets: list[str], everything=False, minor=False
     day = day or dt.date.today()
     recorded, new = _record_changes(lock, translations, day)
     if recorded:
-        print(f"recorded {len(recorded)} changed section text(s) on {day}: {', '.join(recorded)}", file=out)
+        said.append(f"recorded {len(recorded)} changed section text(s) on {day}: {', '.join(recorded)}")
     if new:
-        print(f"recorded {len(new)} section text(s) seen for the first time on {day}", file=out)
+        said.append(f"recorded {len(new)} section text(s) seen for the first time on {day}")
     if minor:
-        for line in _declare_minor(lock, translations, selected):
-            print(line, file=out)
+        said += _declare_minor(lock, translations, selected)
     elif selected:
         declared = _declare_in_step(lock, translations, selected)
         shown_names = ", ".join(declared) if len(declared) <= 12 else f"{len(declared)} sections"
-        print(f"in step: {shown_names}" if declared else "no section to declare in step", file=out)
+        said.append(f"in step: {shown_names}" if declared else "no section to declare in step")
     _drop_stale(lock, translations)
     _keep_needed_texts(lock)
-    if _write_if_changed(root, lock, order_key(book, translations)):
-        print(f"wrote {LOCK} and {SYNCED}", file=out)
+    try:
+        if _write_if_changed(root, lock, order_key(book, translations)):
+            said.append(f"wrote {LOCK} and {SYNCED}")
+    except OSError as error:  # nothing is said to be in step until the lock that says so is written
+        return 2, [Diagnostic(SourceLocation(LOCK), "sync.write-failed",
+                              f"cannot write the lock: {error.strerror or error}; nothing was declared in step",
+                              "free some space or fix the permissions of content/, then run sync again")]
+    for line in said:
+        print(line, file=out)
     after = track(book, parsed, lock)
     _print_status(after, out, detailed=status)
     return 0, []

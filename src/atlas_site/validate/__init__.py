@@ -4,6 +4,7 @@ nothing else is checked (its problems are the causes; everything else would be c
 from __future__ import annotations
 
 from ..diagnostics import Collector, SourceLocation
+from ..files import read_regular
 from ..load.project import RawProject
 from ..model import Book
 from .dates import check_claim_dates
@@ -28,7 +29,8 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list, int]:
     registry = validate_registry(raw, profile, out, where, broken)
     ledgers = validate_ledgers(raw, profile.codes, out, where, broken)
     strings = validate_strings(raw, profile.codes, out)
-    pages = validate_pages(raw, profile, raw.profile, out)
+    unreadable_content = {p.location.path for p in out.items if p.code in UNREADABLE and p.location.path.startswith("content/")}
+    pages = validate_pages(raw, profile, raw.profile, out, unreadable_content)
     check_claim_dates(ledgers.get("claims", []), registry, where, out)
     book = Book(
         profile=profile,
@@ -65,7 +67,7 @@ def _unreadable(raw: RawProject, out: Collector) -> set[str]:
         path = problem.location.path
         if path.startswith("ledger/"):
             try:
-                broken |= ids_in_unreadable((raw.root / path).read_text(encoding="utf-8", errors="replace"))
+                broken |= ids_in_unreadable(read_regular(raw.root / path).decode("utf-8", errors="replace"))
             except OSError:
                 pass
         elif path.startswith("sources/") and path.endswith(".yaml"):

@@ -9,8 +9,19 @@ from pydantic import BaseModel
 from ..diagnostics import Collector, SourceLocation, closest
 from ..load.yaml_source import LocatedData
 from ..model import (
-    Claim, Example, FigureSpec, LabContract, Lead, Lineage, MapNode, MapRoute, Misconception, OpenQuestion, Question,
-    Term, Wave,
+    Claim,
+    Example,
+    FigureSpec,
+    LabContract,
+    Lead,
+    Lineage,
+    MapNode,
+    MapRoute,
+    Misconception,
+    OpenQuestion,
+    Question,
+    Term,
+    Wave,
 )
 from .schema import build_item
 

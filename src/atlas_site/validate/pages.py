@@ -7,22 +7,31 @@ from collections import defaultdict
 from ..diagnostics import Collector, SourceLocation, closest
 from ..model import Page, PageMeta, PagePart
 from ..model.profile import GENERATED_PAGES
+from .prose_text import prose_text_problems
 from .schema import build_item
 
 # pages the engine generates: a content page may not take their paths
 GENERATED = (*GENERATED_PAGES, "index", "dashboard", "404")
 
 
-def validate_pages(raw, profile, profile_data, out: Collector) -> tuple[Page, ...]:
+def validate_pages(raw, profile, profile_data, out: Collector, unreadable: set[str] = frozenset()) -> tuple[Page, ...]:
+    """`unreadable`: content files whose front matter did not parse (reported as the cause: the
+    page they begin, and its missing twin, are its follow-ons, counted, not said again)."""
     languages = profile.codes
+    failed = {(lang, page_dir) for lang, page_dir, doc in raw.content if doc.path in unreadable}
     grouped: dict[tuple[str, str], list] = defaultdict(list)
+    bidi_allowed = {language.code: language.bidi_controls for language in profile.languages}
     for lang, page_dir, doc in raw.content:
         if lang not in languages:
             out.error(SourceLocation(doc.path), "page.unknown-language", f"content language '{lang}' is not one of book.yaml languages ({', '.join(languages)})")
             continue
+        out.extend(prose_text_problems(doc, bidi_allowed[lang]))
         grouped[(lang, page_dir)].append(doc)
     pages = []
     for (lang, page_dir), docs in sorted(grouped.items()):
+        if (lang, page_dir) in failed and docs[0].meta is None:
+            out.quiet()  # its front matter failed to parse: that is the problem reported
+            continue
         page = _page(lang, page_dir, docs, out)
         if page is not None:
             pages.append(page)
@@ -33,7 +42,9 @@ def validate_pages(raw, profile, profile_data, out: Collector) -> tuple[Page, ..
     for page_id, versions in sorted(by_id.items()):
         other = next(iter(versions.values()))
         for lang in languages:
-            if lang not in versions:
+            if lang not in versions and (lang, page_id) in failed:
+                out.quiet()
+            elif lang not in versions:
                 out.error(other.origin, "page.missing-translation", f"page '{page_id}' has no {lang} twin (expected content/{lang}/{page_id}/)")
         if page_id not in named:
             out.error(other.origin, "profile.unlisted-page", f"page '{page_id}' is not in any part of book.yaml",

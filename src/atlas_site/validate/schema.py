@@ -1,15 +1,43 @@
 """Raw located records -> pydantic models, every schema problem mapped back to file:line."""
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import Collector, closest
 from ..load.yaml_source import LocatedData
 
+# the names pydantic gives the branches of a union in an error's path ('float', 'tuple[int, ...]')
+UNION_BRANCH = re.compile(r"^(int|float|str|bool|none|date|datetime|[a-z-]+\[.*\])$")
+
+
+def _union_branch_paths(errors) -> set[tuple]:
+    """The paths of a value that fit no branch of a union: pydantic reports one error per branch,
+    each path ending in the branch's name ('float', 'tuple[int, ...]'). A field that happens to
+    be called 'date' is not one: only a path that several errors share up to such a name counts."""
+    ends: dict[tuple, set] = {}
+    for item in errors:
+        loc = tuple(item["loc"])
+        if loc and isinstance(loc[-1], str) and UNION_BRANCH.match(loc[-1]):
+            ends.setdefault(loc[:-1], set()).add(loc[-1])
+    return {prefix for prefix, names in ends.items() if len(names) > 1}
+
 
 def schema_problems(out: Collector, error: ValidationError, data: LocatedData, prefix: tuple, model: type[BaseModel]) -> None:
-    for item in error.errors():
-        loc = tuple(part for part in item["loc"] if part not in ("text", "names", "patterns"))  # keys the models add
+    said: set = set()  # a value that fits no branch of a union is one problem, not one per branch
+    # of a union's branches, the one that says most comes first: 'should be a finite number'
+    # before 'should be a valid integer' or 'a valid tuple'
+    items = sorted(error.errors(), key=lambda item: item["type"].endswith(("_type", "_parsing")))
+    unions = _union_branch_paths(items)
+    for item in items:
+        loc = tuple(item["loc"])
+        if loc[:-1] in unions and isinstance(loc[-1], str) and UNION_BRANCH.match(loc[-1]):
+            loc = loc[:-1]
+        loc = tuple(part for part in loc if part not in ("text", "names", "patterns"))  # keys the models add
+        if (loc, item["type"] == "extra_forbidden") in said:
+            continue
+        said.add((loc, item["type"] == "extra_forbidden"))
         where = data.at(prefix + loc)
         dotted = ".".join(str(part) for part in loc) or model.__name__
         if item["type"] == "extra_forbidden" and loc:

@@ -75,7 +75,9 @@ def _table(raw, name, model, works, profile, out, where, broken, languages) -> d
         if number in entries:
             out.error(location, "source.duplicate-number", f"ledger number {number} appears twice (first at {where[number]})")
             continue
-        if entry.work not in works:
+        if entry.work not in works and "registry:works" in broken:
+            out.quiet()  # a .bib file that failed to load is the cause: each work it held would be "unknown"
+        elif entry.work not in works:
             out.error(data.at((index, "work")), "source.unknown-work", f"{number} names work '{entry.work}' that is not in sources/*.bib", closest(entry.work, works))
         if entry.evidence not in profile.evidence:
             out.error(data.at((index, "evidence")), "source.unknown-evidence", f"{number}: evidence class '{entry.evidence}' is not one of book.yaml evidence",

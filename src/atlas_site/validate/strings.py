@@ -10,7 +10,7 @@ from ..diagnostics import Collector, SourceLocation
 TEMPLATE_CALL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]\s*\)""")
 # keys the engine itself looks up (directives, bibliography, layout); the templates' own are found in them
 ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "analytic", "setting_label", "figure",
-               "yes", "no", "wrong", "node", "year", "source", "role", "open", "misconception", "note", "bibliography",
+               "yes", "no", "wrong", "misconception_true", "node", "year", "source", "role", "open", "misconception", "note", "bibliography",
                "open_entry", "choose", "url_status.seed", "url_status.known", "url_status.searched", "url_status.unresolved",
                "translation_updated", "translation_changed", "translation_read", "translation_dismiss", "verified_on",
                "scope_of", "rolling",

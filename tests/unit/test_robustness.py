@@ -1,0 +1,296 @@
+"""The third fault campaign's findings (issue 33): nothing hangs, every problem is one line that
+names its cause first, and no input is silently accepted. Each test failed before its fix."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+DEADLINE = 60  # a build of the fixture book takes a few seconds; a hang is anything past this
+
+
+def run_bounded(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """The command in a fresh process, killed at DEADLINE (a hang fails the test, never the suite)."""
+    return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(project), *args],
+                          capture_output=True, text=True, timeout=DEADLINE, errors="replace")
+
+
+def problem_lines(result) -> list[str]:
+    """Every problem line, in the order printed: those before the gates (stderr), then the gates'
+    (stdout, indented under their gate)."""
+    lines = result.stderr.splitlines() + result.stdout.splitlines()
+    return [line.strip() for line in lines if "error[" in line or "warning[" in line]
+
+
+# ---------------------------------------------------------------- 1. nothing that is not a file is read
+
+
+@pytest.mark.parametrize("command", [("build", "--no-search"), ("check",), ("sync", "--status")])
+@pytest.mark.parametrize("kind", ["fifo", "socket"])
+def test_a_fifo_or_socket_named_like_a_page_is_refused_without_waiting(mini, command, kind):
+    import socket
+
+    path = mini / "content/en/ch14/15-pipe.md"
+    if kind == "fifo":
+        os.mkfifo(path)
+        shown = "a named pipe (FIFO)"
+    else:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+        shown = "a socket"
+    result = run_bounded(mini, *command)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert problem_lines(result)[0] == (f"content/en/ch14/15-pipe.md:1:1: error[file.unreadable]: is {shown}, not a file "
+                                        "(hint: remove it or rename it (only files may end in .md, .yaml or .bib))")
+    assert "Traceback" not in result.stderr
+
+
+def test_the_reader_never_opens_a_fifo_for_reading_blocked(tmp_path):
+    from atlas_site.files import NotAFile, read_regular
+
+    fifo = tmp_path / "x.md"
+    os.mkfifo(fifo)
+    with pytest.raises(NotAFile):
+        read_regular(fifo)
+    (tmp_path / "plain.md").write_bytes(b"text")
+    assert read_regular(tmp_path / "plain.md") == b"text"
+
+
+# ---------------------------------------------------------------- 2. names that are not UTF-8
+
+
+@pytest.mark.parametrize("command", [("build", "--no-search"), ("check",), ("sync", "--status"), ("sync", "--all")])
+def test_a_file_name_that_is_not_utf8_is_one_escaped_line(mini, command):
+    (mini / "content/en/ch14").joinpath(os.fsdecode(b"15-\xff\xfe.md")).write_text("---\npage: ch14\n---\n", encoding="utf-8")
+    result = run_bounded(mini, *command)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert problem_lines(result)[0].startswith("content/en/ch14/15-\\xff\\xfe.md:1:1: error[file.name]: ")
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_file_name_with_a_newline_stays_one_line(mini):
+    (mini / "content/en/ch14/15-two\nlines.md").write_text("---\npage: ch14\n---\n", encoding="utf-8")
+    result = run_bounded(mini, "check")
+    assert result.returncode == 2
+    first = problem_lines(result)[0]
+    assert first.startswith("content/en/ch14/15-two\\nlines.md:1:1: error[file.name]: ")
+
+
+def test_every_diagnostic_is_one_line_whatever_it_quotes():
+    from atlas_site.diagnostics import Diagnostic, SourceLocation
+
+    line = str(Diagnostic(SourceLocation("a\nb.md", 2, 3), "file.name", "quotes \u202eevil\ttext", "x\ry"))
+    assert line == "a\\nb.md:2:3: error[file.name]: quotes \\u202eevil\\ttext (hint: x\\ry)"
+    assert "\n" not in line and line.isprintable()
+
+
+# ---------------------------------------------------------------- 3. every command-line value checked
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("serve", "--port", "-1"), "argument --port: -1 is not a port: give 1-65535 (0 picks a free one)"),
+    (("serve", "--port", "99999"), "argument --port: 99999 is not a port: give 1-65535 (0 picks a free one)"),
+    (("serve", "--port", "eighty"), "argument --port: 'eighty' is not a port number"),
+    (("check", "--explain", ""), "argument --explain: the code is empty"),
+    (("new", "chapter", ""), "argument id: the chapter id is empty"),
+    (("new", "chapter", "ch15", "--title", "en=a\nb"), "argument --title: the title 'en=a\\nb' holds a control character"),
+    (("build", "--out", "site\nx"), "argument --out: the folder name 'site\\nx' holds a control character"),
+    (("build", "--out", ""), "argument --out: the folder name is empty"),
+])
+def test_bad_command_line_values_are_usage_errors_and_nothing_runs(mini, argv, message):
+    before = sorted(p.name for p in mini.iterdir())
+    result = run_bounded(mini, *argv)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.splitlines()[-1].endswith(message), result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert sorted(p.name for p in mini.iterdir()) == before  # nothing was built, checked into a file or created
+
+
+def test_a_reader_that_leaves_early_is_no_error(mini):
+    edit_twice = "content/en/ch14/00-intro.md"
+    text = (mini / edit_twice).read_text(encoding="utf-8")
+    (mini / edit_twice).write_text(text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8")
+    command = f"'{sys.executable}' -m atlas_site --root '{mini}' sync --status | head -1"
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=DEADLINE)
+    assert "BrokenPipeError" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 1
+
+
+def test_sync_on_a_full_disk_declares_nothing_and_says_why(mini, monkeypatch, capsys):
+    from atlas_site import files
+    from atlas_site.cli import main
+
+    text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
+                                                      encoding="utf-8")
+    lock_before = (mini / "content/translations.lock").read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", full)
+    assert main(["--root", str(mini), "sync", "--all", "--date", "2026-12-02"]) == 2
+    captured = capsys.readouterr()
+    assert "in step" not in captured.out, captured.out
+    assert ("content/translations.lock: error[sync.write-failed]: cannot write the lock: No space left on device; nothing "
+            "was declared in step") in captured.err
+    assert (mini / "content/translations.lock").read_bytes() == lock_before
+
+
+def test_sync_status_says_up_front_that_it_records_the_days(mini):
+    result = run_cli("sync", "--status", cwd=mini)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0].startswith("status: the day of each change found is recorded in content/translations.lock")
+
+
+# ---------------------------------------------------------------- 5. causes first, follow-ons counted
+
+
+def test_a_bib_file_that_is_not_utf8_is_the_one_problem_shown(mini):
+    with (mini / "sources/works.bib").open("ab") as bib:
+        bib.write(b"\n% \xff\xfe\n")
+    result = run_cli("check", cwd=mini)
+    lines = problem_lines(result)
+    assert lines[0].startswith("sources/works.bib:") and "error[file.encoding]: not UTF-8" in lines[0]
+    assert len(lines) == 1, lines  # every work it held would be "unknown": counted, not listed
+    assert "follow-on problem(s) of the causes above not shown" in result.stderr
+
+
+def test_an_unclosed_quote_in_front_matter_is_located_at_the_quote_and_comes_alone(mini):
+    page = mini / "content/zh/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("title: 推理服务\n", 'title: "推理服务\n', 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["content/zh/ch14/00-intro.md:3:8: error[yaml.syntax]: invalid YAML: a quoted scalar that starts here "
+                     "is never closed (found unexpected end of stream)"]
+
+
+def test_lines_ending_in_cr_alone_are_called_so(mini):
+    page = mini / "content/zh/ch14/00-intro.md"
+    page.write_bytes(page.read_bytes().replace(b"\n", b"\r"))
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["content/zh/ch14/00-intro.md:1:1: error[file.line-endings]: its lines end in a carriage return (CR) "
+                     "alone (hint: save the file with LF (or CRLF) line endings)"]
+
+
+def test_an_old_site_that_cannot_be_removed_after_the_swap_is_a_warning_not_a_failure(mini, monkeypatch, capsys):
+    from atlas_site import write
+    from atlas_site.cli import main
+
+    assert main(["--root", str(mini), "build", "--no-search"]) == 0
+    text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
+                                                      encoding="utf-8")
+    calls = []
+    real = write.remove_ours
+
+    def stuck(folder):
+        calls.append(folder)
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(write, "remove_ours", stuck)
+    assert main(["--root", str(mini), "build", "--no-search", "--no-cache"]) == 0
+    err = capsys.readouterr().err
+    assert "warning[output.old-site-left]: the new site is published" in err, err
+    assert "left as it was" not in err
+    assert "the arrival." in (mini / "_site/en/ch14.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(write, "remove_ours", real)
+    assert main(["--root", str(mini), "build", "--no-search", "--no-cache"]) == 0  # the next build removes it
+    assert not [p.name for p in mini.iterdir() if p.name.startswith("._site.")]
+
+
+# ---------------------------------------------------------------- 6. nothing silently accepted
+
+
+def test_a_number_that_is_not_finite_is_refused_where_it_is_written(mini):
+    claims = mini / "ledger/claims.md"
+    claims.write_text(claims.read_text(encoding="utf-8").replace("    value: 7.4\n", "    value: 1e400\n", 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines[0] == "ledger/claims.md:6:5: error[schema.invalid]: value: Input should be a finite number"
+    assert len(lines) == 1, lines  # one problem, not one per branch of the value's type
+
+
+def test_an_argument_a_worked_example_never_reads_is_refused(mini):
+    examples = mini / "ledger/examples.md"
+    text = examples.read_text(encoding="utf-8")
+    old = "    args: {layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16}"
+    assert old in text
+    examples.write_text(text.replace(old, old[:-1] + ", kv_bitz: 8}", 1), encoding="utf-8")
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert len(lines) == 1 and lines[0].startswith("ledger/examples.md:3:5: error[example.failed]: ")
+    assert 'unknown argument "kv_bitz": memory.kv_bytes_per_token never reads it' in lines[0]
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("It is 3.5-fold faster.", "3.5-fold"),
+    ("It is 3.5 fold faster.", "3.5 fold"),
+    ("It runs 3.5 times faster.", "3.5 times"),
+    ("A fourfold speed-up.", "fourfold"),
+    ("Its experiments span a fourfold change in traffic.", None),
+    ("The loop runs 3 times per request.", None),
+])
+def test_a_multiple_said_in_words_is_a_bare_number(mini, sentence, flagged):
+    page = mini / "content/en/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("counts from arrival.", f"counts from arrival. {sentence}", 1), encoding="utf-8")
+    lines = [line for line in problem_lines(run_cli("check", cwd=mini)) if "bare-multiplier" in line]
+    if flagged is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and f"bare multiplier '{flagged}' outside a claim" in lines[0], lines
+
+
+def test_a_quotation_nested_too_deep_is_refused_not_flattened(mini):
+    page = mini / "content/en/ch14/00-intro.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n" + ">" * 5000 + " deep\n", encoding="utf-8")
+    lines = problem_lines(run_bounded(mini, "check"))
+    assert any("error[prose.too-deep]: a quotation nested 5000 levels deep" in line for line in lines), lines
+
+
+def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows_it(mini):
+    page = mini / "content/en/ch14/00-intro.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("counts from arrival.", "counts from \u202earrival.", 1),
+                    encoding="utf-8")
+    result = run_cli("check", cwd=mini)
+    warnings = [line for line in problem_lines(result) if "prose.bidi-control" in line]
+    assert len(warnings) == 1 and "warning[prose.bidi-control]: bidirectional control U+202E" in warnings[0]
+    assert warnings[0].startswith("content/en/ch14/00-intro.md:")
+    profile = mini / "book.yaml"
+    text = profile.read_text(encoding="utf-8")
+    assert "html_lang: en," in text
+    profile.write_text(text.replace("html_lang: en,", "html_lang: en, bidi_controls: true,", 1), encoding="utf-8")
+    assert not [line for line in problem_lines(run_cli("check", cwd=mini)) if "prose.bidi-control" in line]
+
+
+# ---------------------------------------------------------------- 2b. what is missing is said
+
+
+def test_a_missing_or_broken_template_is_named(mini):
+    (mini / "templates/page.html.j2").unlink()
+    lines = problem_lines(run_cli("check", cwd=mini))
+    assert lines == ["templates/page.html.j2: error[template.missing]: the theme has no template 'page.html.j2' "
+                     "(hint: restore the file (git checkout templates/))"]
+
+
+def test_a_template_that_does_not_parse_is_located(mini):
+    home = mini / "templates/home.html.j2"
+    lines = home.read_text(encoding="utf-8").split("\n")
+    home.write_text("\n".join(lines[:3] + ["{% if %}"] + lines[3:]), encoding="utf-8")
+    result = run_cli("check", cwd=mini)
+    assert problem_lines(result)[0].startswith("templates/home.html.j2:4:1: error[template.syntax]: the template does not parse")
+    assert "internal error" not in result.stderr
+
+
+def test_a_book_without_lab_code_says_what_is_missing(mini):
+    import shutil
+
+    shutil.rmtree(mini / "labs_js")
+    result = run_cli("check", cwd=mini)
+    assert "cannot compute teaching numbers: labs_js/compute.js is missing" in problem_lines(result)[0]
+    assert "internal error" not in result.stderr
