@@ -55,7 +55,7 @@ def tree_digest(root: Path, folders: tuple[str, ...]) -> str:
     path and bytes. A file that resolves outside the project is not read (the loader reports it);
     its link target is hashed instead."""
     project = root.resolve()
-    parts = []
+    parts: list[str | bytes] = []
     for folder in folders:
         base = root / folder
         for path in sorted(base.rglob("*")):

@@ -6,12 +6,16 @@ works from what the last run made) all run the stages through `run()`.
 
 A run holds everything of one build: its own Jinja environment, its own cache views, its own
 results. Nothing of it outlives the run but the content-addressed cache the caller hands in."""
+
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
+
+from markdown_it import MarkdownIt
 
 from .cache import BuildCache, NoCache, Versioned, digest, engine_version, tree_digest
 from .diagnostics import Diagnostic, causes_first
@@ -26,7 +30,7 @@ from .render.dashboard import render_dashboard
 from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
-from .render.templates import TEMPLATE_ERRORS, make_environment, template_problem
+from .render.templates import TEMPLATE_ERRORS, MemoEnvironment, make_environment, template_problem
 from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages, part_tokens
 from .resolve.references import check_references
@@ -50,19 +54,19 @@ class Run:
     root: Path = Path(".")
     cache: BuildCache = field(default_factory=NoCache)
     release: bool = False
-    as_of: object = None  # the day evidence freshness is judged on; None judges nothing
+    as_of: Any = None  # the day evidence freshness is judged on; None judges nothing
     formats: tuple[str, ...] = ()  # export: the editions to make (pdf, epub)
     destination: Path | None = None  # write: the site folder
     search: bool = False  # write: also the Pagefind index
-    raw: object = None
+    raw: Any = None
     book: Book | None = None
     rules: list = field(default_factory=list)
-    md: object = None  # the markdown parser of this run (the render rules installed)
+    md: MarkdownIt | None = None  # the markdown parser of this run (the render rules installed)
     tokens_of: Callable | None = None  # part -> its tokens: parse's, for render and the gates
     parsed: dict = field(default_factory=dict)
     computed: dict = field(default_factory=dict)
     translations: Translations | None = None
-    env: object = None  # this run's Jinja environment: made once, never changed after
+    env: MemoEnvironment | None = None  # this run's Jinja environment: made once, never changed after
     output: Output | None = None
     manifest: Manifest | None = None
     notices: dict = field(default_factory=dict)  # (lang, page id) -> {section id: the notice HTML}
@@ -84,14 +88,24 @@ class Run:
         return Versioned(self.cache, self.versions[stage])
 
 
+Made = TypeVar("Made")
+
+
+def _need(value: Made | None) -> Made:
+    """What an earlier stage made, as the declarations promise (run() runs the stages in order)."""
+    if value is None:
+        raise RuntimeError("a stage ran before the stage that makes what it needs")
+    return value
+
+
 @dataclass(frozen=True)
 class Stage:
     name: str
     reads: tuple[str, ...]  # what of the project it reads (files, folders)
     needs: tuple[str, ...]  # what earlier stages made (fields of Run)
     makes: tuple[str, ...]  # what it makes (fields of Run)
-    step: Callable[[Run], bool]  # does the work; False stops the run (what follows would only repeat problems)
-    code: tuple[str, ...] = ()  # project folders whose bytes are code to it: they version its cache entries
+    step: Callable[[Run], bool]  # does the work; False stops the run (the rest would repeat problems)
+    code: tuple[str, ...] = ()  # project folders whose bytes are code to it: they version its entries
 
 
 def _load(run: Run) -> bool:
@@ -103,44 +117,46 @@ def _load(run: Run) -> bool:
 def _validate(run: Run) -> bool:
     run.book, run.rules, problems, run.suppressed = validate(run.raw)
     run.problems = list(problems)
-    return run.book is not None  # without a usable profile the book has no languages: its problems come alone
+    return run.book is not None  # without a usable profile the book has no languages: its problems alone
 
 
 def _parse(run: Run) -> bool:
-    run.md = make_parser()
-    install_rules(run.md)
-    run.tokens_of = part_tokens(run.md, run.cache_of("parse"))
-    run.parsed = parse_pages(run.book, run.md, tokens_of=run.tokens_of)
+    md = run.md = make_parser()
+    install_rules(md)
+    run.tokens_of = part_tokens(md, run.cache_of("parse"))
+    run.parsed = parse_pages(_need(run.book), md, tokens_of=run.tokens_of)
     return True
 
 
 def _resolve(run: Run) -> bool:
-    book = run.book
+    book = _need(run.book)
     run.computed, example_problems = compute_examples(book, run.root, run.cache_of("resolve"))
     references, suppressed = check_references(book, run.parsed, run.computed)
     run.suppressed += suppressed
-    run.translations = track(book, run.parsed, read_lock(run.root, run.cache))
-    run.problems += example_problems + references + run.translations.problems
+    translations = run.translations = track(book, run.parsed, read_lock(run.root, run.cache))
+    run.problems += example_problems + references + translations.problems
     return not run.errors  # rendering dangling references would only repeat the same problems
 
 
 def _render(run: Run) -> bool:
-    book = run.book
-    run.notices = {(lang, page): page_notices(book, run.translations, lang, page) for lang, page in run.parsed}
-    downloads = current_downloads(run.root, book, run.versions["export"])  # the editions made of these very inputs
+    book, parsed = _need(run.book), run.parsed
+    run.notices = {(lang, page): page_notices(book, run.translations, lang, page) for lang, page in parsed}
+    # the editions an export made of these very inputs, linked from every page
+    downloads = current_downloads(run.root, book, run.versions["export"])
     run.env = make_environment(run.root, editions=downloads)
     run.dependencies = Dependencies(book, run.computed)
-    run.output, run.manifest = render_site(book, run.parsed, run.computed, run.md, run.root, run.env, run.cache_of("render"),
-                                           run.notices, downloads, run.dependencies, run.tokens_of)
+    run.output, run.manifest = render_site(
+        book, parsed, run.computed, _need(run.md), run.root, run.env, run.cache_of("render"), run.notices,
+        downloads, run.dependencies, run.tokens_of,
+    )  # fmt: skip
     return True
 
 
 def _gates(run: Run) -> bool:
     if run.judged_from is None:
         run.judged_from = len(run.problems)
-    del run.problems[run.judged_from:]  # gated again (export's second render): this verdict replaces the last
-    context = _gate_context(run)
-    run.gate_reports = run_static_gates(context, release=run.release)
+    del run.problems[run.judged_from :]  # gated again (export's second render): a new verdict
+    run.gate_reports = run_static_gates(_gate_context(run), release=run.release)
     for report in run.gate_reports:
         run.problems += report.problems
     return True
@@ -148,16 +164,21 @@ def _gates(run: Run) -> bool:
 
 def _dashboard(run: Run) -> bool:
     """The gates' verdict, rendered (and gated itself, as every generated page)."""
-    run.output.add("dashboard.html", render_dashboard(run.book, run.parsed, run.gate_reports, run.rules, run.env,
-                                                      run.translations, run.as_of))
+    page = render_dashboard(
+        _need(run.book), run.parsed, run.gate_reports, run.rules, run.env, run.translations, run.as_of
+    )
+    _need(run.output).add("dashboard.html", page)
     run.problems += gate_generated_page(_gate_context(run), "dashboard.html")
     return True
 
 
 def _gate_context(run: Run) -> GateContext:
-    before = run.problems[:run.judged_from]  # what the stages before the gates found
-    return GateContext(run.book, run.parsed, run.output, run.manifest, run.rules, before, cache=run.cache_of("gates"),
-                       root=run.root, translations=run.translations, as_of=run.as_of, tokens_of=run.tokens_of)
+    before = run.problems[: run.judged_from]  # what the stages before the gates found
+    return GateContext(
+        _need(run.book), run.parsed, _need(run.output), _need(run.manifest), run.rules, before,
+        cache=run.cache_of("gates"), root=run.root, translations=run.translations, as_of=run.as_of,
+        tokens_of=run.tokens_of,
+    )  # fmt: skip
 
 
 def _export(run: Run) -> bool:
@@ -174,39 +195,50 @@ def _write(run: Run) -> bool:
         index_search(staging)
         run.timings["search index"] = time.perf_counter() - start
 
-    run.problems += write_site(run.output, run.destination, finish=search_index if run.search else None, root=run.root)
+    finish = search_index if run.search else None
+    run.problems += write_site(_need(run.output), _need(run.destination), finish=finish, root=run.root)
     return True
 
 
 STRUCTURE = ("book.yaml", "content")
 LEDGERS = ("ledger", "sources", "templates/strings")
+TRANSLATIONS = ("content/translations.lock", "content/translations.synced")
+# the dashboard is a generated page: it is gated too (manifest, tokens, the verdict before it)
+GATED = ("output", "manifest", "tokens_of", "judged_from")
 STAGES = (
     Stage("load", reads=STRUCTURE + LEDGERS, needs=(), makes=("versions", "raw"), step=_load),
-    Stage("validate", reads=(), needs=("raw",), makes=("book", "rules", "problems", "suppressed"), step=_validate),
+    Stage("validate", reads=(), needs=("raw",), makes=("book", "rules", "problems", "suppressed"),
+          step=_validate),
     Stage("parse", reads=(), needs=("book",), makes=("md", "tokens_of", "parsed"), step=_parse),
-    Stage("resolve", reads=("labs_js", "content/translations.lock", "content/translations.synced"),
-          needs=("book", "parsed"), makes=("computed", "translations", "problems", "suppressed"), step=_resolve,
-          code=("labs_js",)),
+    Stage("resolve", reads=("labs_js", *TRANSLATIONS), needs=("book", "parsed"),
+          makes=("computed", "translations", "problems", "suppressed"), step=_resolve, code=("labs_js",)),
     Stage("render", reads=("templates", "labs_js", ".atlas-cache/downloads"),
           needs=("book", "md", "parsed", "tokens_of", "computed", "translations"),
-          makes=("notices", "env", "dependencies", "output", "manifest"), step=_render, code=("templates", "labs_js")),
-    Stage("gates", reads=("labs_js",), needs=("book", "parsed", "tokens_of", "output", "manifest", "rules", "translations"),
+          makes=("notices", "env", "dependencies", "output", "manifest"), step=_render,
+          code=("templates", "labs_js")),
+    Stage("gates", reads=("labs_js",),
+          needs=("book", "parsed", "tokens_of", "output", "manifest", "rules", "translations"),
           makes=("judged_from", "gate_reports", "problems"), step=_gates),
-    Stage("dashboard", reads=(), needs=("book", "parsed", "gate_reports", "rules", "env", "translations", "output",
-                                        "manifest", "tokens_of", "judged_from"),  # the dashboard is gated too
+    Stage("dashboard", reads=(),
+          needs=("book", "parsed", "gate_reports", "rules", "env", "translations", *GATED),
           makes=("output", "problems"), step=_dashboard),
     # the editions are made of the rendered pages with the print templates: the render's code (the
     # labs' code computed the numbers they print); their store is keyed by this stage's version
     # and the book (export/downloads.py), and the render finds them there
-    Stage("export", reads=("templates", "labs_js"), needs=("book", "output", "env", "formats"), makes=("exported",),
-          step=_export, code=("templates", "labs_js")),
-    Stage("write", reads=(), needs=("output",), makes=("problems",), step=_write),  # a warning: an old site left behind
-)
+    Stage("export", reads=("templates", "labs_js"), needs=("book", "output", "env", "formats"),
+          makes=("exported",), step=_export, code=("templates", "labs_js")),
+    # its problems are warnings (a previous site it could not remove)
+    Stage("write", reads=(), needs=("output",), makes=("problems",), step=_write),
+)  # fmt: skip
 BY_NAME = {stage.name: stage for stage in STAGES}
-OPTIONS = ("root", "cache", "release", "as_of", "formats", "destination", "search")  # what a caller sets on a Run
+# what a caller sets on a Run
+OPTIONS = ("root", "cache", "release", "as_of", "formats", "destination", "search")
 # every input a build reads: what serve watches and what the no-change check of `build` hashes
-INPUTS = tuple(dict.fromkeys(path.split("/")[0] for stage in STAGES for path in stage.reads if not path.startswith(".")))
-IN_MEMORY = ("load", "validate", "parse", "resolve", "render", "gates", "dashboard")  # check: everything but the write
+INPUTS = tuple(
+    dict.fromkeys(path.split("/")[0] for stage in STAGES for path in stage.reads if path[0] != ".")
+)
+# check, serve, the tests: everything but the export and the write
+IN_MEMORY = ("load", "validate", "parse", "resolve", "render", "gates", "dashboard")
 UNTIL_PARSE = ("load", "validate", "parse")  # sync: the pages as they read, nothing computed
 
 

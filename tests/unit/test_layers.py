@@ -2,6 +2,7 @@
 functions either (a function-level import that closes a circle only hides it until it runs).
 pyproject.toml's import-linter contract says which way each layer may import; this test reads
 every import statement itself, so it needs nothing installed."""
+
 from __future__ import annotations
 
 import ast
@@ -29,7 +30,9 @@ def imported(name: str, path: Path, known: set[str]) -> dict[str, int]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([node.module] if node.module else []))
-            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]  # `from . import x`: x may be a module
+            targets = [base] + [
+                f"{base}.{alias.name}" for alias in node.names
+            ]  # `from . import x`: x may be a module
         else:
             continue
         for target in targets:
@@ -95,9 +98,15 @@ def test_no_module_of_the_engine_imports_itself_back_at_any_level():
     lines = []
     for component in found:
         members = set(component)
-        lines.append(f"{len(component)} modules: " + "; ".join(
-            f"{module}:{line} -> {target}" for module in component
-            for target, line in sorted(graph[module].items()) if target in members))
+        lines.append(
+            f"{len(component)} modules: "
+            + "; ".join(
+                f"{module}:{line} -> {target}"
+                for module in component
+                for target, line in sorted(graph[module].items())
+                if target in members
+            )
+        )
     assert not found, "\n".join(lines)
 
 

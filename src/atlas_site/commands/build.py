@@ -1,4 +1,5 @@
 """`atlas-site build` and `atlas-site export`: the site (and the editions) written atomically."""
+
 from __future__ import annotations
 
 import sys
@@ -33,10 +34,21 @@ def run(args) -> int:
         from ..cache import BuildCache, NoCache
 
         # one build: in memory only what it reads again; the rest is read from the folder once
-        cache = NoCache(ASKED_AGAIN) if args.no_cache else BuildCache(root / ".atlas-cache" / "artefacts", remember=ASKED_AGAIN)
+        cache = (
+            NoCache(ASKED_AGAIN)
+            if args.no_cache
+            else BuildCache(root / ".atlas-cache" / "artefacts", remember=ASKED_AGAIN)
+        )
         try:
-            result = build(root, out, progress=progress if args.progress else None, search=not args.no_search, cache=cache,
-                           as_of=args.as_of, export=export)
+            result = build(
+                root,
+                out,
+                progress=progress if args.progress else None,
+                search=not args.no_search,
+                cache=cache,
+                as_of=args.as_of,
+                export=export,
+            )
         except AtlasError as error:
             print_problems(error.diagnostics, error.suppressed)
             print_warnings(cache)

@@ -1,7 +1,9 @@
 """`atlas-site check`: validate, render in memory and run the gates; writes nothing."""
+
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 import sys
 import time
 from pathlib import Path
@@ -21,23 +23,35 @@ def run(args) -> int:
         return 0 if known else EXIT_PROBLEMS
     root = Path(args.root).resolve()
     start = time.perf_counter()
-    browser_gates = None
+    browser_gates: Callable[..., list] | None = None
     if args.browser:  # before the work: a missing extra is known at once
         try:
             import playwright.sync_api  # noqa: F401  (the browser gates import it only when they start)
 
             from ..gates.browser import run_browser_gates as browser_gates
         except ImportError as error:
-            print_problems([Diagnostic(SourceLocation("atlas-site"), "browser.unavailable", f"check --browser needs Playwright ({error})",
-                                       "install the test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once")])
+            print_problems(
+                [
+                    Diagnostic(
+                        SourceLocation("atlas-site"),
+                        "browser.unavailable",
+                        f"check --browser needs Playwright ({error})",
+                        "install the test extras: .venv/bin/pip install -e '.[test]', "
+                        "or run bash scripts/test.sh once",
+                    )
+                ]
+            )
             return EXIT_PROBLEMS
-    # a release is judged on a day: --as-of, else the edition's date, else today; a plain check judges no dates
+    # a release is judged on a day: --as-of, else the edition's date, else today; a plain check
+    # judges no dates
     as_of = args.as_of or (_release_day(root) if args.release else None)
     try:
         result = assemble(root, release=args.release, as_of=as_of)
     except AtlasError as error:
         print_problems(error.diagnostics, error.suppressed)
-        print(f"check failed: {len(error.diagnostics)} problem(s) before the gates could run", file=sys.stderr)
+        print(
+            f"check failed: {len(error.diagnostics)} problem(s) before the gates could run", file=sys.stderr
+        )
         return EXIT_PROBLEMS
     gate_problems = {id(p) for r in result.gate_reports for p in r.problems}
     print_problems([p for p in result.problems if id(p) not in gate_problems], result.suppressed)
@@ -58,13 +72,18 @@ def run(args) -> int:
     not_run = [r for r in reports if r.status == "skip"]
     browser_rules = [r.title for r in result.rules if r.browser]
     if not args.browser and browser_rules:
-        print(f"not run: {len(browser_rules)} browser rule(s) of book.yaml ({'; '.join(browser_rules)}): add --browser")
+        rules = "; ".join(browser_rules)
+        print(f"not run: {len(browser_rules)} browser rule(s) of book.yaml ({rules}): add --browser")
     if not args.reproducible:
         print("not run: the reproducibility double build: add --reproducible")
     for report in not_run:
         print(f"not run: {report.name}: {report.skipped}")
     failed = [r for r in reports if r.status == "FAIL"] or result.errors
-    print(("check failed" if failed else "check passed") + f" in {time.perf_counter() - start:.2f} s: " + summary(result, time.perf_counter() - start))
+    print(
+        ("check failed" if failed else "check passed")
+        + f" in {time.perf_counter() - start:.2f} s: "
+        + summary(result, time.perf_counter() - start)
+    )
     return EXIT_PROBLEMS if failed else 0
 
 
@@ -74,7 +93,9 @@ def _release_day(root: Path) -> dt.date:
     from ..load.yaml_source import parse_yaml
 
     try:
-        data, _ = parse_yaml((root / "book.yaml").read_text(encoding="utf-8"), SourceLocation("book.yaml", 1, 1))
+        data, _ = parse_yaml(
+            (root / "book.yaml").read_text(encoding="utf-8"), SourceLocation("book.yaml", 1, 1)
+        )
     except (OSError, UnicodeDecodeError):
         data = None
     edition = data.data.get("edition") if data is not None and isinstance(data.data, dict) else None
@@ -88,6 +109,14 @@ def _reproducible(root: Path, first, release: bool, as_of):
 
     second = assemble(root, release=release, as_of=as_of)
     same = second.output is not None and first.output.items() == second.output.items()
-    figures = f"{len(first.output.paths())} files byte-identical across two builds" if same else "two builds differ"
-    problems = [] if same else [Diagnostic(SourceLocation("_site"), "gate.reproducible", "two builds of the same inputs differ")]
+    figures = (
+        f"{len(first.output.paths())} files byte-identical across two builds" if same else "two builds differ"
+    )
+    problems = (
+        []
+        if same
+        else [
+            Diagnostic(SourceLocation("_site"), "gate.reproducible", "two builds of the same inputs differ")
+        ]
+    )
     return GateReport("reproducible", figures, problems)

@@ -1,4 +1,5 @@
 """What every command prints: problems one line each, causes first; the exit codes; the summary."""
+
 from __future__ import annotations
 
 import sys
@@ -24,9 +25,12 @@ def summary(result, elapsed: float) -> str:
     if book is None:
         return f"in {elapsed:.2f} s ({stages})"
     pages = sum(1 for p in result.output.paths() if p.endswith(".html")) if result.output else 0
-    return (f"{pages} pages, {len(book.registry.works)} sources ({len(book.registry.nodes)} nodes, "
-            f"{len(book.registry.references)} references), {len(book.claims)} claims, {len(book.examples)} examples, "
-            f"{len(book.figures)} figures, {len(book.labs)} labs in {elapsed:.2f} s ({stages})")
+    return (
+        f"{pages} pages, {len(book.registry.works)} sources ({len(book.registry.nodes)} nodes, "
+        f"{len(book.registry.references)} references), {len(book.claims)} claims, "
+        f"{len(book.examples)} examples, "
+        f"{len(book.figures)} figures, {len(book.labs)} labs in {elapsed:.2f} s ({stages})"
+    )
 
 
 def print_problems(problems, suppressed: int = 0) -> None:

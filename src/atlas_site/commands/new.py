@@ -1,4 +1,5 @@
 """`atlas-site new chapter ID`: a draft chapter in every language, and its book.yaml entry."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,5 +19,9 @@ def run(args) -> int:
     if problems:
         print_problems(problems)
         return EXIT_PROBLEMS
-    print("created " + ", ".join(written) + f": chapter '{args.id}' is a draft; write its sections, then add its rules to book.yaml")
+    print(
+        "created "
+        + ", ".join(written)
+        + f": chapter '{args.id}' is a draft; write its sections, then add its rules to book.yaml"
+    )
     return 0

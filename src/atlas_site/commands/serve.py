@@ -1,4 +1,5 @@
 """`atlas-site serve`: build, serve on localhost, rebuild and update open pages on every edit."""
+
 from __future__ import annotations
 
 from pathlib import Path

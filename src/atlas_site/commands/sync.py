@@ -1,4 +1,5 @@
 """`atlas-site sync`: declare sections in step across languages (content/translations.lock)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,7 +21,14 @@ def run(args) -> int:
 
     # two syncs at once would each read the lock, add their declaration and write: one would be lost
     with project_lock(root, "sync", announce=announce):
-        code, problems = run_sync(root, pages, args.sections, everything=args.all, minor=args.minor, status=args.status,
-                                  day=args.date)
+        code, problems = run_sync(
+            root,
+            pages,
+            args.sections,
+            everything=args.all,
+            minor=args.minor,
+            status=args.status,
+            day=args.date,
+        )
     print_problems(problems)
     return EXIT_PROBLEMS if code else 0

@@ -1,12 +1,15 @@
 """The rules of a figure spec that its schema cannot say: they belong to the model (a spec that
 breaks them does not load), and figures/ draws what passes them."""
+
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
 PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")  # not a _{sub} or ^{sup}
-REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+|assume:[a-z0-9_]+|series:[a-z0-9_]+\.[a-z0-9_]+)$")
+REFERENCE = re.compile(
+    r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+|assume:[a-z0-9_]+|series:[a-z0-9_]+\.[a-z0-9_]+)$"
+)
 
 
 def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
@@ -23,13 +26,13 @@ def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
         if set(spec.get(field) or {}) != set(LANGS):
             out.append(f"figure '{fig}': {field} needs exactly {', '.join(LANGS)}")
     sources = spec.get("sources")
-    if not isinstance(sources, list) or not all(
-            re.fullmatch(r"n\d{2,}|r[1-9]\d*", str(s)) for s in sources):
+    if not isinstance(sources, list) or not all(re.fullmatch(r"n\d{2,}|r[1-9]\d*", str(s)) for s in sources):
         out.append(f"figure '{fig}': sources must be a list of ledger numbers")
     numbers = spec.get("numbers") or {}
     assume = spec.get("assume") or {}
     if not isinstance(assume, Mapping) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in assume.values()):
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in assume.values()
+    ):
         out.append(f"figure '{fig}': assume must map names to numbers")
         assume = {}
     for key, ref in numbers.items():
