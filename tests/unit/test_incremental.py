@@ -238,3 +238,14 @@ def test_every_kind_of_edit_builds_incrementally_to_the_bytes_of_a_cold_build(mi
         assert site_files(tmp_path / "cached") == expected, f"{what}: the cached build differs from a cold build"
         previous = expected
     assert hot_paths == ["prose en", "prose zh"], "prose edits take serve's hot path; the rest its full build"
+
+
+def test_a_template_edit_parses_nothing_and_asks_node_nothing_again(mini):
+    """The parse and the labs' answers are versioned by what those stages declare as code
+    (pipeline.py), not by the templates: only the render runs again."""
+    cache = primed(mini)
+    edit(mini / "templates/page.html.j2", "</main>", "</main><!-- the page ends here -->")
+    warm = assemble(mini, cache=cache)
+    assert cache.stats["part-tokens miss"] == 0 and cache.stats["examples miss"] == 0, cache.summary()
+    assert rendered(cache) == 2, cache.summary()  # both languages' chapter, each with the new template
+    assert warm.output.items() == assemble(mini).output.items()
