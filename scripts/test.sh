@@ -7,6 +7,9 @@ source "$ROOT/scripts/setup.sh" --test
 cd "$ROOT"
 export ATLAS_CHROMIUM="${ATLAS_CHROMIUM:-/usr/bin/chromium}"
 
+echo "== lint-imports (the engine's layers: pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports
+
 echo "== node --test labs_js/tests"
 node --test labs_js/tests/
 

@@ -13,6 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ["ATLAS_STRICT_CODES"] = "1"  # every Diagnostic made while the suite runs must have an --explain entry
+from atlas_site.diagnostics import explain_codes_from  # noqa: E402 (after the variable it reads)
+from atlas_site.explain import codes as explained_codes  # noqa: E402
+
+explain_codes_from(explained_codes)  # diagnostics.py cannot import explain.py (a layer above it)
 PROJECTS = ROOT / "tests" / "projects"
 
 

@@ -20,9 +20,10 @@ import os
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+
+from .diagnostics import Diagnostic, SourceLocation
 from .files import replace_file
 
-CODE_ROOTS = ("src/atlas_site", "templates", "labs_js")  # a change here invalidates what it produced
 FORMAT = "atlas-cache/1"
 
 
@@ -49,18 +50,18 @@ def inside(path: Path, root: Path) -> bool:
         return False
 
 
-def tree_digest(root: Path, folders=CODE_ROOTS) -> str:
-    """The version of the code and templates: every file's path and bytes. A file that resolves
-    outside the project is not read (the loader reports it); its link target is hashed instead."""
-    package = Path(__file__).resolve().parent
+def tree_digest(root: Path, folders: tuple[str, ...]) -> str:
+    """The version of project folders that are code to a stage (templates, labs_js): every file's
+    path and bytes. A file that resolves outside the project is not read (the loader reports it);
+    its link target is hashed instead."""
     project = root.resolve()
-    parts = []
+    parts: list[str | bytes] = []
     for folder in folders:
-        base = package if folder == "src/atlas_site" else root / folder
+        base = root / folder
         for path in sorted(base.rglob("*")):
             if "__pycache__" in path.parts or "tests" in path.relative_to(base).parts[:1]:
                 continue
-            if base is not package and not inside(path, project):
+            if not inside(path, project):
                 parts += [path.relative_to(base).as_posix(), "outside: " + os.readlink(path) if path.is_symlink() else "outside"]
             elif path.is_file():
                 parts += [path.relative_to(base).as_posix(), path.read_bytes()]
@@ -186,6 +187,18 @@ def decode(text: str):
     return json.loads(text, object_hook=_tagged)
 
 
+class Versioned:
+    """A cache as one stage of the pipeline sees it: the stage's version (pipeline.versions: the
+    engine's and the bytes of the folders the stage declares as code) is part of every key, so no
+    caller composes it. Reads and writes go to the one cache underneath."""
+
+    def __init__(self, cache: BuildCache, version: str):
+        self.cache, self.version = cache, version
+
+    def get(self, kind: str, key, compute):
+        return self.cache.get(kind, lambda: digest(self.version, key() if callable(key) else key), compute)
+
+
 def _entry(kind: str, key) -> tuple[str, str]:
     """An entry's name: its kind and the digest of its key with the engine's version."""
     return kind, digest(kind, key() if callable(key) else key, engine_version())
@@ -233,8 +246,6 @@ class BuildCache:
     def warn(self, reason: str) -> None:
         """Stop using the folder for this build, and say so once."""
         if not self.warnings:
-            from .diagnostics import Diagnostic, SourceLocation
-
             where = str(self.folder) if self.folder is not None else ".atlas-cache"
             self.warnings.append(str(Diagnostic(SourceLocation(where), "cache.unavailable",
                                                 f"{reason}; building without the on-disk cache", severity="warning")))

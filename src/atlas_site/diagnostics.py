@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 
@@ -35,7 +35,7 @@ class Diagnostic:
 
     def __post_init__(self) -> None:
         # the test suite sets ATLAS_STRICT_CODES: a code without an --explain entry is a bug there
-        if os.environ.get("ATLAS_STRICT_CODES") and self.code not in _explained_codes():
+        if os.environ.get("ATLAS_STRICT_CODES") and _STRICT.codes and self.code not in _STRICT.known():
             raise ValueError(f"diagnostic code '{self.code}' has no `check --explain` entry (src/atlas_site/explain.py)")
 
     def __str__(self) -> str:
@@ -60,11 +60,28 @@ def one_line(text: str) -> str:
     return "".join(shown)
 
 
-@lru_cache(maxsize=1)
-def _explained_codes() -> frozenset[str]:
-    from .explain import codes
+class _StrictCodes:
+    """The codes the strict mode accepts. explain.py knows them, but it sits above this module (it
+    reads the rule kinds): what starts the engine (cli.main, the test suite) hands its table down."""
 
-    return frozenset(codes())
+    def __init__(self) -> None:
+        self.codes: Callable[[], Iterable[str]] | None = None
+        self._known: frozenset[str] | None = None
+
+    def known(self) -> frozenset[str]:
+        if self._known is None:
+            self._known = frozenset(self.codes()) if self.codes else frozenset()
+        return self._known
+
+
+_STRICT = _StrictCodes()
+
+
+def explain_codes_from(codes: Callable[[], Iterable[str]]) -> None:
+    """Check every Diagnostic's code against `codes()` (explain.codes) when ATLAS_STRICT_CODES is
+    set. Installed once per process, before any build; the same table every time."""
+    if _STRICT.codes is not codes:
+        _STRICT.codes, _STRICT._known = codes, None
 
 
 # problems in reading an input (a file that does not parse, a record that does not fit its schema)

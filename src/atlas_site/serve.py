@@ -22,11 +22,12 @@ from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
 from .live_patch import site_changes
+from .pipeline import INPUTS
 from .render.quick_edit import LastBuild, QuickEdit
 from .write import project_lock, check_destination
 
-WATCHED_FILES = ("book.yaml",)  # everything a build reads
-WATCHED = (*WATCHED_FILES, "content", "ledger", "sources", "templates", "labs_js")
+WATCHED = INPUTS  # everything a build reads (as the pipeline's stages declare it)
+WATCHED_FILES = tuple(name for name in WATCHED if Path(name).suffix)  # those that are files (book.yaml)
 LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"

@@ -5,7 +5,13 @@ tests/conftest.py also makes every Diagnostic refuse an unexplained code while t
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 
+import pytest
+
+from atlas_site.diagnostics import Diagnostic, SourceLocation
 from atlas_site.explain import codes, explain
 from atlas_site.rules import RULE_KINDS
 from conftest import ROOT, run_cli
@@ -69,3 +75,17 @@ def test_unknown_code_is_an_error_with_a_suggestion(tmp_path):
     assert result.returncode == 2
     assert "did you mean 'cite.unknown'?" in result.stderr
     assert explain("cite.unknwn")[1] is False
+
+
+def test_the_strict_mode_refuses_an_unexplained_code_in_this_process_and_in_a_new_one(mini):
+    """diagnostics.py checks codes against the table explain.py hands down (it may not import it):
+    the suite hands it down here (conftest), the command line in a process of its own."""
+    with pytest.raises(ValueError, match="no `check --explain` entry"):
+        Diagnostic(SourceLocation("x.md"), "no.such-code", "a message")
+    Diagnostic(SourceLocation("x.md"), "cite.unknown", "a message")  # an explained code is fine
+    script = ("from atlas_site.cli import main; main(['--root', '.', 'sync', '--status']);"
+              "from atlas_site.diagnostics import Diagnostic, SourceLocation;"
+              "Diagnostic(SourceLocation('x.md'), 'no.such-code', 'a message')")
+    child = subprocess.run([sys.executable, "-c", script], cwd=mini, capture_output=True, text=True,
+                           env={**os.environ, "ATLAS_STRICT_CODES": "1"})
+    assert child.returncode != 0 and "no `check --explain` entry" in child.stderr, child.stderr[-500:]

@@ -155,3 +155,97 @@ def test_the_cache_format_refuses_what_it_does_not_know():
         with _pytest.raises((ValueError, TypeError, KeyError)):
             decode(text)
     assert decode(json.dumps({"a": [1, 2]})) == {"a": [1, 2]}
+
+
+# ------------------------------------------------------------------ every kind of contributor edit
+# Each edit as (what, file, old text, new text), applied one after another to one fixture book;
+# after each, the output must change and every incremental path must equal a cold build.
+EVERY_KIND_OF_EDIT = [
+    ("prose en", "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival."),
+    ("prose zh", "content/zh/ch14/00-intro.md", "从请求到达算起", "从请求到达的那一刻算起"),
+    ("claim", "ledger/claims.md", 'en: "up to 7.4× per-GPU goodput"', 'en: "up to 7.4× more per-GPU goodput"'),
+    ("glossary", "ledger/glossary.md", "The rate of requests completed within their SLO.",
+     "The rate of requests that finish within their SLO."),
+    ("source", "sources/works.bib", "title = {FlashAttention: Fast", "title = {FlashAttention — Fast"),
+    ("figure", "ledger/figures.md", "any layer can be the bottleneck", "any one layer can be the bottleneck"),
+    ("misconception", "ledger/misconceptions.md", 'en: "PagedAttention has zero fragmentation."',
+     'en: "PagedAttention has zero fragmentation, ever."'),
+    ("stylesheet", "templates/static/site.css", "\n", "\n.prose p { hyphens: auto; }\n"),
+    ("template", "templates/page.html.j2", "</main>", "</main><!-- the page ends here -->"),
+    ("lab script", "labs_js/memory/model.js", "num(args, 'kv_bits') / 8;", "num(args, 'kv_bits') / 4;",
+     ("ledger/examples.md", "expect: {kib_per_token: 128}", "expect: {kib_per_token: 256}")),
+    ("book.yaml", "book.yaml", 'en: "Mini book"', 'en: "Mini book, revised"'),
+]
+
+
+def with_a_figure(project):
+    """The mini book plus one figure of the real book (its spec and template), placed in both
+    languages: mini has none of its own."""
+    import yaml
+
+    from conftest import ROOT
+
+    text = (ROOT / "ledger/figures.md").read_text(encoding="utf-8")
+    figures = yaml.safe_load(text.split("---\n")[1])["figures"]
+    spec = next(figure for figure in figures if figure["id"] == "serving-stack")
+    front = yaml.safe_dump({"figures": [spec]}, allow_unicode=True, sort_keys=False)
+    (project / "ledger/figures.md").write_text(f"---\n{front}---\nOne figure of the real book.\n", encoding="utf-8")
+    edit(project / "content/en/ch14/00-intro.md", "## Service metrics {#q1}\n",
+         "## Service metrics {#q1}\n\n{{figure:serving-stack}}\n")
+    edit(project / "content/zh/ch14/00-intro.md", "{#q1}\n", "{#q1}\n\n{{figure:serving-stack}}\n")
+    return project
+
+
+def site_files(folder) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_every_kind_of_edit_builds_incrementally_to_the_bytes_of_a_cold_build(mini, tmp_path):
+    """Serve (its hot path, then the full build on its in-memory cache) and a cached command-line
+    build (on-disk cache) each give, after every kind of edit, the files of a `--no-cache` build."""
+    from atlas_site.serve import LiveState, _Served, hot_push, rebuild
+
+    project = with_a_figure(mini)
+    served_site, served, state = tmp_path / "served", _Served(), LiveState()
+    serve_cache = BuildCache(tmp_path / "serve-cache")
+    assert rebuild(project, served_site, state, search=False, cache=serve_cache, served=served)
+    cached = run_cli("build", "--no-search", "--out", str(tmp_path / "cached"), cwd=project)
+    assert cached.returncode == 0, cached.stderr
+    previous = site_files(served_site)
+    assert all(b'id="fig-serving-stack"' in previous[f"{lang}/ch14.html"] for lang in ("en", "zh")), "placed"
+    hot_paths = []
+    for what, path, old, new, *more in EVERY_KIND_OF_EDIT:
+        edited = [project / path]
+        edit(project / path, old, new)
+        for other, other_old, other_new in more:
+            edit(project / other, other_old, other_new)
+            edited.append(project / other)
+        cold = run_cli("build", "--no-search", "--no-cache", "--out", str(tmp_path / "cold"), cwd=project)
+        assert cold.returncode == 0, f"{what}: {cold.stderr}"
+        expected = site_files(tmp_path / "cold")
+        assert expected != previous, f"{what}: the edit changes the site"
+        shown = dict(served.output.items())
+        if hot_push(state, served, edited):
+            hot_paths.append(what)
+            spliced = {page: html for page, html in served.output.items() if shown.get(page) != html}
+            assert spliced, f"{what}: the hot path changed no page"
+            for page, html in spliced.items():
+                assert html == expected[page], f"{what}: the hot path's {page} differs from a cold build"
+        assert rebuild(project, served_site, state, search=False, cache=serve_cache, served=served), what
+        assert site_files(served_site) == expected, f"{what}: serve's build differs from a cold build"
+        cached = run_cli("build", "--no-search", "--out", str(tmp_path / "cached"), cwd=project)
+        assert cached.returncode == 0 and "built" in cached.stdout, f"{what}: {cached.stdout}{cached.stderr}"
+        assert site_files(tmp_path / "cached") == expected, f"{what}: the cached build differs from a cold build"
+        previous = expected
+    assert hot_paths == ["prose en", "prose zh"], "prose edits take serve's hot path; the rest its full build"
+
+
+def test_a_template_edit_parses_nothing_and_asks_node_nothing_again(mini):
+    """The parse and the labs' answers are versioned by what those stages declare as code
+    (pipeline.py), not by the templates: only the render runs again."""
+    cache = primed(mini)
+    edit(mini / "templates/page.html.j2", "</main>", "</main><!-- the page ends here -->")
+    warm = assemble(mini, cache=cache)
+    assert cache.stats["part-tokens miss"] == 0 and cache.stats["examples miss"] == 0, cache.summary()
+    assert rendered(cache) == 2, cache.summary()  # both languages' chapter, each with the new template
+    assert warm.output.items() == assemble(mini).output.items()

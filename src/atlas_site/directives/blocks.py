@@ -33,7 +33,7 @@ def _render_figure(state, use) -> str:
     kind_label = book.profile.figure_kinds[spec.kind][lang]
     series = state.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
     try:
-        svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series, state.code_version),
+        svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series),
                               lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None

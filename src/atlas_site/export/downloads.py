@@ -33,17 +33,19 @@ def human_size(count: int) -> str:
     return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{max(1, round(count / 1e3))} kB"
 
 
-def export_key(book, code_version: str) -> str:
-    return digest(book.model_dump(mode="json"), code_version)
+def export_key(book, version: str) -> str:
+    """The store of the editions made of this book by this code (`version`: the export stage's,
+    pipeline.versions)."""
+    return digest(book.model_dump(mode="json"), version)
 
 
 def site_path(book, lang: str, extension: str) -> str:
     return f"{FOLDER}/{book.profile.downloads.file_name(lang, extension)}"
 
 
-def current_downloads(root: Path, book, code_version: str) -> tuple[Download, ...]:
+def current_downloads(root: Path, book, version: str) -> tuple[Download, ...]:
     """The editions made from exactly these inputs, in the book's language order, PDF first."""
-    folder = root / STORE / export_key(book, code_version)
+    folder = root / STORE / export_key(book, version)
     found = []
     for lang in book.languages:
         for extension in FORMATS:
@@ -54,11 +56,11 @@ def current_downloads(root: Path, book, code_version: str) -> tuple[Download, ..
     return tuple(found)
 
 
-def keep(root: Path, book, code_version: str, made: dict[str, bytes]) -> None:
+def keep(root: Path, book, version: str, made: dict[str, bytes]) -> None:
     """Store new editions (site path -> bytes) under the current key, next to the current key's
     other editions; the editions of older keys are removed."""
     store = root / STORE
-    key = export_key(book, code_version)
+    key = export_key(book, version)
     folder = store / key
     folder.mkdir(parents=True, exist_ok=True)
     for path, data in made.items():

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import AtlasError, Diagnostic, SourceLocation
-from ..render.templates import make_environment
 from ..validate.strings import template_keys
 from .downloads import human_size, keep, site_path
 
@@ -29,14 +28,15 @@ class Made:
     detail: str  # pages and passes of a PDF, files of an EPUB
 
 
-def export_editions(root: Path, result, formats: tuple[str, ...], code_version: str) -> list[Made]:
-    """Make the editions in `formats` for every language, keep them, and say what was made.
-    Raises AtlasError with one located line per problem."""
+def export_editions(root: Path, result, formats: tuple[str, ...], version: str) -> list[Made]:
+    """Make the editions in `formats` for every language from the build's rendered pages, in its
+    environment, keep them (under `version`, the export stage's), and say what was made. Raises
+    AtlasError with one located line per problem."""
     book, output = result.book, result.output
     _check_inputs(root, book, formats)
     from .assemble import assemble_edition
 
-    env = make_environment(root)
+    env = result.env
     editions = [assemble_edition(book, output, lang, env) for lang in book.languages]
     made: list[Made] = []
     files: dict[str, bytes] = {}
@@ -51,7 +51,7 @@ def export_editions(root: Path, result, formats: tuple[str, ...], code_version: 
             made.append(Made(path, human_size(len(data)), time.perf_counter() - start, f"{len(edition.chapters)} chapters"))
     if "pdf" in formats:
         made += _pdfs(root, editions, env, output, files)
-    keep(root, book, code_version, files)
+    keep(root, book, version, files)
     return made
 
 

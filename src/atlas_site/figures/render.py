@@ -9,13 +9,13 @@ from pathlib import Path
 
 import jinja2
 
+from ..diagnostics import Diagnostic, SourceLocation
+from ..model.figure_spec import PLACEHOLDER
 from ..template_memo import MemoEnvironment
 from .canvas import PANEL_W, Canvas
 from .chart import number
 
-PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")  # not a _{sub} or ^{sup}
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
-REFERENCE = re.compile(r"^(ex:[a-z0-9-]+(\.[a-z0-9_]+)?|claim:[a-z0-9-]+|assume:[a-z0-9_]+|series:[a-z0-9_]+\.[a-z0-9_]+)$")
 
 
 class FigureError(KeyError):
@@ -32,8 +32,6 @@ class FigureError(KeyError):
 
     def diagnostic(self, spec_location):
         """One located line: at the template's line, or at the figure's spec (`spec_location`)."""
-        from ..diagnostics import Diagnostic, SourceLocation
-
         location = SourceLocation(self.where[0], self.where[1], 1) if self.where else spec_location
         return Diagnostic(location, "figure.render", str(self), "fix the figure's spec in ledger/figures.md or its template")
 
@@ -193,44 +191,3 @@ def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str]
     """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
     _, canvas = _render(spec, lang, values, template_dir, series)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]
-
-
-def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
-    """Structural problems of one raw figure spec (empty when it is well formed), given the book's
-    figure kinds (None: not checked here) and languages."""
-    KINDS, LANGS = kinds, tuple(languages)
-    fig = spec.get("id", "?")
-    out: list[str] = []
-    if not re.fullmatch(r"[a-z0-9-]+", str(fig)):
-        out.append(f"figure '{fig}': bad id")
-    if KINDS is not None and spec.get("kind") not in KINDS:
-        out.append(f"figure '{fig}': kind must be one of {sorted(KINDS)}")
-    for field in ("title", "desc", "caption"):
-        if set(spec.get(field) or {}) != set(LANGS):
-            out.append(f"figure '{fig}': {field} needs exactly {', '.join(LANGS)}")
-    sources = spec.get("sources")
-    if not isinstance(sources, list) or not all(
-            re.fullmatch(r"n\d{2,}|r[1-9]\d*", str(s)) for s in sources):
-        out.append(f"figure '{fig}': sources must be a list of ledger numbers")
-    numbers = spec.get("numbers") or {}
-    assume = spec.get("assume") or {}
-    if not isinstance(assume, Mapping) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in assume.values()):
-        out.append(f"figure '{fig}': assume must map names to numbers")
-        assume = {}
-    for key, ref in numbers.items():
-        if not REFERENCE.match(str(ref)):
-            out.append(f"figure '{fig}': number '{key}' has a bad reference {ref!r}")
-        elif str(ref).startswith("assume:") and str(ref)[7:] not in assume:
-            out.append(f"figure '{fig}': number '{key}' names no assume entry {ref!r}")
-    for key, entry in (spec.get("labels") or {}).items():
-        if not isinstance(entry, Mapping) or set(entry) != set(LANGS):
-            out.append(f"figure '{fig}': label '{key}' needs exactly {', '.join(LANGS)}")
-            continue
-        used = [set(PLACEHOLDER.findall(str(entry[lang]))) for lang in LANGS]
-        if any(u != used[0] for u in used):
-            out.append(f"figure '{fig}': label '{key}' uses different numbers in {', '.join(LANGS)}")
-        for name in set().union(*used):
-            if name not in numbers:
-                out.append(f"figure '{fig}': label '{key}' uses unknown number '{name}'")
-    return out

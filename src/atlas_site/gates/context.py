@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache, digest
+from ..cache import BuildCache, NoCache, Versioned, digest
 from ..diagnostics import SourceLocation
 from ..manifest import Manifest
-from ..markdown import make_parser
 from ..model import Book
 from ..output import Output
-from ..resolve.pages import part_tokens, reading_order
+from ..resolve.pages import reading_order
 from .html_index import HtmlIndex, index_html
 
 
@@ -23,18 +22,17 @@ class GateContext:
     manifest: Manifest = field(default_factory=Manifest)
     rules: list = field(default_factory=list)
     reference_problems: list = field(default_factory=list)
-    cache: BuildCache | None = None
-    code_version: str = ""
+    cache: BuildCache | Versioned | None = None  # the gates stage's (pipeline.py)
     root: Path | None = None  # the project (the scripts gate reads the repository's copies)
     translations: object = None  # translations.state.Translations: each section against its twins
     as_of: object = None  # datetime.date that evidence freshness is judged on (None: not judged)
+    tokens_of: object = None  # the parse stage's part -> tokens (pipeline.py): the gates never parse
     _html: dict = field(default_factory=dict)
-    _tokens_of: object = None
 
     def per_page(self, kind: str, parsed, compute, *inputs):
         """A page-level scan, recomputed only when the page's text, the inputs or the code change."""
         cache = self.cache or NoCache()
-        return cache.get(kind, lambda: digest(parsed.page.model_dump(mode="json"), self.code_version, *inputs), compute)
+        return cache.get(kind, lambda: digest(parsed.page.model_dump(mode="json"), *inputs), compute)
 
     def html(self, path: str) -> HtmlIndex:
         if path not in self._html:
@@ -45,10 +43,10 @@ class GateContext:
 
     def reading_order(self, parsed) -> list:
         """The page's text runs and directive uses in reading order (resolve/pages.py), from the
-        tokens of its parts (the cache's when it holds them, else parsed again)."""
-        if self._tokens_of is None:
-            self._tokens_of = part_tokens(make_parser(), self.cache, self.code_version)
-        return reading_order(parsed.page, self._tokens_of)
+        tokens the parse stage made of its parts."""
+        if self.tokens_of is None:
+            raise ValueError("the gates read the parse stage's tokens: GateContext(tokens_of=…)")
+        return reading_order(parsed.page, self.tokens_of)
 
     def where(self, path: str) -> SourceLocation:
         """Generated output is located as `_site/<path>` (its problems are template or engine bugs)."""

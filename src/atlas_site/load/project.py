@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache, digest, inside
+from ..cache import BuildCache, NoCache, Versioned, digest, inside
 from ..diagnostics import Diagnostic, SourceLocation
 from ..files import NotAFile, read_regular
 from .bibtex import parse_bibtex
@@ -166,7 +166,7 @@ def _blank(text: str) -> bool:
     return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
 
 
-def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
+def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> RawProject:
     """Parse every input file; a file whose bytes did not change is not parsed again."""
     cache = cache or NoCache()
     raw = RawProject(root)
@@ -216,7 +216,7 @@ def load_project(root: Path, cache: BuildCache | None = None) -> RawProject:
     return raw
 
 
-def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> LocatedData | None:
+def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache | Versioned) -> LocatedData | None:
     """A YAML file with a location per key; its problems go to `raw`."""
     if not path.exists():
         return None
@@ -229,7 +229,7 @@ def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> Located
     return data
 
 
-def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache) -> tuple[MarkdownFile | None, list]:
+def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache | Versioned) -> tuple[MarkdownFile | None, list]:
     """A markdown file split into front matter and body; its problems go to `raw` as well."""
     text = read_text(path, root, raw.problems)
     if text is None:

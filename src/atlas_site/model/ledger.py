@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from .base import Frozen, Localized, book_languages, split_language_keys
+from .figure_spec import spec_problems
 
 # a ledger number names an entry of a source registry: n04 (a formal node), r42 (a reference);
 # its shape is checked here, its existence by resolve/references.py
@@ -242,10 +243,8 @@ class FigureSpec(Frozen):
 
     @model_validator(mode="after")
     def _drawable(self, info: ValidationInfo):
-        """The rules of a figure spec that the schema cannot say (figures.spec_problems); its kind
-        is checked against the profile by resolve/references.py."""
-        from ..figures.render import spec_problems
-
+        """The rules of a figure spec that the schema cannot say (figure_spec.py); its kind is
+        checked against the profile by resolve/references.py."""
         languages = book_languages(info)
         if languages is None:
             return self

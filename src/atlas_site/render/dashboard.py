@@ -8,7 +8,6 @@ from ..freshness import review_schedule
 from ..model import Book, number_order
 from ..rules.citations import prose_citations
 from .layout import frame
-from .templates import make_environment
 
 
 def _uses(parsed: dict, kind: str) -> dict[str, list[str]]:
@@ -69,9 +68,9 @@ def _reviews(book: Book, as_of) -> dict:
             "overdue": sum(r.overdue(as_of) for r in reviews)}
 
 
-def render_dashboard(book: Book, parsed: dict, gate_reports: list, rules, root, translations=None, as_of=None) -> str:
+def render_dashboard(book: Book, parsed: dict, gate_reports: list, rules, env, translations=None, as_of=None) -> str:
+    """The gates' verdict as a page (pipeline.py's dashboard stage), in the build's environment."""
     lang = "en" if "en" in book.languages else book.languages[0]
-    env = make_environment(root)
     return env.get_template("dashboard.html.j2").render(
         **frame(book, lang, "dashboard.html", None), **dashboard_context(book, parsed, gate_reports, rules),
         translations=translations.table() if translations is not None else [],

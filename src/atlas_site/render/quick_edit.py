@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..cache import Versioned
 from ..diagnostics import Collector
 from ..load.front_matter import split_front_matter
 from ..load.project import input_name, read_text
@@ -25,7 +26,6 @@ from .assets import page_assets
 from .dependencies import Dependencies
 from .markdown_rules import install_rules
 from .site import render_body
-from .templates import make_environment
 
 
 @dataclass
@@ -37,14 +37,15 @@ class LastBuild:
     parsed: dict  # (lang, page id) -> ParsedPage
     computed: dict
     notices: dict  # (lang, page id) -> {section id: notice HTML}
-    code_version: str
+    versions: dict  # stage name -> the version of its cache entries (pipeline.versions), as that build had them
+    env: object  # that build's Jinja environment (never changed once made)
     dependencies: Dependencies  # the records' hashes, as that build computed them
     parts: dict = field(default_factory=dict)  # part path -> (lang, page id, index in the page)
     heads: dict = field(default_factory=dict)  # first part path -> its front matter as the build read it
 
     @classmethod
     def of(cls, root: Path, result) -> LastBuild:
-        last = cls(root, result.book, result.parsed, result.computed, result.notices, result.code_version,
+        last = cls(root, result.book, result.parsed, result.computed, result.notices, result.versions, result.env,
                    result.dependencies or Dependencies(result.book, result.computed))
         for (lang, page_id), parsed_page in result.parsed.items():
             for index, part in enumerate(parsed_page.page.parts):
@@ -81,7 +82,9 @@ class QuickEdit:
             md = make_parser()
             install_rules(md)
         self.md = md
-        self.tokens_of = part_tokens(md, cache, last.code_version)
+        # the stages' own cache views: the hot path finds what the build parsed and rendered
+        self.tokens_of = part_tokens(md, Versioned(cache, last.versions["parse"]))
+        self.render_cache = Versioned(cache, last.versions["render"])
         self.rendered: dict = {}  # what site() spliced in, for after()
 
     def after(self, edited: dict) -> QuickEdit:
@@ -148,6 +151,6 @@ class QuickEdit:
     def _body(self, parsed_page: ParsedPage) -> tuple[str, dict]:
         last = self.last
         notices = last.notices.get((parsed_page.page.lang, parsed_page.page.id), {})
-        body, state = render_body(last.book, parsed_page, last.computed, self.md, make_environment(last.root), last.root,
-                                  self.cache, last.code_version, notices, last.dependencies, self.tokens_of)
+        body, state = render_body(last.book, parsed_page, last.computed, self.md, last.env, last.root,
+                                  self.render_cache, notices, last.dependencies, self.tokens_of)
         return body, state.cites.places

@@ -7,11 +7,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from ..cache import BuildCache, NoCache, digest
+from ..cache import BuildCache, Versioned, digest
 from ..manifest import Manifest, PageRecord
 from ..model import Book
 from ..output import Output
-from ..resolve.pages import ParsedPage, part_tokens
+from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
 from .assets import add_assets, page_assets
 from .bibliography import render_bibliography
@@ -24,20 +24,19 @@ from .open_data import open_data_files
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms
 from .state import CiteIndex, RenderState
-from .templates import make_environment
 from .web import add_web_files
 
 
 def render_body(book: Book, parsed_page: ParsedPage, computed: dict, md: MarkdownIt, env, root: Path, cache,
-                code_version: str, notices: dict, dependencies, tokens_of=None) -> tuple[str, RenderState]:
+                notices: dict, dependencies, tokens_of) -> tuple[str, RenderState]:
     """A page's article content and the state it leaves (what it cites and places). `notices`:
     section id -> the notice that its twin changed (translations/). `tokens_of`: part -> tokens
-    (the index holds none; by default from the cache, else parsed again)."""
+    (the parse stage's: the index holds none). `cache`: the render stage's (pipeline.py)."""
     page = parsed_page.page
-    state = RenderState(book, page.lang, page.output_path, computed, env, root, cache, code_version,
+    state = RenderState(book, page.lang, page.output_path, computed, env, root, cache,
                         figure_numbers=parsed_page.figure_numbers())
     state.notices = notices
-    return _render_parts(state, parsed_page, md, dependencies, tokens_of or part_tokens(md, cache, code_version)), state
+    return _render_parts(state, parsed_page, md, dependencies, tokens_of), state
 
 
 def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, dependencies, tokens_of) -> str:
@@ -54,14 +53,14 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
 
         def render_part(part=part, carried=carried):
             local = RenderState(state.book, state.lang, state.page_path, state.computed, state.env, state.root,
-                                state.cache, state.code_version, figure_numbers=state.figure_numbers)
+                                state.cache, figure_numbers=state.figure_numbers)
             local.resume(carried)
             local.notices = state.notices
             text = md.renderer.render(tokens_of(part), md.options, {"state": local})
             return text, local.carry(), local.cites.places, local.record.dump()
 
         key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path, state.figure_numbers,
-                                                                  dependencies.of_uses(uses), state.code_version, notices)
+                                                                  dependencies.of_uses(uses), notices)
         text, carried, places, record = state.cache.get("part-html", key, render_part)
         state.cites.merge(places)
         state.record.merge(PageRecord.load(record))
@@ -80,29 +79,25 @@ def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
     return works
 
 
-def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path,
-                cache: BuildCache | None = None, code_version: str = "", notices: dict | None = None,
-                downloads=(), dependencies: Dependencies | None = None) -> tuple[Output, Manifest]:
-    """`notices`: (lang, page id) -> {section id: HTML} of the sections a twin changed under (translations/).
-    `dependencies`: the records' hashes (made here when not given; serve keeps them for its hot path).
-    `downloads`: the print and e-book editions of this book (export/downloads.py), shipped and
-    linked from every page's footer (the templates' `editions`)."""
-    cache = cache or NoCache()
-    notices = notices or {}
+def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path, env,
+                cache: BuildCache | Versioned, notices: dict, downloads, dependencies: Dependencies,
+                tokens_of) -> tuple[Output, Manifest]:
+    """`env`: the build's Jinja environment (make_environment: its `editions` are `downloads`).
+    `cache`: the render stage's (pipeline.py). `notices`: (lang, page id) -> {section id: HTML}
+    of the sections a twin changed under (translations/). `dependencies`: the records' hashes
+    (serve keeps them for its hot path). `downloads`: the print and e-book editions of this book
+    (export/downloads.py), shipped and linked from every page's footer. `tokens_of`: the parse
+    stage's part -> tokens (the index holds no tokens)."""
     linked = [(d.path, d.size) for d in downloads]
-    env = make_environment(root)
-    env.globals["editions"] = tuple(downloads)  # every page's footer links those of its language
     output, manifest = Output(), Manifest()
     cites = CiteIndex()
-    dependencies = dependencies or Dependencies(book, computed)
-    tokens_of = part_tokens(md, cache, code_version)  # parsed again: the index holds no tokens
     for lang in book.languages:
         pages = book.pages_in(lang)
         for position, page in enumerate(pages):
             parsed_page = parsed[(lang, page.id)]
 
             def render_page(page=page, parsed_page=parsed_page, position=position, pages=pages, lang=lang):
-                body, state = render_body(book, parsed_page, computed, md, env, root, cache, code_version,
+                body, state = render_body(book, parsed_page, computed, md, env, root, cache,
                                           notices.get((lang, page.id), {}), dependencies, tokens_of)
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
@@ -117,13 +112,13 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "")
                 return html, state.cites.places, state.record.dump()
 
-            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), code_version, linked,
+            key = lambda page=page, parsed_page=parsed_page: digest(page.model_dump(mode="json"), dependencies.of_page(parsed_page), linked,
                                                                     sorted(notices.get((page.lang, page.id), {}).items()))
             html, places, record = cache.get("page-html", key, render_page)
             cites.merge(places)
             manifest.record(lang, page.id).merge(PageRecord.load(record))
             output.add(page.output_path, html)
-    registry_version = digest(book.registry.model_dump(mode="json"), book.profile.model_dump(mode="json"), code_version)
+    registry_version = digest(book.registry.model_dump(mode="json"), book.profile.model_dump(mode="json"))
     nav_version = digest(book.profile.model_dump(mode="json"), book.strings,
                          [[p.lang, p.id, p.meta.model_dump(mode="json")] for p in book.pages], linked)  # the frame every page shows
     ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
@@ -131,8 +126,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     for lang in book.languages:
         _render_generated(book, env, parsed, computed, lang, cites, output, cache, generated,
                           digest(registry_version, nav_version, ledgers, lang))
-    output.add("index.html", cache.get("entry-page", digest(nav_version, code_version), lambda: render_chooser(book, env)))
-    output.add("404.html", cache.get("not-found", digest(nav_version, code_version), lambda: render_not_found(book, env)))
+    output.add("index.html", cache.get("entry-page", nav_version, lambda: render_chooser(book, env)))
+    output.add("404.html", cache.get("not-found", nav_version, lambda: render_not_found(book, env)))
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
     for path, data in open_data_files(book, parsed, computed, "numbers" in generated).items():
         output.add(path, data)

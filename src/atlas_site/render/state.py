@@ -9,7 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from ..cache import BuildCache, NoCache
+from ..cache import BuildCache, NoCache, Versioned
 from ..manifest import PageRecord
 from ..model import Book
 from ..resolve.examples import format_number
@@ -44,8 +44,7 @@ class RenderState:
     computed: dict
     env: Environment | None = None
     root: Path | None = None
-    cache: BuildCache = field(default_factory=NoCache)
-    code_version: str = ""
+    cache: BuildCache | Versioned = field(default_factory=NoCache)  # the render stage's (pipeline.py)
     cites: CiteIndex = field(default_factory=CiteIndex)
     record: PageRecord = field(default_factory=PageRecord)
     figure_numbers: dict = field(default_factory=dict)  # figure id -> number on this page (ParsedPage.figure_numbers)

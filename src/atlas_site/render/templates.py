@@ -1,18 +1,21 @@
-"""The Jinja environment shared by pages, labs and figures."""
+"""The Jinja environment of one build, shared by its pages, labs and figures."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, select_autoescape
 
+from ..diagnostics import Diagnostic, SourceLocation
 from ..template_memo import MemoEnvironment
 
+TEMPLATE_ERRORS = (TemplateNotFound, TemplateSyntaxError)  # the theme is an input too: a located line each
 
-@lru_cache(maxsize=4)
-def make_environment(root: Path) -> MemoEnvironment:
-    """One environment per project: compiled templates are reused across rebuilds (Jinja checks
-    each template's file and recompiles the ones that changed)."""
+
+def make_environment(root: Path, editions=()) -> MemoEnvironment:
+    """One environment per build, never changed once made (serve renders on two threads: a shared
+    one whose globals each build set was a race). `editions`: the print and e-book editions the
+    site links (export/downloads.py). Compiling again per build costs little: template_memo.py
+    keeps each template source's code for the process."""
     env = MemoEnvironment(
         loader=FileSystemLoader(str(root / "templates")),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "svg"), default_for_string=True),
@@ -24,5 +27,16 @@ def make_environment(root: Path) -> MemoEnvironment:
         # templates a build renders a few times each, for output that is the same byte for byte
         optimized=False,
     )
-    env.globals["editions"] = ()  # the print and e-book editions a site links (render_site sets them per build)
+    env.globals["editions"] = tuple(editions)  # every page's footer links those of its language
     return env
+
+
+def template_problem(error) -> Diagnostic:
+    """A missing or broken template of the theme, as one located line."""
+    if isinstance(error, TemplateSyntaxError):
+        name = error.filename or error.name or "?"
+        shown = Path(name).as_posix().split("/templates/", 1)[-1]
+        return Diagnostic(SourceLocation(f"templates/{shown}", error.lineno or 0, 1), "template.syntax",
+                          f"the template does not parse: {error.message}", "fix the template")
+    return Diagnostic(SourceLocation(f"templates/{error.name}"), "template.missing",
+                      f"the theme has no template '{error.name}'", "restore the file (git checkout templates/)")

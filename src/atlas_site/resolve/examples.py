@@ -9,7 +9,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache
+from ..cache import BuildCache, NoCache, Versioned
 from ..diagnostics import Diagnostic
 from ..figures import series as figure_series
 from ..load.project import outside_inputs
@@ -42,9 +42,10 @@ def format_number(value, digits: int) -> str:
     return "−" + text if rounded < 0 else text  # a Decimal -0.00 is not < 0: no sign on zero
 
 
-def compute_examples(book: Book, root: Path, cache: BuildCache | None = None, labs_version: str = "") -> tuple[dict[str, dict], list[Diagnostic]]:
+def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | None = None) -> tuple[dict[str, dict], list[Diagnostic]]:
     """Return {example id: {output name: raw value}} (and the figures' series under "figure:<id>")
-    and the problems found. Node runs again only when the requests or the lab code change."""
+    and the problems found. Node runs again only when the requests or the lab code change (the
+    lab code versions the resolve stage's cache: pipeline.py)."""
     cache = cache or NoCache()
     problems: list[Diagnostic] = []
     examples = []
@@ -65,7 +66,7 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | None = None, la
     if outside_inputs(root, ("labs_js",)):
         return {}, problems  # a lab file links out of the project (reported by load): never run it
     origin = book.locate(f"examples:{examples[0].id}" if examples else f"figures:{jobs[0].figure}")
-    runtime = LabRuntime(root, cache, labs_version)
+    runtime = LabRuntime(root, cache)
     missing = runtime.missing()
     if missing:
         return {}, problems + [Diagnostic(origin, "example.no-runtime", f"cannot compute teaching numbers: {missing} is missing")]

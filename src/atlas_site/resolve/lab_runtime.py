@@ -78,8 +78,8 @@ class _TimedOut(Exception):
 
 
 class LabRuntime:
-    def __init__(self, root: Path, cache, labs_version: str):
-        self.root, self.cache, self.labs_version = root, cache, labs_version
+    def __init__(self, root: Path, cache):
+        self.root, self.cache = root, cache
         self.node = shutil.which("node")
         self.seconds = lab_timeout()
 
@@ -101,7 +101,7 @@ class LabRuntime:
             return run.returncode, run.stdout, run.stderr
 
         try:
-            returncode, stdout, stderr = self.cache.get("examples", digest(requests, self.labs_version), call)
+            returncode, stdout, stderr = self.cache.get("examples", digest(requests), call)
         except _TimedOut as timed_out:
             return self._hung(timed_out.stderr)
         if returncode != 0:

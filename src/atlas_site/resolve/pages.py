@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from ..cache import BuildCache, NoCache, digest
+from ..cache import BuildCache, NoCache, Versioned, digest
 from ..diagnostics import Diagnostic, SourceLocation
 from ..directives import REGISTRY
 from ..model import Book, Page
@@ -211,12 +211,13 @@ def _offset_location(token, offset: int) -> tuple[int, int]:
 PART_TOKENS = "part-tokens"  # the one kind of cache entry a build asks for more than once
 
 
-def part_tokens(md: MarkdownIt, cache: BuildCache | None = None, code_version: str = ""):
+def part_tokens(md: MarkdownIt, cache: BuildCache | Versioned | None = None):
     """part -> its tokens, parsed again only when its text or the code changed. The index keeps no
-    tokens: the renderer and the gates ask again, and the build's cache answers (even a cold build
-    holds this one kind, build.ASKED_AGAIN: parsing every part twice was a third of its time)."""
+    tokens: the renderer and the gates ask the parse stage's function again, and the build's cache
+    answers (even a cold build holds this one kind, pipeline.ASKED_AGAIN: parsing every part twice
+    was a third of its time)."""
     cache = cache or NoCache()
-    return lambda part: cache.get(PART_TOKENS, lambda: digest(part.body, code_version), lambda: md.parse(part.body, {}))
+    return lambda part: cache.get(PART_TOKENS, lambda: digest(part.body), lambda: md.parse(part.body, {}))
 
 
 def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
@@ -261,7 +262,8 @@ def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens
     return parsed
 
 
-def parse_pages(book: Book, md: MarkdownIt, cache: BuildCache | None = None, code_version: str = "") -> dict[tuple[str, str], ParsedPage]:
-    """Index every page; a part file whose text did not change is not parsed again."""
-    tokens_of = part_tokens(md, cache, code_version)
+def parse_pages(book: Book, md: MarkdownIt, tokens_of=None) -> dict[tuple[str, str], ParsedPage]:
+    """Index every page; a part file whose text did not change is not parsed again (`tokens_of`:
+    part_tokens over the build's cache)."""
+    tokens_of = tokens_of or part_tokens(md)
     return {(page.lang, page.id): parse_page(page, md, tokens_of) for page in book.pages}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from ..directives import REGISTRY
 from .base import Check, PageArgs, RuleKind
 
 
@@ -230,8 +231,6 @@ class DirectiveCount(RuleKind):
         return f"{args.directive} used {args.count}×"
 
     def references(self, book):
-        from ..directives import REGISTRY
-
         return [] if self.args.directive in REGISTRY else [f"names unknown directive '{self.args.directive}'"]
 
     def check(self, ctx, lang, pages) -> Check:

@@ -24,28 +24,18 @@ from .state import IN_STEP, MISSING, OUTDATED, UNSYNCED, Translations, order_key
 STRUCTURE = ("book.yaml", "content/")
 
 
-def _load(root: Path):
-    from ..load.project import load_project
-    from ..markdown import make_parser
-    from ..resolve.pages import parse_pages
-    from ..validate import validate
-
-    book, _rules, problems, _suppressed = validate(load_project(root))
-    if book is None:
-        return None, None, problems
-    parsed = parse_pages(book, make_parser())
-    blocking = [p for p in problems if p.severity == "error" and p.location.path.startswith(STRUCTURE)]
-    return book, parsed, blocking
-
-
-def run_sync(root: Path, targets: list[str], everything=False, minor=False, status=False, day: dt.date | None = None,
+def run_sync(root: Path, load, targets: list[str], everything=False, minor=False, status=False, day: dt.date | None = None,
              out=None) -> tuple[int, list[Diagnostic]]:
-    """(exit code, problems). Prints what it did to `out` (sys.stdout as it is at the call)."""
+    """(exit code, problems). `load()` reads the book's pages (the pipeline's stages up to the
+    parse, run by the command): (book or None, parsed pages, problems). Prints what it did to
+    `out` (sys.stdout as it is at the call)."""
     out = out or sys.stdout
     usage = _usage(targets, everything, minor, status)
     if usage:
         return 2, [Diagnostic(SourceLocation(LOCK), "sync.usage", usage)]
-    book, parsed, problems = _load(root)
+    book, parsed, problems = load()
+    if book is not None:  # the problems of other inputs do not change which sections exist
+        problems = [p for p in problems if p.severity == "error" and p.location.path.startswith(STRUCTURE)]
     if book is None or problems:
         return 2, problems + [Diagnostic(SourceLocation(LOCK), "sync.blocked", "the book's pages do not load: the lock was not changed",
                                          "fix the problems above first")]

@@ -8,6 +8,7 @@ from ..diagnostics import Collector, SourceLocation, closest
 from ..load.yaml_source import LocatedData
 from ..model import BookProfile, Language
 from ..rules import RULE_KINDS
+from ..rules.base import PageArgs
 from .schema import build_item, schema_problems
 
 
@@ -97,8 +98,6 @@ def _rule(item, data: LocatedData, path: tuple, part, out: Collector, scope: str
 
 
 def _needs_page(kind) -> bool:
-    from ..rules.base import PageArgs
-
     return issubclass(kind.Args, PageArgs)
 
 

@@ -1,0 +1,122 @@
+"""`atlas-site check`: validate, render in memory and run the gates; writes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+import sys
+import time
+from pathlib import Path
+
+from ..diagnostics import AtlasError, Diagnostic, SourceLocation
+from .console import EXIT_PROBLEMS, print_problems, summary
+
+
+def run(args) -> int:
+    from ..build import assemble
+
+    if args.explain:
+        from ..explain import explain
+
+        text, known = explain(args.explain)
+        print(text, file=sys.stdout if known else sys.stderr)
+        return 0 if known else EXIT_PROBLEMS
+    root = Path(args.root).resolve()
+    start = time.perf_counter()
+    browser_gates: Callable[..., list] | None = None
+    if args.browser:  # before the work: a missing extra is known at once
+        try:
+            import playwright.sync_api  # noqa: F401  (the browser gates import it only when they start)
+
+            from ..gates.browser import run_browser_gates as browser_gates
+        except ImportError as error:
+            print_problems(
+                [
+                    Diagnostic(
+                        SourceLocation("atlas-site"),
+                        "browser.unavailable",
+                        f"check --browser needs Playwright ({error})",
+                        "install the test extras: .venv/bin/pip install -e '.[test]', "
+                        "or run bash scripts/test.sh once",
+                    )
+                ]
+            )
+            return EXIT_PROBLEMS
+    # a release is judged on a day: --as-of, else the edition's date, else today; a plain check
+    # judges no dates
+    as_of = args.as_of or (_release_day(root) if args.release else None)
+    try:
+        result = assemble(root, release=args.release, as_of=as_of)
+    except AtlasError as error:
+        print_problems(error.diagnostics, error.suppressed)
+        print(
+            f"check failed: {len(error.diagnostics)} problem(s) before the gates could run", file=sys.stderr
+        )
+        return EXIT_PROBLEMS
+    gate_problems = {id(p) for r in result.gate_reports for p in r.problems}
+    print_problems([p for p in result.problems if id(p) not in gate_problems], result.suppressed)
+    if result.output is None:
+        print(f"check failed: {len(result.errors)} problem(s) before the gates could run", file=sys.stderr)
+        return EXIT_PROBLEMS
+    reports = list(result.gate_reports)
+    if args.reproducible:
+        reports.append(_reproducible(root, result, args.release, as_of))
+    if browser_gates is not None:
+        browser_rules = [r for r in result.rules if r.browser]
+        reports += browser_gates(result.output, browser_rules, result.book.languages)
+    print("gates:")
+    for report in reports:
+        print("  " + report.line())
+        for problem in report.problems:
+            print(f"      {problem}")
+    not_run = [r for r in reports if r.status == "skip"]
+    browser_rules = [r.title for r in result.rules if r.browser]
+    if not args.browser and browser_rules:
+        rules = "; ".join(browser_rules)
+        print(f"not run: {len(browser_rules)} browser rule(s) of book.yaml ({rules}): add --browser")
+    if not args.reproducible:
+        print("not run: the reproducibility double build: add --reproducible")
+    for report in not_run:
+        print(f"not run: {report.name}: {report.skipped}")
+    failed = [r for r in reports if r.status == "FAIL"] or result.errors
+    print(
+        ("check failed" if failed else "check passed")
+        + f" in {time.perf_counter() - start:.2f} s: "
+        + summary(result, time.perf_counter() - start)
+    )
+    return EXIT_PROBLEMS if failed else 0
+
+
+def _release_day(root: Path) -> dt.date:
+    """The day a release is judged on without --as-of: the edition's (book.yaml `edition.date`),
+    else today. A book.yaml that does not parse is reported by the check itself."""
+    from ..load.yaml_source import parse_yaml
+
+    try:
+        data, _ = parse_yaml(
+            (root / "book.yaml").read_text(encoding="utf-8"), SourceLocation("book.yaml", 1, 1)
+        )
+    except (OSError, UnicodeDecodeError):
+        data = None
+    edition = data.data.get("edition") if data is not None and isinstance(data.data, dict) else None
+    day = edition.get("date") if isinstance(edition, dict) else None
+    return day if isinstance(day, dt.date) and not isinstance(day, dt.datetime) else dt.date.today()
+
+
+def _reproducible(root: Path, first, release: bool, as_of):
+    from ..build import assemble
+    from ..gates.report import GateReport
+
+    second = assemble(root, release=release, as_of=as_of)
+    same = second.output is not None and first.output.items() == second.output.items()
+    figures = (
+        f"{len(first.output.paths())} files byte-identical across two builds" if same else "two builds differ"
+    )
+    problems = (
+        []
+        if same
+        else [
+            Diagnostic(SourceLocation("_site"), "gate.reproducible", "two builds of the same inputs differ")
+        ]
+    )
+    return GateReport("reproducible", figures, problems)
