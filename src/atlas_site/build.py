@@ -149,7 +149,7 @@ def build(root: Path, destination: Path, progress=None, search: bool = True, cac
     if search:
         def finish(staging: Path) -> None:
             with clock.stage("search index"):
-                index_search(staging)
+                result.problems.extend(index_search(staging, (root,)))
     with clock.stage("write"):
         write_site(result.output, destination, finish=finish, root=root)
     # the search index runs inside the write (over the staging folder) and has its own line

@@ -110,6 +110,7 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.offline.request": ("Pages request nothing outside the site.", "Ship the asset in the repo."),
     "gate.offline.console": ("Pages log no console error.", "Open the page and fix the error shown."),
     "i18n.missing-language": ("Every lab UI string (ledger/labs.md `strings:`) has a non-empty text in every language of book.yaml.", "Add the missing language's text."),
+    "search.old-pagefind": ("The search index is built by Pagefind 1.6 from npm (package.json), which segments Chinese into words; without it the build falls back to the PyPI Pagefind 1.5, which splits Chinese into single characters, so Chinese searches match unrelated words.", "Run `npm ci` in the project (scripts/setup.sh does it), then rebuild."),
     "search.index": ("The search index is built by Pagefind over the written pages.", "Reinstall the project (pip install -e .) so pagefind[extended] is present, then rebuild."),
     "gate.figures.layout": ("Figure labels fit their boxes and panels, do not overlap, and render at 13 CSS px or more on a 390 px phone.", "Shorten the label, widen the box in the figure's data, or keep the text at 15 units or more in its 400-unit panel."),
     "gate.figures.contrast": ("Every figure text has WCAG contrast against what is painted behind its centre (the box fills, the figure and page backgrounds): 4.5:1, or 3:1 for large text. axe-core does not measure text inside SVG, so this gate does.", "Use the figure palette's ink colours for text (figures.css), or a lighter fill for the box behind it."),
