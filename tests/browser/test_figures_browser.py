@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.gates.figure_layout import (MIN_COLUMN_SHARE, MIN_TEXT_PX, figure_layout_problems,
-                                            figure_width_problems)
+                                            figure_scale_problems, figure_width_problems)
 
 PAGES = ["zh/ch14.html", "en/ch14.html", "zh/tf-overview.html", "en/tf-overview.html"]
 
@@ -53,6 +53,17 @@ def test_no_figure_narrower_than_60_percent_of_the_column_at_1280(site, path):
         context.close()
 
 
+@pytest.mark.parametrize("path", PAGES)
+def test_no_figure_text_larger_than_the_body_text_at_1280(site, path):
+    """issue 31 #11: at a laptop's width figures scaled to 1.4x, 21 px figure text beside 13.6 px
+    captions and 18 px body text."""
+    context, page = _open(site, path, 1280)
+    try:
+        assert figure_scale_problems(page) == []
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("path", PAGES)
@@ -85,5 +96,8 @@ def test_the_checks_fail_on_a_cramped_figure(site):
         }""")
         assert any("text column" in p for p in figure_width_problems(page))
         assert any("renders at" in p for p in figure_layout_problems(page))
+        page.evaluate("() => { document.querySelector('[data-figure]:not(figure)').style.width = '1000px'; "
+                      "document.querySelector('[data-figure]:not(figure) svg').style.maxWidth = 'none'; }")
+        assert any("larger than the" in p for p in figure_scale_problems(page))
     finally:
         context.close()

@@ -1,6 +1,6 @@
 """The figure checks run in Chromium: every figure text inside its box and its panel, no two texts
 overlapping, no text rendered smaller than the minimum (a phone's 390 px), no figure drawn
-narrower than a share of the text column (a laptop's 1280 px), and every figure text legible
+narrower than a share of the text column nor scaled up past the body text (a laptop's 1280 px), and every figure text legible
 against what is painted behind it (WCAG contrast; axe-core cannot measure text inside SVG). A figure is one or more <svg>
 panels inside the element that carries data-figure; boxes come from getBoundingClientRect, with a
 tolerance in the panel's user units."""
@@ -10,6 +10,7 @@ TOLERANCE_UNITS = 1.0
 MIN_CONTRAST = 4.5       # WCAG 2.2 §1.4.3 for body-size text; 3.0 for large text (24 px, or 18.66 px bold)
 MIN_TEXT_PX = 13.0       # the smallest CSS px size a figure text (sub/superscripts included) may render at
 MIN_COLUMN_SHARE = 0.6   # a figure's drawing spans at least this share of the text column
+BASE_UNITS = 15          # a figure's text size in user units (figures.css), unless a text sets its own
 
 _PANELS = r"""
 () => {
@@ -126,6 +127,24 @@ _WIDTH = r"""
 }
 """.replace("%PANELS%", _PANELS.strip())
 
+_SCALE = r"""
+(base) => {
+  const out = [];
+  const body = Math.max(0, ...[...document.querySelectorAll('article.prose > p')].map((p) => parseFloat(getComputedStyle(p).fontSize)));
+  if (!body) return out;
+  const panels = (%PANELS%)();
+  for (const [holder, svgs] of panels) {
+    const widest = Math.max(0, ...svgs.map((s) => s.getBoundingClientRect().width / (s.viewBox.baseVal.width || 1)));
+    if (base * widest > body + 0.05) {
+      const lang = holder.getAttribute('lang');
+      out.push(`fig-${holder.dataset.figure}${lang ? ' (' + lang + ')' : ''}: its text renders at ` +
+               `${(base * widest).toFixed(1)} px, larger than the ${body} px body text`);
+    }
+  }
+  return out;
+}
+""".replace("%PANELS%", _PANELS.strip())
+
 
 _CONTRAST = r"""
 ([normal, large]) => {
@@ -198,6 +217,12 @@ def figure_width_problems(page, share: float = MIN_COLUMN_SHARE) -> list[str]:
     """One line per figure drawn narrower than ``share`` of the text column (the widest paragraph
     of article.prose)."""
     return list(page.evaluate(_WIDTH, share))
+
+
+def figure_scale_problems(page, base_units: float = BASE_UNITS) -> list[str]:
+    """One line per figure scaled up so far that its text renders larger than the body text beside
+    it (a drawing for a 390 px phone, blown up on a laptop, shouts over its own caption)."""
+    return list(page.evaluate(_SCALE, base_units))
 
 
 def figure_contrast_problems(page, normal: float = MIN_CONTRAST, large: float = 3.0) -> list[str]:
