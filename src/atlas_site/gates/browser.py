@@ -17,7 +17,8 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
-from .figure_layout import figure_contrast_problems, figure_layout_problems, figure_width_problems
+from .figure_layout import (figure_contrast_problems, figure_layout_problems, figure_scale_problems,
+                            figure_width_problems)
 from .report import GateReport
 
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
@@ -287,6 +288,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
                     if viewport == "1280":
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
+                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}") for p in figure_scale_problems(page)]
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}") for p in figure_contrast_problems(page)]
                     if viewport == "1280" and page.locator("[data-lang-switch]").count() and "/" in path:
                         switch += [Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}") for issue in _check_switch(page, walk, path)]
@@ -301,7 +303,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
         GateReport("offline", f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors", offline),
         GateReport("language switch", f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses", switch,
                    skipped="" if len(languages) > 1 else "the book has one language"),
-        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap) and at 1280 px (≥ 60 % of the text column, text contrast); {len(figures)} problems", figures,
+        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems", figures,
                    skipped="" if figure_count else "no page shows a figure"),
     ]
 
