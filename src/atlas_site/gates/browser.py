@@ -17,8 +17,8 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
-from .figure_layout import (figure_contrast_problems, figure_layout_problems, figure_scale_problems,
-                            figure_width_problems)
+from .figure_layout import (figure_contrast_problems, figure_ink_problems, figure_layout_problems,
+                            figure_scale_problems, figure_width_problems)
 from .report import GateReport
 
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
@@ -286,6 +286,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
                         problems = figure_layout_problems(page)
                         figure_count += page.locator("figure.figure[data-figure]").count()
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
+                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}") for p in figure_ink_problems(page)]
                     if viewport == "1280":
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}") for p in figure_scale_problems(page)]
@@ -303,7 +304,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
         GateReport("offline", f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors", offline),
         GateReport("language switch", f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses", switch,
                    skipped="" if len(languages) > 1 else "the book has one language"),
-        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems", figures,
+        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems", figures,
                    skipped="" if figure_count else "no page shows a figure"),
     ]
 
