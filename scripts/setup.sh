@@ -15,8 +15,14 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# Node.js computes the teaching numbers with the labs' own formulas (and runs the lab tests).
+# Node.js computes the teaching numbers with the labs' own formulas (and runs the lab tests); npm
+# installs Pagefind 1.6 (package.json), which indexes Chinese by words.
 command -v node >/dev/null 2>&1 || apt_install nodejs
+command -v npm >/dev/null 2>&1 || apt_install npm
+if ! (cd "$ROOT" && node -e 'const want = require("./package.json").dependencies.pagefind;
+    process.exit(require("./node_modules/pagefind/package.json").version === want ? 0 : 1)' 2>/dev/null); then
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 if [ "$WANT_TEST" = "--test" ]; then
   # Debian's Chromium drives the browser gates and prints the PDF edition (Playwright cannot
   # download browsers here); the PDF sets Chinese in the Noto CJK fonts.

@@ -14,7 +14,8 @@
  *  - preset buttons [data-preset] with data-preset-values (JSON) and data-preset-note,
  *    and [data-preset-reset]: a preset restores every default first, then sets its
  *    values, so what it shows never depends on what was clicked before;
- *    a <select data-preset-select> applies the preset named by its value;
+ *    a <select data-preset-select> applies the preset named by its value; a preset that
+ *    keeps every default is marked pressed as the lab loads (the scenario it starts in);
  *  - [data-lab-error]: when an input is out of range (or the model finds no result)
  *    every output is replaced by "—" and this box says which input and why;
  *  - [data-lab-summary]: copies of the key outputs pinned on phones (CSS); in a lab
@@ -279,8 +280,14 @@
         update(el);
       });
     }
+    // A preset whose values are the defaults' own is the scenario the lab starts in: pressed from
+    // the start, so pressing it again visibly changes nothing for a reason the reader can see.
     for (const b of presets) {
-      b.setAttribute('aria-pressed', 'false');
+      const values = JSON.parse(b.getAttribute('data-preset-values') || 'null');
+      const current = values !== null && Object.keys(values).every(function (name) {
+        return box_of[name] && String(read_box(box_of[name])) === String(values[name]);
+      });
+      b.setAttribute('aria-pressed', current ? 'true' : 'false');
       b.addEventListener('click', function () { apply_preset(b); });
     }
     if (summary_items.length) {

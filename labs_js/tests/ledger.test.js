@@ -118,6 +118,33 @@ test('ledger/labs.md: every preset is a complete scenario that shows what its no
   }
 });
 
+// issue 31: Lab D's "K3 Fig. 12" preset set the defaults' own values, so pressing it changed nothing.
+test('ledger/labs.md: every preset changes what the reader sees, or is the one baseline the lab starts in', (t) => {
+  for (const lab of labs_fm.data.labs) {
+    const [base] = run([{ fn: lab.fn, args: lab.defaults }], modules);
+    const baselines = [];
+    for (const preset of lab.presets) {
+      const keeps = Object.entries(preset.values).every(([key, value]) => lab.defaults[key] === value);
+      if (keeps) { baselines.push(preset); continue; }
+      const [out] = run([{ fn: lab.fn, args: { ...lab.defaults, ...preset.values } }], modules);
+      // the outputs its note is about (its expect), or any output the lab shows
+      const watched = Object.keys(preset.expect || {}).length ? Object.keys(preset.expect) : lab.outputs.map((o) => o.name);
+      const changed = watched.filter((name) => {
+        const o = lab.outputs.find((x) => x.name === name);
+        return shown(out[name], o) !== shown(base[name], o);
+      });
+      assert.ok(changed.length, lab.id + ' preset ' + preset.id + ': none of ' + watched.join(', ') +
+        ' differs from what the defaults show');
+    }
+    // a preset that keeps every default is the lab's starting scenario (marked pressed on load): one
+    // at most, and a named teaching mode, never a report's example that would seem to do nothing
+    assert.ok(baselines.length <= 1, lab.id + ': several presets keep the defaults: ' + baselines.map((p) => p.id));
+    for (const preset of baselines) {
+      assert.equal(preset.kind, 'teaching-assumption', lab.id + ' preset ' + preset.id + ' only repeats the defaults');
+    }
+  }
+});
+
 test('ledger/labs.md: worked examples cite registered examples whose numbers they print', (t) => {
   const by_id = Object.fromEntries(examples_fm.data.examples.concat(tutorial_fm.data.examples || []).map((e) => [e.id, e]));
   for (const lab of labs_fm.data.labs) {

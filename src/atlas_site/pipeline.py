@@ -192,7 +192,7 @@ def _export(run: Run) -> bool:
 def _write(run: Run) -> bool:
     def search_index(staging: Path) -> None:  # over the staging folder, before it replaces the site
         start = time.perf_counter()
-        index_search(staging)
+        run.problems.extend(index_search(staging, (run.root,)))
         run.timings["search index"] = time.perf_counter() - start
 
     finish = search_index if run.search else None

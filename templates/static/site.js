@@ -64,6 +64,31 @@
     first.observe(header);
   }
 
+  /* Content above a link's target may change height after the browser landed on it: the labs start
+     when the reader comes near them (taller than their text), a skipped block is laid out at its
+     real height. Until the reader scrolls or taps themselves (or ten seconds pass), the target is
+     put back where it landed, below the header, whenever the page's height changes. */
+  function keepTargetsInPlace() {
+    if (!("ResizeObserver" in window)) return;
+    var target = null;
+    var until = 0;
+    function hold() {
+      target = addressTarget();
+      until = Date.now() + 10000;
+    }
+    function release() { target = null; }
+    new ResizeObserver(function () {
+      if (!target || Date.now() > until) return;
+      var rest = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
+      if (Math.abs(target.getBoundingClientRect().top - rest) > 2) target.scrollIntoView();
+    }).observe(document.body);
+    ["wheel", "touchstart", "pointerdown", "keydown"].forEach(function (type) {
+      window.addEventListener(type, release, { passive: true, capture: true });
+    });
+    window.addEventListener("hashchange", hold);
+    hold();
+  }
+
   /* The section being read: the last heading above a line 30% down the window (at the very end
      of the page, where the last headings cannot reach that line, the last heading in view). The
      section the address names wins while the reader is still inside it (it may be too short, or
@@ -236,6 +261,7 @@
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();
+    keepTargetsInPlace();
     setupSectionTracking();
     setupContentsPanel();
     setupPrint();

@@ -8,7 +8,9 @@ import pytest
 from atlas_site.gates.figure_layout import (
     MIN_COLUMN_SHARE,
     MIN_TEXT_PX,
+    figure_ink_problems,
     figure_layout_problems,
+    figure_scale_problems,
     figure_width_problems,
 )
 
@@ -57,6 +59,17 @@ def test_no_figure_narrower_than_60_percent_of_the_column_at_1280(site, path):
         context.close()
 
 
+@pytest.mark.parametrize("path", PAGES)
+def test_no_figure_text_larger_than_the_body_text_at_1280(site, path):
+    """issue 31 #11: at a laptop's width figures scaled to 1.4x, 21 px figure text beside 13.6 px
+    captions and 18 px body text."""
+    context, page = _open(site, path, 1280)
+    try:
+        assert figure_scale_problems(page) == []
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("path", PAGES)
@@ -64,6 +77,8 @@ def test_labels_fit_their_boxes_and_do_not_overlap(site, path, width, scheme):
     context, page = _open(site, path, width, scheme)
     try:
         assert figure_layout_problems(page, min_text_px=MIN_TEXT_PX if width == 390 else 0) == []
+        # issue 31 #13: "decode, batch 1" on the roofline's axis, "a = 0" on the speculative chart's
+        assert figure_ink_problems(page) == []
     finally:
         context.close()
 
@@ -89,5 +104,24 @@ def test_the_checks_fail_on_a_cramped_figure(site):
         }""")
         assert any("text column" in p for p in figure_width_problems(page))
         assert any("renders at" in p for p in figure_layout_problems(page))
+        page.evaluate("() => { document.querySelector('[data-figure]:not(figure)').style.width = '1000px'; "
+                      "document.querySelector('[data-figure]:not(figure) svg').style.maxWidth = 'none'; }")
+        assert any("larger than the" in p for p in figure_scale_problems(page))
+    finally:
+        context.close()
+
+
+def test_the_ink_check_finds_a_label_on_a_curve(site):
+    """A label moved onto the goodput curve is reported; before, a label on an axis or a line
+    passed every check (only text against text was compared)."""
+    context, page = _open(site, "en/ch14.html", 1280)
+    try:
+        assert figure_ink_problems(page) == []
+        page.evaluate("""() => { const fig = document.querySelector('[data-figure="goodput-load"] svg');
+            const point = fig.querySelector('polyline.fig-curve').points.getItem(3);
+            const label = [...fig.querySelectorAll('text')].find((t) => t.textContent.includes('goodput peaks'));
+            label.setAttribute('x', point.x - 10); label.setAttribute('y', point.y + 5);
+            label.querySelectorAll('tspan[x]').forEach((s) => s.setAttribute('x', point.x - 10)); }""")
+        assert any("goodput peaks" in p and "sits on a curve" in p for p in figure_ink_problems(page)), figure_ink_problems(page)
     finally:
         context.close()

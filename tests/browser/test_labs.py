@@ -292,6 +292,24 @@ def test_presets_show_what_their_notes_promise(labs, contracts, built, lang, lab
     lab.done()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lab_id", LABS)
+def test_every_preset_visibly_changes_the_lab_or_is_marked_as_its_start(labs, lang, lab_id):
+    """issue 31 #10: Lab D's "K3 Fig. 12" preset set the defaults' own values, so pressing it changed
+    nothing a reader could see. The class: from the page as it loaded, every preset changes an
+    output, or it is the scenario the lab starts in and is shown pressed from the start."""
+    lab = labs.get(lab_id, lang, fresh=True)
+    marked = lab.panel.evaluate("p => Object.fromEntries([...p.querySelectorAll('[data-preset]')]"
+                                ".map(b => [b.dataset.preset, b.getAttribute('aria-pressed') === 'true']))")
+    for preset_id, pressed in marked.items():
+        before = lab.preset_and_state(None)["outputs"]  # Reset: the page as it loaded
+        after = lab.preset_and_state(preset_id)["outputs"]
+        assert after != before or pressed, f"{lab_id}: preset {preset_id} changes no output and is not marked as the start"
+        assert not (after != before and pressed), f"{lab_id}: preset {preset_id} is marked as the start but changes outputs"
+    assert sum(marked.values()) <= 1
+    lab.done()
+
+
 INVALID = {  # lab: (input, bad value) — the issue's own example first
     "memory": ("kv_heads", "0"), "batch": ("arrival_rate", "500"), "speculative": ("k", "2.5"),
     "fleet": ("hash_block", ""), "cost": ("hbm_tbps", "0"),

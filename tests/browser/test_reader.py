@@ -113,6 +113,30 @@ def test_print_to_pdf_gives_clean_pages(browser, base):
     page.close()
 
 
+# the relative luminance of a computed CSS colour: rgb(r, g, b)
+LUMINANCE = """c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(v => { v /= 255;
+  return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }"""
+
+
+@pytest.mark.parametrize("dark", ["system", "toggle"])
+def test_printing_from_the_dark_scheme_prints_dark_ink_on_white(browser, base, dark):
+    """issue 31 #2: printed while the site showed the dark scheme, body text came out light grey and
+    figure labels vanished (paper stays white: browsers drop backgrounds when printing)."""
+    context = browser.new_context(color_scheme="dark" if dark == "system" else "light")
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    if dark == "toggle":
+        page.click("[data-theme-toggle]")
+    assert page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)") > 0.5, "the screen shows the dark scheme"
+    page.emulate_media(media="print")
+    ink = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)")
+    label = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.querySelector('figure.figure svg text')).fill)")
+    caption = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.querySelector('figcaption')).color)")
+    context.close()
+    # on white paper, 4.5:1 needs a luminance below 0.183 (dark-scheme ink is above 0.7)
+    assert ink < 0.05 and label < 0.183 and caption < 0.183, (ink, label, caption)
+
+
 def test_table_of_contents_highlights_the_current_section(browser, base):
     """Entering at a section marks it; scrolling down and back up moves the mark with the reader."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from search_queries import QUERIES
+from search_queries import CROSS, QUERIES, wanted
 
 from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
@@ -375,18 +375,44 @@ def test_the_chooser_remembers_the_language_without_a_loop(browser, base, site):
         context.close()
 
 
-# -- search ---------------------------------------------------------------------------------------
-# hit rates reached (issue 15 item 7); before this work: zh 6/34, en 8/22
-MINIMUM = {"zh": 24, "en": 16}
+# -- landing on a section ------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("target", ["ch14#history", "ch14#open-questions", "tf-overview#protocol"])
+def test_a_link_to_a_late_section_still_shows_it_after_the_content_above_settles(browser, base, lang, target):
+    """issue 31 #3: on a phone, #history landed 991 px short: the labs above it start when the reader
+    comes near them and grow after the browser has landed. The class: content above the target
+    changes height after the jump; the target stays where it landed until the reader scrolls."""
+    page_id, section = target.split("#")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + f"{lang}/{page_id}.html#{section}")
+    page.wait_for_timeout(3000)  # the labs near the target have started, the blocks around it are laid out
+    top, rest = page.evaluate("""id => { const el = document.getElementById(id);
+      return [el.getBoundingClientRect().top, parseFloat(getComputedStyle(el).scrollMarginTop)]; }""", section)
+    context.close()
+    assert abs(top - rest) <= 2, f"{target} sits at {top:.0f} px, not {rest:.0f} px below the top"
+
+
+# -- search ----------------------------------------------------------------------------------------
+# issue 31: >= 95 % of the query set in the top three, per language (before: zh 41/52, en 40/48 with
+# Pagefind 1.5 and the earlier ranking)
+MINIMUM_SHARE = 0.95
+
+
+def _normalised(query):
+    return re.sub(r"\s+", " ", re.sub(r"([\u3400-\u9fff])([A-Za-z0-9])|([A-Za-z0-9])([\u3400-\u9fff])",
+                                     lambda m: " ".join(g for g in m.groups() if g), query)).strip()
 
 
 def _top_three(page, query):
     page.fill("#search-input", query)
     page.wait_for_function("q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
-                           arg=re.sub(r"\s+", " ", re.sub(r"([\u3400-\u9fff])([A-Za-z0-9])|([A-Za-z0-9])([\u3400-\u9fff])",
-                                                          lambda m: " ".join(g for g in m.groups() if g), query)).strip(),
-                           timeout=15000)
+                           arg=_normalised(query), timeout=30000)
     return page.eval_on_selector_all(".search-link", "els => els.slice(0, 3).map(a => a.getAttribute('href'))")
+
+
+def _section(href):
+    return href.rsplit("/", 1)[-1].replace(".html", "")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -395,13 +421,30 @@ def test_search_query_set_finds_each_section_in_the_top_three(browser, base, lan
     page.goto(base + f"{lang}/ch14.html")
     misses = []
     queries = [(q, want) for query_lang, q, want in QUERIES if query_lang == lang]
+    seen = {}  # "首token延迟" is searched as "首 token 延迟": the box shows that search already
     for query, want in queries:
-        top = _top_three(page, query)
+        top = seen.get(_normalised(query)) or seen.setdefault(_normalised(query), _top_three(page, query))
         assert all(f"/{lang}/" in href for href in top), f"{query}: results from the other language {top}"
-        if not any(href.rsplit("/", 1)[-1].replace(".html", "") == want for href in top):
-            misses.append(f"{query} -> {want} (got {[h.rsplit('/', 1)[-1] for h in top]})")
+        if not any(_section(href) in wanted(want) for href in top):
+            misses.append(f"{query} -> {want} (got {[_section(h) for h in top]})")
     hits = len(queries) - len(misses)
-    assert hits >= MINIMUM[lang], f"{lang}: {hits}/{len(queries)} in the top three; misses: {misses}"
+    print(f"search {lang}: {hits}/{len(queries)} in the top three; misses: {misses}")
+    assert hits >= MINIMUM_SHARE * len(queries), f"{lang}: {hits}/{len(queries)} in the top three; misses: {misses}"
+    page.close()
+
+
+@pytest.mark.parametrize("lang, query, want", CROSS)
+def test_a_query_in_the_other_language_offers_that_languages_results(browser, base, lang, query, want):
+    """A Chinese query on an English page shows the Chinese sections, saying which language they are in."""
+    page = browser.new_page()
+    page.goto(base + f"{lang}/ch14.html")
+    top = _top_three(page, query)
+    other = "zh" if lang == "en" else "en"
+    assert top and all(f"/{other}/" in href for href in top), top
+    assert any(_section(href) in wanted(want) for href in top), top
+    assert page.locator(".search-result[lang] a[hreflang]").count() > 0, "each result says its language"
+    assert page.locator("[data-search-status]").inner_text().startswith("Results in 中文"), \
+        page.locator("[data-search-status]").inner_text()
     page.close()
 
 
@@ -421,6 +464,47 @@ def test_search_results_name_the_page_and_close(browser, base):
     assert box["y"] + box["height"] < 800, box
     page.mouse.click(195, box["y"] + box["height"] + 20)
     assert page.locator(".search-result").count() == 0, "a tap outside closes the results"
+    page.close()
+
+
+def test_following_a_result_into_the_same_page_closes_the_results(browser, base):
+    """issue 31 #1: on a phone a result pointing into the open page left the results open (the header
+    grew to 582 px, the page scrolled sideways to 533 px). The class: results shown while the box
+    has lost focus never widen the header."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    page.locator("#search-input").tap()
+    _top_three(page, "speculative decoding")
+    page.evaluate("document.activeElement.blur()")  # results open, focus elsewhere
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(".site-header").bounding_box()["height"] < 80
+    link = page.locator(".search-link[href*='/en/ch14.html#']").first
+    link.tap()
+    page.wait_for_function("() => location.hash.length > 1")
+    assert page.locator(".search-result").count() == 0, "the results close once one is followed"
+    assert page.locator(".site-header").bounding_box()["height"] < 80
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_search_says_it_is_working_and_keeps_its_results_in_place(browser, base):
+    """issue 31 #12: the panel flickered and jumped while results arrived. Now the status says a search
+    runs from the first key, the results it will replace stay where they are (dimmed) meanwhile,
+    and the new ones land at the same place."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "en/ch14.html")
+    page.locator("#search-input").focus()
+    page.keyboard.type("g")
+    page.wait_for_function("() => document.querySelector('[data-search-status]').textContent === 'Searching…'", timeout=1000)
+    _top_three(page, "goodput")
+    top = page.locator(".search-results").bounding_box()["y"]
+    page.keyboard.type(" ttft")
+    page.wait_for_selector(".search.is-busy", timeout=2000)
+    assert page.locator(".search-result").count() > 0, "the earlier results stay while the next search runs"
+    page.wait_for_function("() => document.querySelector('[data-search-results]').getAttribute('data-query') === 'goodput ttft'",
+                           timeout=30000)
+    assert page.locator(".search-results").bounding_box()["y"] == top
     page.close()
 
 

@@ -414,3 +414,20 @@ def test_series_problems_are_located(edit, code, message):
     found = [p for p in problems if p.code == code]
     assert found and message in found[0].message, problems
     assert found[0].location == book.locate("figures:roofline") and found[0].location.line > 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cost_curve_names_the_batch_its_ring_marks(project, lang):
+    """issue 31 #8: the ring marked the cheapest feasible point (batch 40) while the number beside it
+    read 32, the label of the neighbouring dot. The number nearest the ring is the batch it marks."""
+    spec, series = BY_ID["cost-curve"], series_of(project, "cost-curve")
+    decode, cost = series["decode"], series["cost"]
+    slo = spec["assume"]["min_user_tokens_per_s"]
+    feasible = [i for i, speed in enumerate(decode["per_user_tokens_per_s"]) if speed >= slo]
+    cheapest = min(feasible, key=lambda i: cost["per_million"][i])
+    root = parse(render(spec, lang, series))
+    circles = list(root.iter("{http://www.w3.org/2000/svg}circle")) + list(root.iter("circle"))
+    ring = next(c for c in circles if "fig-outline" in c.get("class", ""))
+    numbers = [t for t in texts(root) if "fig-value" in t.get("class", "") and squash("".join(t.itertext())).isdigit()]
+    nearest = min(numbers, key=lambda t: (float(t.get("x")) - float(ring.get("cx"))) ** 2 + (float(t.get("y")) - float(ring.get("cy"))) ** 2)
+    assert "".join(nearest.itertext()).strip() == str(decode["x"][cheapest]) == "40"

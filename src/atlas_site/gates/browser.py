@@ -18,7 +18,13 @@ from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
 from .accessibility import axe_problems, axe_source, contrast_problems
-from .figure_layout import figure_contrast_problems, figure_layout_problems, figure_width_problems
+from .figure_layout import (
+    figure_contrast_problems,
+    figure_ink_problems,
+    figure_layout_problems,
+    figure_scale_problems,
+    figure_width_problems,
+)
 from .report import GateReport
 
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
@@ -277,8 +283,10 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
                         problems = figure_layout_problems(page)
                         figure_count += page.locator("figure.figure[data-figure]").count()
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
+                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}") for p in figure_ink_problems(page)]
                     if viewport == "1280":
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
+                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}") for p in figure_scale_problems(page)]
                         figures += [Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}") for p in figure_contrast_problems(page)]
                     if viewport == "1280":
                         access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
@@ -299,7 +307,7 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
         GateReport("accessibility", f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
                    f"every text in the light and dark schemes; {len(access)} problems", access,
                    skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])"),
-        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap) and at 1280 px (≥ 60 % of the text column, text contrast); {len(figures)} problems", figures,
+        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems", figures,
                    skipped="" if figure_count else "no page shows a figure"),
     ]
 

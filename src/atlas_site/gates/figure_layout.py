@@ -1,6 +1,6 @@
 """The figure checks run in Chromium: every figure text inside its box and its panel, no two texts
 overlapping, no text rendered smaller than the minimum (a phone's 390 px), no figure drawn
-narrower than a share of the text column (a laptop's 1280 px), and every figure text legible
+narrower than a share of the text column nor scaled up past the body text (a laptop's 1280 px), and every figure text legible
 against what is painted behind it (WCAG contrast; axe-core cannot measure text inside SVG). A figure is one or more <svg>
 panels inside the element that carries data-figure; boxes come from getBoundingClientRect, with a
 tolerance in the panel's user units."""
@@ -10,6 +10,7 @@ TOLERANCE_UNITS = 1.0
 MIN_CONTRAST = 4.5       # WCAG 2.2 §1.4.3 for body-size text; 3.0 for large text (24 px, or 18.66 px bold)
 MIN_TEXT_PX = 13.0       # the smallest CSS px size a figure text (sub/superscripts included) may render at
 MIN_COLUMN_SHARE = 0.6   # a figure's drawing spans at least this share of the text column
+BASE_UNITS = 15          # a figure's text size in user units (figures.css), unless a text sets its own
 
 _PANELS = r"""
 () => {
@@ -126,6 +127,86 @@ _WIDTH = r"""
 }
 """.replace("%PANELS%", _PANELS.strip())
 
+# What a text must not sit on: the drawing's ink (data curves, axes, lines and arrows, dots and
+# arrowheads); light gridlines, washes and the boxes a text belongs in are background.
+INK = ("polyline.fig-curve, line.fig-line, .fig-axis, .fig-arrow line, .fig-arrow polyline, "
+       ".fig-arrow polygon, circle")
+
+_INK_OVER_TEXT = r"""
+([tolUnits, ink]) => {
+  const out = [];
+  const short = %SHORT%;
+  const panels = (%PANELS%)();
+  const KIND = {polyline: 'curve', line: 'line', path: 'line', polygon: 'shape', circle: 'dot'};
+  for (const [holder, svgs] of panels) {
+    const lang = holder.getAttribute('lang');
+    const tag = 'fig-' + holder.dataset.figure + (lang ? ' (' + lang + ')' : '');
+    for (const svg of svgs) {
+      const frame = svg.getBoundingClientRect();
+      const vb = svg.viewBox && svg.viewBox.baseVal;
+      const scale = vb && vb.width ? frame.width / vb.width : 1;
+      if (!frame.width) continue;
+      const tol = tolUnits * scale;
+      const where = tag + (svg.dataset.panel ? ' panel ' + svg.dataset.panel : '');
+      const marks = [...svg.querySelectorAll(ink)].map((el) => {
+        const points = [];
+        const m = el.getScreenCTM();
+        if (el.localName === 'circle' || el.localName === 'polygon') {
+          const r = el.getBoundingClientRect();
+          return {el, rect: r, points};
+        }
+        const length = el.getTotalLength ? el.getTotalLength() : 0;
+        for (let d = 0; d <= length; d += 0.5) {
+          const p = el.getPointAtLength(d);
+          points.push([m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f]);
+        }
+        return {el, rect: null, points};
+      });
+      const over = (r, {rect, points}) => {
+        const inner = {left: r.left + tol, right: r.right - tol, top: r.top + tol, bottom: r.bottom - tol};
+        return rect
+          ? Math.min(rect.right, inner.right) - Math.max(rect.left, inner.left) > 0 &&
+            Math.min(rect.bottom, inner.bottom) - Math.max(rect.top, inner.top) > 0
+          : points.some(([x, y]) => x > inner.left && x < inner.right && y > inner.top && y < inner.bottom);
+      };
+      for (const text of svg.querySelectorAll('text')) {
+        if (!short(text)) continue;
+        // line by line: a wrapped label's lines are tspans with their own x, and the corner a short
+        // last line leaves empty is not text
+        const lines = text.querySelectorAll(':scope > tspan[x]');
+        const rects = (lines.length ? [...lines] : [text]).map((line) => line.getBoundingClientRect()).filter((r) => r.width);
+        const mark = marks.find((m) => rects.some((r) => over(r, m)));
+        if (mark) {
+          const el = mark.el;
+          const what = el.closest('.fig-arrow') ? 'an arrow' : el.classList.contains('fig-axis') ? 'an axis'
+            : 'a ' + (KIND[el.localName] || el.localName);
+          out.push(`${where}: text "${short(text)}" sits on ${what}`);
+        }
+      }
+    }
+  }
+  return out;
+}
+""".replace("%PANELS%", _PANELS.strip()).replace("%SHORT%", _SHORT)
+
+_SCALE = r"""
+(base) => {
+  const out = [];
+  const body = Math.max(0, ...[...document.querySelectorAll('article.prose > p')].map((p) => parseFloat(getComputedStyle(p).fontSize)));
+  if (!body) return out;
+  const panels = (%PANELS%)();
+  for (const [holder, svgs] of panels) {
+    const widest = Math.max(0, ...svgs.map((s) => s.getBoundingClientRect().width / (s.viewBox.baseVal.width || 1)));
+    if (base * widest > body + 0.05) {
+      const lang = holder.getAttribute('lang');
+      out.push(`fig-${holder.dataset.figure}${lang ? ' (' + lang + ')' : ''}: its text renders at ` +
+               `${(base * widest).toFixed(1)} px, larger than the ${body} px body text`);
+    }
+  }
+  return out;
+}
+""".replace("%PANELS%", _PANELS.strip())
+
 
 _CONTRAST = r"""
 ([normal, large]) => {
@@ -198,6 +279,18 @@ def figure_width_problems(page, share: float = MIN_COLUMN_SHARE) -> list[str]:
     """One line per figure drawn narrower than ``share`` of the text column (the widest paragraph
     of article.prose)."""
     return list(page.evaluate(_WIDTH, share))
+
+
+def figure_ink_problems(page, tolerance: float = 2 * TOLERANCE_UNITS, ink: str = INK) -> list[str]:
+    """One line per figure text drawn over the figure's ink: a data curve, an axis, a line or an
+    arrow crossing it, a dot or an arrowhead under it (gridlines and washes are background)."""
+    return list(page.evaluate(_INK_OVER_TEXT, [tolerance, ink]))
+
+
+def figure_scale_problems(page, base_units: float = BASE_UNITS) -> list[str]:
+    """One line per figure scaled up so far that its text renders larger than the body text beside
+    it (a drawing for a 390 px phone, blown up on a laptop, shouts over its own caption)."""
+    return list(page.evaluate(_SCALE, base_units))
 
 
 def figure_contrast_problems(page, normal: float = MIN_CONTRAST, large: float = 3.0) -> list[str]:

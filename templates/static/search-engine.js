@@ -1,0 +1,312 @@
+/* The search behind the box (search.js loads this when the reader first comes to it).
+   Pagefind finds the pages (one index per language; the other languages' indexes are merged in only
+   when the page's own language has nothing, or the query is written in another language's script);
+   every section of every page found is then ranked here. Each result is one section: its title, the
+   page it is on and an excerpt, built with DOM nodes (Pagefind's <mark> highlights are rebuilt as
+   elements); a result in another language says so and carries its language.
+
+   Ranking, most important first:
+   1. the section's title against what was typed and, when that is one name of a glossary term, the
+      term's other names (assets/search-terms.js): its subject (the title before a colon, without a
+      year in brackets) is one of them; its subject, or else its whole title, holds one of them; the
+      title holds every word typed;
+   2. how often the section itself uses the words (Pagefind's weighted matches).
+   Question words ("what is", "为什么") are dropped; mixed Chinese + English is split at the script
+   boundary ("KV缓存" -> "KV 缓存"), as the index segments it.
+   While a search runs the previous results stay (dimmed) and the status says so, so the panel does
+   not flicker; Escape, a tap outside, the close button or following a result closes it. */
+(function () {
+  "use strict";
+  var SHOWN = 8;
+  var HAN = "\u3400-\u9fff\uf900-\ufaff";
+  var HAS_HAN = new RegExp("[" + HAN + "]");
+  var QUESTION_WORDS = /^(a|an|the|is|are|what|whats|why|how|do|does|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|should|when|which|it)$/;
+  var ZH_QUESTION = /什么是|是什么|为什么|怎么算|怎么样|怎么|怎样|如何|哪些|吗|呢|？|\?/g;
+
+  function element(tag, cls, value) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (value) node.textContent = value;
+    return node;
+  }
+
+  /* "a <mark>b</mark> c" -> text, <mark>, text; any other markup is shown as plain text */
+  function highlighted(excerpt) {
+    var fragment = document.createDocumentFragment();
+    excerpt.split(/(<mark>[^<]*<\/mark>)/).forEach(function (piece) {
+      var match = /^<mark>([^<]*)<\/mark>$/.exec(piece);
+      if (match) fragment.appendChild(element("mark", "", match[1]));
+      else if (piece) fragment.appendChild(document.createTextNode(piece.replace(/<[^>]*>/g, "")));
+    });
+    return fragment;
+  }
+
+  /* a space wherever Chinese meets Latin letters or digits, and single spaces */
+  function normalise(query) {
+    return query
+      .replace(new RegExp("([" + HAN + "])([A-Za-z0-9])", "g"), "$1 $2")
+      .replace(new RegExp("([A-Za-z0-9])([" + HAN + "])", "g"), "$1 $2")
+      .replace(/\s+/g, " ").trim();
+  }
+
+  /* what the query asks about, without its question words */
+  function subjectOf(query) {
+    var words = query.replace(ZH_QUESTION, " ").split(" ").filter(function (word) {
+      return word && !QUESTION_WORDS.test(word.toLowerCase().replace(/'/g, ""));
+    });
+    return words.length ? normalise(words.join(" ")) : query;
+  }
+
+  /* lower case, one stem per Latin word ("weights" ~ "weight", "parallelism" ~ "parallel"), no spaces
+     or punctuation: what two ways of writing one name have in common */
+  function stem(word) {
+    return word.length > 4 ? word.replace(/(ies)$/, "y").replace(/(ism|ing|s)$/, "") : word;
+  }
+  function flat(value) {
+    return value.toLowerCase().split(/[^a-z0-9\u3400-\u9fff\uf900-\ufaff]+/).map(stem).join("");
+  }
+  function words(value) {
+    return value.toLowerCase().split(/[^a-z0-9\u3400-\u9fff\uf900-\ufaff]+/).filter(Boolean).map(stem);
+  }
+
+  /* the query and, when it is one name of a glossary term, the term's other names (each spelling
+     once) */
+  function namesOf(query) {
+    var typed = flat(query);
+    var names = [query];
+    (window.AtlasSearchTerms || []).forEach(function (group) {
+      if (group.some(function (name) { return flat(name) === typed; })) names = names.concat(group);
+    });
+    var seen = {};
+    return names.filter(function (name) { return seen[flat(name)] ? false : (seen[flat(name)] = true); });
+  }
+
+  /* the names worth a search of the index: a page not written in Chinese holds no Chinese name,
+     and a name of two Latin letters ("KV") finds every page */
+  function searchedNames(names, chinese) {
+    return names.filter(function (name, i) {
+      return i === 0 || ((chinese || !HAS_HAN.test(name)) && (HAS_HAN.test(name) || flat(name).length > 2));
+    }).slice(0, 5);
+  }
+
+  /* does `text` hold `name` as whole words (Latin) or as a run of characters (Chinese)? A name of
+     one or two Latin letters ("KV", "TP") is too common a part of other names to count. */
+  function holds(text, name) {
+    var wanted = words(name);
+    if (!wanted.length || (!HAS_HAN.test(name) && wanted.join("").length < 3)) return false;
+    var have = words(text);
+    if (HAS_HAN.test(name)) return flat(text).indexOf(flat(name)) >= 0;
+    for (var i = 0; i + wanted.length <= have.length; i++) {
+      if (wanted.every(function (word, j) { return have[i + j] === word; })) return true;
+    }
+    return false;
+  }
+
+  /* the title's subject: the words before its colon, without a bracketed year */
+  function subjectOfTitle(title) {
+    var head = title.split(/[:：]/)[0];
+    return head.replace(/[(（][^)）]*[)）]/g, " ").trim();
+  }
+
+  function titleLevel(title, query, names) {
+    var subject = subjectOfTitle(title);
+    if (names.some(function (name) { return flat(name) === flat(subject); })) return 4;
+    if (names.some(function (name) { return holds(subject, name); })) return 3;
+    if (names.some(function (name) { return holds(title, name); })) return 2;
+    var have = words(title);
+    var wanted = words(query);
+    return wanted.length && wanted.every(function (word) {
+      return have.some(function (w) { return w.indexOf(word) === 0 || word.indexOf(w) === 0 && w.length > 3; });
+    }) ? 1 : 0;
+  }
+
+  function weight(sub) {
+    return (sub.weighted_locations || []).reduce(function (sum, place) { return sum + (place.balanced_score || place.weight || 1); }, 0)
+      || (sub.locations || []).length;
+  }
+
+  /* the language code a result's address names (…/<code>/page.html) */
+  function languageOf(url) {
+    var match = /\/([a-z]{2,3})\/[^/]*$/.exec(url.split("#")[0]);
+    return match ? match[1] : "";
+  }
+
+  /* every section of every page found (each search: one name of the query), best first */
+  function rank(found, query, names) {
+    var byUrl = {};
+    var list = [];
+    found.forEach(function (page) {
+      var subs = page.sub_results && page.sub_results.length ? page.sub_results : [page];
+      var pageTitle = (page.meta && page.meta.title) || page.url;
+      subs.forEach(function (sub) {
+        var url = sub.url || page.url;
+        var hit = byUrl[url];
+        if (!hit) {
+          var title = sub.title || pageTitle;
+          hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), excerpt: sub.excerpt || page.excerpt || "",
+                               level: titleLevel(title, query, names), weight: 0 };
+          list.push(hit);
+        }
+        hit.weight += weight(sub);
+      });
+    });
+    return list.sort(function (a, b) { return b.level - a.level || b.weight - a.weight; });
+  }
+
+  window.AtlasSearch = function (form, offline) {
+    var input = form.querySelector("input[type=search]");
+    var status = form.querySelector("[data-search-status]");
+    var list = form.querySelector("[data-search-results]");
+    var base = form.getAttribute("data-root") || "";
+    var own = form.getAttribute("data-lang");
+    var message = function (key) { return form.getAttribute("data-msg-" + key) || ""; };
+    /* the other languages, from the language switch: code, Pagefind's language and name */
+    var others = Array.prototype.map.call(document.querySelectorAll("[data-lang-switch]"), function (link) {
+      return { code: link.getAttribute("hreflang"), index: (link.getAttribute("lang") || "").toLowerCase(), name: link.textContent.trim() };
+    });
+    var pagefind = null;
+    var merged = null;
+    var pending = 0; /* the number of the latest search: an older one that ends later is dropped */
+
+    /* Pagefind's module and the glossary's names (a classic script, assets/search-terms.js) */
+    function load() {
+      if (pagefind) return Promise.resolve(pagefind);
+      var terms = new Promise(function (resolve) {
+        var script = document.createElement("script");
+        script.src = base + "assets/search-terms.js";
+        script.onload = script.onerror = resolve;
+        document.head.appendChild(script);
+      });
+      return Promise.all([import(base + "pagefind/pagefind.js"), terms]).then(function (loaded) {
+        pagefind = loaded[0];
+        return pagefind;
+      });
+    }
+
+    /* the other languages' indexes, merged into the search once they are needed */
+    function mergeOthers() {
+      if (!merged) {
+        merged = Promise.all(others.map(function (other) {
+          return pagefind.mergeIndex(base + "pagefind/", { language: other.index });
+        }));
+      }
+      return merged;
+    }
+
+    /* the pages each name finds, one search after the other: a result's data (its sections and
+       their weights) is read for the search that found it, before the next search starts */
+    function searchAll(names) {
+      var pages = [];
+      return names.reduce(function (previous, name) {
+        return previous.then(function () { return pagefind.search(name); }).then(function (search) {
+          return Promise.all((search ? search.results : []).map(function (result) { return result.data(); }));
+        }).then(function (data) { pages = pages.concat(data); });
+      }, Promise.resolve()).then(function () { return pages; });
+    }
+
+    var close = element("button", "search-close", "×");
+    close.type = "button";
+    close.hidden = true;
+    close.setAttribute("aria-label", message("close"));
+    form.insertBefore(close, list);
+
+    function clear() {
+      while (list.firstChild) list.removeChild(list.firstChild);
+    }
+    function busy(on) {
+      form.classList.toggle("is-busy", on);
+      list.setAttribute("aria-busy", String(on));
+    }
+    function dismiss() {
+      pending++;
+      clear();
+      busy(false);
+      status.textContent = "";
+      close.hidden = true;
+      list.removeAttribute("data-query");
+    }
+
+    function render(hits, query, other) {
+      clear();
+      var count = hits.length === 1 ? message("count-one") : message("count").replace("{n}", String(hits.length));
+      status.textContent = !hits.length ? message("none")
+        : other ? message("other").replace("{lang}", other.name).replace("{count}", count) : count;
+      close.hidden = !hits.length;
+      hits.forEach(function (hit) {
+        var item = element("li", "search-result");
+        var link = element("a", "search-link", hit.title);
+        link.href = hit.url;
+        if (other) {
+          link.hreflang = other.code;
+          item.lang = other.index;
+        }
+        item.appendChild(link);
+        if (hit.page !== hit.title) item.appendChild(element("p", "search-page", hit.page));
+        var excerpt = element("p", "search-excerpt");
+        excerpt.appendChild(highlighted(hit.excerpt));
+        item.appendChild(excerpt);
+        list.appendChild(item);
+      });
+      list.setAttribute("data-query", query);
+      busy(false);
+    }
+
+    /* Sections in the page's language; when there are none, or the query is written in Chinese on
+       a page that is not, those of the first other language that has some. */
+    function run(query) {
+      var subject = subjectOf(query);
+      var names = namesOf(subject);
+      var chinese = /^(zh|ja)/.test(own);
+      var foreign = HAS_HAN.test(query) && !chinese;
+      var searched = function () {
+        return searchAll(searchedNames(names, chinese || merged)).then(function (pages) { return rank(pages, subject, names); });
+      };
+      return (foreign ? mergeOthers() : Promise.resolve()).then(searched).then(function (hits) {
+        var mine = hits.filter(function (hit) { return hit.lang === own; });
+        if (mine.length && !foreign) return { hits: mine };
+        return (merged ? Promise.resolve(hits) : mergeOthers().then(searched)).then(function (all) {
+          for (var i = 0; i < others.length; i++) {
+            var code = others[i].code;
+            var theirs = all.filter(function (hit) { return hit.lang === code; });
+            if (theirs.length) return { hits: theirs, other: others[i] };
+          }
+          return { hits: mine };
+        });
+      });
+    }
+
+    function search() {
+      var query = normalise(input.value);
+      var ticket = ++pending;
+      if (!query) { dismiss(); return; }
+      busy(true);
+      if (!list.firstChild) status.textContent = message("busy");
+      load().then(function () {
+        return new Promise(function (resolve) { setTimeout(resolve, 150); }); /* wait for the typing to pause */
+      }).then(function () {
+        return ticket === pending ? run(query) : null;
+      }).then(function (found) {
+        if (found && ticket === pending) render(found.hits.slice(0, SHOWN), query, found.other);
+      }).catch(function () {
+        if (ticket === pending) { busy(false); status.textContent = offline; }
+      });
+    }
+
+    close.addEventListener("click", function () { dismiss(); input.focus(); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && (list.firstChild || status.textContent)) dismiss();
+    });
+    document.addEventListener("click", function (event) {
+      if ((list.firstChild || status.textContent) && !form.contains(event.target)) dismiss();
+    });
+    /* following a result closes the results, also when it points into this page */
+    list.addEventListener("click", function (event) {
+      if (!event.target.closest("a")) return;
+      dismiss();
+      input.blur();
+    });
+    window.addEventListener("hashchange", dismiss);
+    input.addEventListener("input", search);
+    if (input.value) search();
+  };
+})();
