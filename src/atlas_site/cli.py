@@ -7,7 +7,7 @@ import datetime as dt
 import os
 import sys
 
-from .commands import build, check, new, serve, sync
+from .commands import build, check, init, new, serve, sync
 from .commands.build import EXPORT_FORMATS
 from .commands.console import EXIT_INTERNAL, EXIT_INTERRUPTED
 from .diagnostics import one_line
@@ -65,6 +65,10 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--as-of", type=_date, metavar="DATE",
                            help="judge evidence freshness and translation grace on this day (--release without it: book.yaml's edition date, else today)")
     check_cmd.set_defaults(run=check.run)
+    init_cmd = commands.add_parser("init", help="start a new book in an empty folder (the default theme, one sample page)")
+    init_cmd.add_argument("dir", type=_nonempty("the folder"), metavar="DIR", help="the new book's folder (absent or empty)")
+    init_cmd.add_argument("--languages", default="zh,en", metavar="CODES", help="its languages, comma-separated (default: zh,en)")
+    init_cmd.set_defaults(run=init.run)
     new_cmd = commands.add_parser("new", help="scaffold a new chapter (a draft in every language, and its book.yaml entry)")
     new_cmd.add_argument("kind", choices=["chapter"], help="what to create")
     new_cmd.add_argument("id", type=_nonempty("the chapter id"), help="the chapter's page id, e.g. ch15")

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from markdown_it import MarkdownIt
 
+from .theme import default_theme_version
 from .cache import BuildCache, NoCache, Versioned, digest, engine_version, tree_digest
 from .diagnostics import Diagnostic, causes_first
 from .export.downloads import current_downloads
@@ -143,7 +144,7 @@ def _render(run: Run) -> bool:
     run.notices = {(lang, page): page_notices(book, run.translations, lang, page) for lang, page in parsed}
     # the editions an export made of these very inputs, linked from every page
     downloads = current_downloads(run.root, book, run.versions["export"])
-    run.env = make_environment(run.root, editions=downloads)
+    run.env = make_environment(run.root, editions=downloads, book_css=bool(book.stylesheet))
     run.dependencies = Dependencies(book, run.computed)
     run.output, run.manifest = render_site(
         book, parsed, run.computed, _need(run.md), run.root, run.env, run.cache_of("render"), run.notices,
@@ -245,6 +246,8 @@ UNTIL_PARSE = ("load", "validate", "parse")  # sync: the pages as they read, not
 def versions(root: Path) -> dict[str, str]:
     """Each stage's version: the engine's and the bytes of the folders it declares as code."""
     folders = {folder: tree_digest(root, (folder,)) for stage in STAGES for folder in stage.code}
+    # the theme's files the book does not hold itself are code as well (theme.py)
+    folders["templates"] = digest(folders["templates"], default_theme_version(root))
     engine = engine_version()
     return {stage.name: digest(engine, *(folders[folder] for folder in stage.code)) for stage in STAGES}
 

@@ -46,7 +46,9 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
 
 def inputs_digest(root: Path, options: dict) -> str:
     package = Path(__file__).resolve().parent
-    return hashlib.sha256((_files_digest([root / f for f in INPUTS], root) + _files_digest([package], package.parent)
+    checkout_theme = package.parents[1] / "templates"  # the default theme of an editable install (theme.py)
+    engine = [package] if checkout_theme.resolve() == (root / "templates").resolve() else [package, checkout_theme]
+    return hashlib.sha256((_files_digest([root / f for f in INPUTS], root) + _files_digest(engine, package.parents[1])
                            + json.dumps(options, sort_keys=True)).encode()).hexdigest()
 
 

@@ -6,6 +6,7 @@ from html import escape, unescape
 
 from markupsafe import Markup
 
+from ..theme import theme_folders
 from .. import figures
 from ..cache import digest
 from ..diagnostics import AtlasError, closest
@@ -34,7 +35,7 @@ def _render_figure(state, use) -> str:
     series = state.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
     try:
         svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series),
-                              lambda: figures.render_figure_svg(raw, lang, values, state.root / "templates", series))
+                              lambda: figures.render_figure_svg(raw, lang, values, theme_folders(state.root), series))
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
     number = state.figure_numbers[spec.id]
@@ -186,7 +187,7 @@ def _render_dev_map(state, use) -> str:
               "left": n.left[lang], "cites": Markup(state.cite(list(n.cites))),
               "after": [{"id": a, "title": titles.get(a, a)} for a in n.after]} for n in book.map_nodes]
     years = sorted({n.year for n in book.map_nodes})
-    return state.env.get_template("devmap.html.j2").render(lang=lang, routes=routes, nodes=nodes, years=years)
+    return state.env.get_template("devmap.html.j2").render(lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years)
 
 
 DEV_MAP = Directive(

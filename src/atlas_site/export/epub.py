@@ -13,13 +13,14 @@ from io import BytesIO
 from markupsafe import Markup
 
 from ..render.assets import shipped
+from ..theme import theme_path
 from .assemble import Chapter, Edition
 from .cover import render_cover
 from .css import expand_is
 from .xhtml import EPUB, MATHML, SVG, XHTML, classes, serialize
 
 TEXT = "text"  # the folder of the chapters inside EPUB/
-STYLESHEETS = ("templates/export/epub.css", "templates/figures/figures.css")
+STYLESHEETS = ("export/epub.css", "figures/figures.css")  # theme files (theme.py)
 CONTAINER = ('<?xml version="1.0" encoding="UTF-8"?>\n'
              '<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">\n'
              '<rootfiles><rootfile full-path="EPUB/package.opf" media-type="application/oebps-package+xml"/></rootfiles>\n'
@@ -46,7 +47,7 @@ def _files(edition: Edition, env, root) -> list[tuple[str, bytes]]:
             epub_type=LANDMARK_TYPES.get(chapter.id, "chapter"))
         chapters.append({"id": f"c-{chapter.id}", "href": chapter_file(chapter.id), "properties": properties,
                          "text": text})
-    css = "\n".join((root / path).read_text(encoding="utf-8") for path in STYLESHEETS)
+    css = "\n".join(theme_path(root, path).read_text(encoding="utf-8") for path in STYLESHEETS)
     context = {"edition": edition, "html_lang": edition.html_lang, "t": edition.ui}
     nav = env.get_template("export/nav.xhtml.j2").render(
         **context, contents=edition.contents(deepest=3), landmarks=_landmarks(edition), chapter_file=chapter_file)

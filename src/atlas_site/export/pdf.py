@@ -17,6 +17,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from ..theme import theme_path
 from ..output import Output
 from .assemble import ID_REFERENCES, Edition
 from .cover import render_cover
@@ -95,7 +96,7 @@ class PrintDocument:
     def write_assets(self, folder: Path) -> None:
         for sheet in self.stylesheets[: -len(EDITION_STYLESHEETS)]:
             (folder / sheet).write_bytes(self.output[f"assets/{sheet}"])
-        (folder / "print.css").write_bytes((self.root / "templates" / "export" / "print.css").read_bytes())
+        (folder / "print.css").write_bytes(theme_path(self.root, "export/print.css").read_bytes())
         (folder / "running.css").write_text(_running_css(self.edition, self.env), encoding="utf-8")
 
     def write(self, folder: Path, pages: dict[str, int]) -> Path:

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import AtlasError, Diagnostic, SourceLocation
-from ..validate.strings import template_keys
+from ..theme import shown_name, theme_path
+from ..validate.strings import theme_template_keys
 from .downloads import human_size, keep, site_path
 
 INSTALL_HINT = ("bash scripts/test.sh installs it (apt-get install chromium fonts-noto-cjk; pip install -e '.[test]'); "
                 "ATLAS_CHROMIUM names another Chromium")
-PRINT_CSS = "templates/export/print.css"
+PRINT_CSS = "export/print.css"  # a theme file (theme.py)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _pdfs(root: Path, editions, env, output, files: dict[str, bytes]) -> list[Ma
             try:
                 data, passes = make_pdf(edition, env, root, output, browser)
             except TocMismatch as mismatch:
-                raise AtlasError([Diagnostic(SourceLocation(PRINT_CSS), "export.pdf-toc", f"{edition.lang}: {mismatch}",
+                raise AtlasError([Diagnostic(SourceLocation(shown_name(root, theme_path(root, PRINT_CSS))), "export.pdf-toc", f"{edition.lang}: {mismatch}",
                                              "a rule that changes a line's height by its page number (e.g. on .toc-page)")])
             except Exception as error:  # Playwright reports a crash or a timeout of the print as its own Error
                 raise AtlasError([Diagnostic(SourceLocation("templates/export/print.html.j2"), "export.print",
@@ -102,7 +103,7 @@ def _browser():
 def _check_inputs(root: Path, book, formats: tuple[str, ...]) -> None:
     """What the editions need from the book and the machine, checked before any is made."""
     problems = []
-    needed = template_keys(root / "templates" / "export")
+    needed = theme_template_keys(root, "export")
     for lang in book.languages:
         missing = sorted(needed - set(book.strings.get(lang, {})))
         if missing:
@@ -126,13 +127,13 @@ def _missing_fonts(root: Path) -> list[Diagnostic]:
     except (OSError, subprocess.CalledProcessError):
         listed = ""
     families = {name.strip() for line in listed.splitlines() for name in line.split(",")}
-    css = (root / PRINT_CSS).read_text(encoding="utf-8").splitlines()
+    css = theme_path(root, PRINT_CSS).read_text(encoding="utf-8").splitlines()
     problems = []
     for family in CJK_FONTS:
         if family not in families:
             line = next((number for number, text in enumerate(css, 1) if family in text), 0)
             col = css[line - 1].index(family) + 1 if line else 0
-            problems.append(Diagnostic(SourceLocation(PRINT_CSS, line, col), "export.font",
+            problems.append(Diagnostic(SourceLocation(shown_name(root, theme_path(root, PRINT_CSS)), line, col), "export.font",
                                        f"the font '{family}' that print.css names is not installed", "apt-get install fonts-noto-cjk"))
     return problems
 

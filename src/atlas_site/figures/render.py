@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,9 +99,9 @@ def _figure_dir(template_dir: Path) -> str:
 
 
 @lru_cache(maxsize=8)
-def _environment(template_dir: str) -> jinja2.Environment:
+def _environment(template_dirs: tuple[str, ...]) -> jinja2.Environment:
     env = MemoEnvironment(
-        loader=jinja2.FileSystemLoader(template_dir),
+        loader=jinja2.FileSystemLoader(list(template_dirs)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -115,7 +115,7 @@ def _environment(template_dir: str) -> jinja2.Environment:
 
 
 def _render(spec: Mapping, lang: str, values: Mapping[str, str],
-            template_dir: Path, series: Mapping | None) -> tuple[str, Canvas]:
+            template_dir: Path | Sequence[Path], series: Mapping | None) -> tuple[str, Canvas]:
     fig_id = spec["id"]
     for field in ("title", "desc"):
         if lang not in (spec.get(field) or {}):
@@ -123,8 +123,11 @@ def _render(spec: Mapping, lang: str, values: Mapping[str, str],
     if not ID.fullmatch(str(fig_id)):
         raise FigureError(f"figure {fig_id!r}: an id is lower-case letters, digits and '-'")
     texts = Texts(spec, lang, values, series)
-    folder = _figure_dir(template_dir)
-    env = _environment(folder)
+    # one folder, or the theme's folders in lookup order (the book's templates/, the default theme)
+    template_dirs = (template_dir,) if isinstance(template_dir, (str, Path)) else tuple(template_dir)
+    folders = tuple(_figure_dir(folder) for folder in template_dirs)
+    folder, template_dir = folders[0], template_dirs[0]
+    env = _environment(folders)
     declared = spec.get("series") or {}
     series = series or {}
     missing = sorted(set(declared) - set(series))
@@ -174,7 +177,7 @@ def _template_line(traceback) -> tuple[str, int] | None:
 
 
 def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
-                      template_dir: Path, series: Mapping | None = None) -> str:
+                      template_dir: Path | Sequence[Path], series: Mapping | None = None) -> str:
     """Render one figure spec (a raw item of ``figures:``) as inline markup: a ``<div
     role="img">`` holding one ``<svg>`` per panel.
 
@@ -187,7 +190,7 @@ def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
 
 
 def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str],
-                             template_dir: Path, series: Mapping | None = None) -> list[str]:
+                             template_dir: Path | Sequence[Path], series: Mapping | None = None) -> list[str]:
     """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
     _, canvas = _render(spec, lang, values, template_dir, series)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]

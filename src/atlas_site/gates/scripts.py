@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..theme import shown_name, theme_file
 from ..cache import NoCache, digest
 from ..diagnostics import Diagnostic, SourceLocation
 from .context import GateContext
@@ -39,7 +40,8 @@ def source_of(path: str, root: Path) -> str | None:
     if path.startswith("assets/labs/"):
         candidate = "labs_js/" + path[len("assets/labs/"):]
     elif path.startswith("assets/") and path.count("/") == 1:
-        candidate = "templates/static/" + path[len("assets/"):]
+        found = theme_file(root, "static/" + path[len("assets/"):])
+        return shown_name(root, found) if found else None
     else:
         return None
     return candidate if (root / candidate).is_file() else None

@@ -11,6 +11,7 @@ from ..files import NotAFile, read_regular
 from .bibtex import parse_bibtex
 from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
+from ..theme import owner, theme_glob
 
 INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js")
 CODE_FOLDERS = ("templates", "labs_js")  # read by Jinja, the asset step and Node, not by read_text
@@ -27,6 +28,7 @@ class RawProject:
     root: Path
     profile: LocatedData | None = None  # book.yaml
     strings: dict = field(default_factory=dict)  # language code -> LocatedData of templates/strings/<code>.yaml
+    stylesheets: list = field(default_factory=list)  # the texts of book.yaml's theme: css, in its order
     bib_records: list = field(default_factory=list)  # (dict, SourceLocation)
     source_tables: dict = field(default_factory=dict)  # "nodes" / "references" -> LocatedData
     ledgers: list = field(default_factory=list)  # MarkdownFile with front matter
@@ -162,6 +164,28 @@ def _undecodable(name: str, data: bytes, error: UnicodeDecodeError) -> Diagnosti
                       "re-save the file as UTF-8")
 
 
+def _book_stylesheets(root: Path, raw: RawProject) -> list[str]:
+    """The texts of the stylesheets book.yaml's `theme: css:` lists (paths in templates/; validate
+    says what else is wrong with the entry). A file that is missing is located at its entry."""
+    profile = raw.profile
+    theme = profile.data.get("theme") if profile is not None and isinstance(profile.data, dict) else None
+    listed = theme.get("css") if isinstance(theme, dict) else None
+    texts = []
+    for index, path in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(path, str) or not path.endswith(".css") or ".." in path.split("/"):
+            continue  # not a project path: the schema reports it
+        file = root / "templates" / path
+        if not file.is_file() and not file.is_symlink():
+            raw.problems.append(Diagnostic(profile.at(("theme", "css", index)), "theme.css-missing",
+                                           f"book.yaml lists the stylesheet {path}, and templates/{path} does not exist",
+                                           "add the file to templates/, or remove it from theme: css"))
+            continue
+        text = read_text(file, root, raw.problems)
+        if text is not None:
+            texts.append(text)
+    return texts
+
+
 def _blank(text: str) -> bool:
     return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
 
@@ -174,10 +198,11 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
     raw.profile = _yaml(root / PROFILE, root, raw, cache)
     if raw.profile is None and not (root / PROFILE).exists():
         raw.problems.append(Diagnostic(SourceLocation(PROFILE), "profile.missing", f"no {PROFILE}: the book profile names the book's languages, parts and rules"))
-    for path in sorted((root / "templates" / "strings").glob("*.yaml")):
-        data = _yaml(path, root, raw, cache)
+    for path in theme_glob(root, "strings", "*.yaml"):  # the book's own, else the default theme's
+        data = _yaml(path, owner(root, path), raw, cache)
         if data is not None:
             raw.strings[path.stem] = data
+    raw.stylesheets = _book_stylesheets(root, raw)
     sources = root / "sources"
     for path in sorted(sources.glob("*.bib")):
         text = read_text(path, root, raw.problems)

@@ -83,6 +83,7 @@ class Book(Frozen):
     figures: dict[str, FigureSpec]
     labs: dict[str, LabContract]
     lab_strings: dict[str, dict[str, str]]  # key -> {lang: text}
+    stylesheet: str = ""  # the book's own CSS (book.yaml theme: css), in the order it lists them
     lineages: dict[str, Lineage] = Field(default_factory=dict)
     map_routes: tuple[MapRoute, ...] = ()
     map_nodes: tuple[MapNode, ...] = ()

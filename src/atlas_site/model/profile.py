@@ -131,6 +131,25 @@ class Edition(Frozen):
     date: datetime.date
 
 
+class Theme(Frozen):
+    """What the book adds to the default theme: its own stylesheets (paths in its templates/
+    folder, e.g. brand.css), shipped as assets/book.css and linked after the theme's on every page.
+    A theme file itself is replaced by a file of the same name in the book's templates/."""
+
+    css: tuple[str, ...] = ()
+
+    @field_validator("css")
+    @classmethod
+    def _project_paths(cls, css):
+        for path in css:
+            parts = path.split("/")
+            if not path.endswith(".css") or path.startswith("/") or ".." in parts or "" in parts:
+                raise ValueError(f"{path!r}: a stylesheet is a .css file named by its path in templates/ (brand.css)")
+        if len(set(css)) != len(css):
+            raise ValueError("a stylesheet is listed twice")
+        return css
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -146,6 +165,7 @@ class BookProfile(Frozen):
     review_months: ReviewIntervals | None = None  # None: the book sets no review dates
     downloads: Downloads = Field(default_factory=Downloads)
     edition: Edition | None = None
+    theme: Theme = Field(default_factory=Theme)
 
     @field_validator("languages")
     @classmethod

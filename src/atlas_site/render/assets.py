@@ -5,12 +5,14 @@ import re
 from pathlib import Path
 
 from ..output import Output
+from ..theme import theme_file, theme_glob
 
 # stylesheets: one for every page, and one per feature for the pages that have it
-STYLESHEETS = {"atlas.css": ("templates/static/site.css", "templates/figures/figures.css", "templates/static/web.css"),
-               "labs.css": ("templates/labs/labs.css",), "devmap.css": ("templates/static/devmap.css",),
-               "bibliography.css": ("templates/static/bibliography.css",),
-               "pages.css": ("templates/static/pages.css",)}
+# (files of the theme: the book's templates/ or the default theme, render/../theme.py)
+STYLESHEETS = {"atlas.css": ("static/site.css", "figures/figures.css", "static/web.css"),
+               "labs.css": ("labs/labs.css",), "devmap.css": ("static/devmap.css",),
+               "bibliography.css": ("static/bibliography.css",),
+               "pages.css": ("static/pages.css",)}
 GENERATED_PAGE_STYLES = ["atlas.css", "pages.css"]  # home, chooser, 404, numbers, glossary
 NOT_LABS = ("shared", "tests", "formulas")  # folders of labs_js that are not one lab each
 # a lab model names the other modules it uses as lib.model('name'); the page loads them before it
@@ -103,9 +105,10 @@ def shipped_css(source: str) -> str:
 
 def add_assets(root: Path, output: Output) -> None:
     for name, parts in STYLESHEETS.items():
-        css = "\n".join((root / part).read_text(encoding="utf-8") for part in parts if (root / part).exists())
+        files = [theme_file(root, part) for part in parts]
+        css = "\n".join(path.read_text(encoding="utf-8") for path in files if path is not None)
         output.add(f"assets/{name}", shipped_css(css))
-    for path in sorted((root / "templates" / "static").glob("*.js")):
+    for path in theme_glob(root, "static", "*.js"):
         output.add(f"assets/{path.name}", shipped(path.read_text(encoding="utf-8")))
     for script in lab_scripts(root, every_lab(root)):
         output.add(f"assets/labs/{script}", shipped((root / "labs_js" / script).read_text(encoding="utf-8")))

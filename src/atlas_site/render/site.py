@@ -13,7 +13,7 @@ from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
-from .assets import add_assets, page_assets
+from .assets import add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
 from .dependencies import Dependencies
 from .glossary import render_glossary
@@ -133,6 +133,8 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
         output.add(path, data)
     add_web_files(book, output)
     add_assets(root, output)
+    if book.stylesheet:
+        output.add("assets/book.css", shipped_css(book.stylesheet))
     for download in downloads:
         output.add(download.path, download.data)
     return output, manifest

@@ -48,6 +48,7 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list, int]:
         figures={f.id: f for f in ledgers.get("figures", [])},
         labs={lab.id: lab for lab in ledgers.get("labs", [])},
         lab_strings=ledgers["strings"],
+        stylesheet="\n".join(raw.stylesheets),
         map_routes=tuple(ledgers.get("routes", [])),
         map_nodes=tuple(sorted(ledgers.get("map_nodes", []), key=lambda n: (n.year, n.id))),
         pages=pages,

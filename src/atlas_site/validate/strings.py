@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..diagnostics import Collector, SourceLocation
+from ..theme import owner, theme_glob
 
 TEMPLATE_CALL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]\s*\)""")
 # keys the engine itself looks up (directives, bibliography, layout); the templates' own are found in them
@@ -18,21 +19,19 @@ ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "an
                "not_found", "not_found_text", "enter", "open_glossary", "open_numbers", "caution_label")
 
 
-def template_keys(templates: Path) -> set[str]:
-    """The string keys the templates look up. A template that read_text refuses (a FIFO, a link
-    out of the project such as /dev/zero, bad bytes) adds none: load's scan of templates/ says why."""
+def theme_template_keys(root: Path, folder: str = "") -> set[str]:
+    """The string keys the theme's templates in `folder` look up (the book's own file where it
+    has one, the default theme's otherwise)."""
     from ..load.project import read_text
 
-    # the project holding templates/ (links inside it are fine); a theme folder elsewhere stands alone
-    root = next((folder.parent for folder in (templates, *templates.parents) if folder.name == "templates"), templates)
     keys = set()
-    for path in sorted(templates.glob("*.j2")):
-        keys |= set(TEMPLATE_CALL.findall(read_text(path, root, []) or ""))
+    for path in theme_glob(root, folder or ".", "*.j2"):
+        keys |= set(TEMPLATE_CALL.findall(read_text(path, owner(root, path), []) or ""))
     return keys
 
 
 def validate_strings(raw, languages, out: Collector) -> dict[str, dict[str, str]]:
-    needed = set(ENGINE_KEYS) | template_keys(raw.root / "templates")
+    needed = set(ENGINE_KEYS) | theme_template_keys(raw.root)
     strings = {}
     for lang in languages:
         data = raw.strings.get(lang)
