@@ -32,7 +32,7 @@ def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_pat
 
     venv = tmp_path / "venv"
     _run("python3", "-m", "venv", venv, cwd=tmp_path)
-    _run(venv / "bin" / "pip", "install", "-q", wheel, cwd=tmp_path)
+    _run(venv / "bin" / "pip", "install", "-q", f"{wheel}[browser]", cwd=tmp_path)
     tool = venv / "bin" / "atlas-site"
     _run(tool, "init", "mybook", cwd=tmp_path)
     book = tmp_path / "mybook"
@@ -43,7 +43,7 @@ def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_pat
     def link_colour() -> str:
         page = browser.new_page()
         page.goto((book / "_site" / "en" / "start.html").as_uri())
-        colour = page.evaluate("getComputedStyle(document.querySelector('main a[href]')).color")
+        colour = page.evaluate("getComputedStyle(document.querySelector('main p a[href]')).color")
         page.close()
         return colour
 

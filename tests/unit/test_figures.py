@@ -14,12 +14,10 @@ import yaml
 from atlas_site.figures import (
     SERIES_KEY,
     FigureError,
-    layout_estimate_problems,
     render_figure_svg,
     spec_problems,
 )
-from atlas_site.figures.canvas import PANEL_W
-from atlas_site.figures.text import MIN_SIZE, plain
+from atlas_site.figures.text import plain
 from atlas_site.load.project import load_project
 from atlas_site.resolve.examples import compute_examples
 from atlas_site.validate import validate
@@ -105,24 +103,6 @@ def shown_numbers(spec: dict, lang: str, series: dict) -> dict[str, str]:
 
 # -- the ledger ------------------------------------------------------------------
 
-def test_figures_in_ledger_order_without_hand_numbers():
-    """Figures are numbered by their order on the page (the renderer counts), never by hand."""
-    assert [s["id"] for s in SPECS] == IDS
-    assert not any("number" in s for s in SPECS)
-
-
-@pytest.mark.parametrize("fig_id", IDS)
-def test_spec_is_well_formed(fig_id):
-    assert spec_problems(BY_ID[fig_id], KINDS, LANGS) == []
-
-
-@pytest.mark.parametrize("fig_id", IDS)
-def test_every_number_is_used_by_a_label(fig_id):
-    spec = BY_ID[fig_id]
-    used = {name for entry in spec["labels"].values() for name in PLACEHOLDER.findall(entry["en"])}
-    assert used == set(spec.get("numbers") or {})
-
-
 def test_every_figure_is_placed_in_both_languages():
     placed = {lang: set() for lang in LANGS}
     for lang in LANGS:
@@ -131,6 +111,7 @@ def test_every_figure_is_placed_in_both_languages():
     assert placed["zh"] == placed["en"] == set(IDS)
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_referenced_examples_and_claims_exist(project):
     book, _ = project
     missing = []
@@ -151,89 +132,7 @@ def test_referenced_examples_and_claims_exist(project):
 
 # -- rendering -------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("fig_id", IDS)
-def test_renders_accessible_panels(project, fig_id, lang):
-    spec = BY_ID[fig_id]
-    root = parse(render(spec, lang, series_of(project, fig_id)))
-    assert root.tag == "div" and "fig" in root.get("class").split()
-    assert root.get("data-figure") == fig_id and root.get("lang") == lang
-    assert root.get("role") == "img"
-    assert root.get("aria-labelledby") == f"fig-{fig_id}-title fig-{fig_id}-desc"
-    panels = root.findall("svg")
-    assert panels and f"fig-n{len(panels)}" in root.get("class").split()
-    for svg in panels:
-        vb = [float(v) for v in svg.get("viewBox").split()]
-        assert vb[:3] == [0, 0, PANEL_W] and vb[3] > 40
-        assert float(svg.get("width")) == vb[2] and float(svg.get("height")) == vb[3]
-    title, desc = panels[0].find("title"), panels[0].find("desc")
-    assert title.get("id") == f"fig-{fig_id}-title" and title.text == spec["title"][lang]
-    assert desc.get("id") == f"fig-{fig_id}-desc" and desc.text == spec["desc"][lang]
-    assert all(p.find("title") is None for p in panels[1:])
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("fig_id", IDS)
-def test_every_number_appears_as_text(project, fig_id, lang):
-    spec = BY_ID[fig_id]
-    series = series_of(project, fig_id)
-    shown = squash(" ".join("".join(t.itertext()) for t in texts(parse(render(spec, lang, series)))))
-    for ref, value in shown_numbers(spec, lang, series).items():
-        assert squash(value) in shown, f"{fig_id} ({lang}) does not show {ref}"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("fig_id", IDS)
-def test_all_visible_text_comes_from_labels(project, fig_id, lang):
-    """No template types text: each <text> is (part of) a label, or a number the chart computed
-    (tick and value labels, marked fig-tick / fig-value)."""
-    spec = BY_ID[fig_id]
-    series = series_of(project, fig_id)
-    allowed = list(label_texts(spec, lang, shown_numbers(spec, lang, series)).values())
-    for el in texts(parse(render(spec, lang, series))):
-        text = squash("".join(el.itertext()))
-        if set((el.get("class") or "").split()) & {"fig-tick", "fig-value"}:
-            assert GENERATED.match(text), f"{fig_id}: generated label {text!r} is not a number"
-        else:
-            assert any(text in label for label in allowed), f"{fig_id}: stray text {text!r}"
-
-
-@pytest.mark.parametrize("fig_id", IDS)
-def test_every_label_is_drawn(project, fig_id):
-    spec = BY_ID[fig_id]
-    series = series_of(project, fig_id)
-    for lang in LANGS:
-        drawn = squash("".join("".join(t.itertext()) for t in texts(parse(render(spec, lang, series)))))
-        for key, label in label_texts(spec, lang, shown_numbers(spec, lang, series)).items():
-            assert label in drawn, f"{fig_id} ({lang}): label {key!r} is never drawn"
-
-
-@pytest.mark.parametrize("fig_id", IDS)
-def test_same_label_keys_and_placeholders_in_both_languages(fig_id):
-    for key, entry in BY_ID[fig_id]["labels"].items():
-        assert set(entry) == set(LANGS), key
-        assert set(PLACEHOLDER.findall(entry["zh"])) == set(PLACEHOLDER.findall(entry["en"])), key
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("fig_id", IDS)
-def test_markup_is_self_contained(project, fig_id, lang):
-    svg = render(BY_ID[fig_id], lang, series_of(project, fig_id))
-    for banned in ("style=", "<script", "http", "href", "<image", "<foreignObject", "font-family"):
-        assert banned not in svg, f"{fig_id}: {banned!r} in output"
-    assert not re.search(r"<[^>]*\son[a-z]+=", svg), "event handler attribute"
-    assert not re.search(r'(fill|stroke)="(#|rgb|white|black)', svg), "hard-coded colour"
-    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
-    assert min(sizes, default=MIN_SIZE) >= MIN_SIZE     # 15 units in a 400-unit panel: >= 13 px at 390
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("fig_id", IDS)
-def test_layout_estimate_fits(project, fig_id, lang):
-    spec = BY_ID[fig_id]
-    assert layout_estimate_problems(spec, lang, fake_values(spec, lang), TEMPLATES, series_of(project, fig_id)) == []
-
-
+@pytest.mark.book  # this book's figures and computed series
 def test_text_is_escaped(project):
     spec = copy.deepcopy(BY_ID["serving-stack"])
     spec["labels"]["moe"] = {"zh": "<b>&", "en": "<b>&"}
@@ -243,6 +142,7 @@ def test_text_is_escaped(project):
     assert "<title id=\"fig-serving-stack-title\">a&lt;b</title>" in svg
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_subscripts_are_shifted_tspans_at_least_the_minimum_size(project):
     spec = BY_ID["kv-formula"]
     svg = render(spec, "en", series_of(project, "kv-formula"))
@@ -270,6 +170,7 @@ def test_label_missing_a_language_is_an_error():
     assert any("routing" in p for p in spec_problems(spec, KINDS, LANGS))
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_missing_number_value_names_figure_and_reference(project):
     spec = BY_ID["kv-formula"]
     values = fake_values(spec, "zh")
@@ -278,6 +179,7 @@ def test_missing_number_value_names_figure_and_reference(project):
         render(spec, "zh", series_of(project, "kv-formula"), values)
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_unknown_placeholder_is_an_error(project):
     spec = copy.deepcopy(BY_ID["kv-formula"])
     spec["labels"]["ex_head"] = {"zh": "{nope}", "en": "{nope}"}
@@ -298,6 +200,7 @@ def test_unknown_language_is_rejected():
 
 # -- the pictures tell the truth -----------------------------------------------------
 
+@pytest.mark.book  # this book's figures and computed series
 def test_serving_stack_request_enters_at_the_cluster_and_flows_down(project):
     spec = BY_ID["serving-stack"]
     assert [layer["key"] for layer in spec["layers"]] == ["fleet", "engine", "kernel", "model"]
@@ -329,6 +232,7 @@ def test_request_clock_tells_itl_one_gap_from_tpot_their_average():
     assert labels["span_itl"]["en"] == "ITL" and "mean ITL" in labels["span_tpot"]["en"]
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_paged_allocator_gaps_fit_the_request_in_total_but_not_alone(project):
     spec = BY_ID["paged-allocator"]
     book, _ = project
@@ -350,6 +254,7 @@ def test_speculative_rounds_show_a_rejection_and_an_all_accepted_bonus():
     assert all(m == "accept" for _, m in second[:-1]) and second[-1][1] == "bonus"
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_roofline_bandwidth_roof_passes_through_the_origin(project):
     roof = series_of(project, "roofline")["roof"]
     attainable = [x / t for x, t in zip(roof["x"], roof["lower_bound_s"])]
@@ -361,6 +266,7 @@ def test_roofline_bandwidth_roof_passes_through_the_origin(project):
 
 # -- series: computed by the labs' formulas ------------------------------------------
 
+@pytest.mark.book  # this book's figures and computed series
 def test_series_are_the_labs_formulas(project):
     book, _ = project
     kv = series_of(project, "kv-formula")["gqa_many"]
@@ -385,6 +291,7 @@ def _book_with(spec_edit):
     return book.model_copy(update={"figures": figures})
 
 
+@pytest.mark.book  # this book's figures and computed series
 def test_changing_a_formula_input_changes_the_chart(project):
     """The chart follows its inputs: a different peak compute moves the compute roof."""
     before = render(BY_ID["roofline"], "en", series_of(project, "roofline"))
@@ -416,6 +323,7 @@ def test_series_problems_are_located(edit, code, message):
     assert found[0].location == book.locate("figures:roofline") and found[0].location.line > 0
 
 
+@pytest.mark.book  # this book's figures and computed series
 @pytest.mark.parametrize("lang", LANGS)
 def test_cost_curve_names_the_batch_its_ring_marks(project, lang):
     """issue 31 #8: the ring marked the cheapest feasible point (batch 40) while the number beside it

@@ -36,8 +36,7 @@ def run(args) -> int:
                         SourceLocation("atlas-site"),
                         "browser.unavailable",
                         f"check --browser needs Playwright ({error})",
-                        "install the test extras: .venv/bin/pip install -e '.[test]', "
-                        "or run bash scripts/test.sh once",
+                        "pip install 'atlas-site[browser]' (in this repository: bash scripts/test.sh once)",
                     )
                 ]
             )

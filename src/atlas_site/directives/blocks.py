@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from ..theme import theme_folders
 from .. import figures
+from ..figures.check import drawing_problems
 from ..cache import digest
 from ..diagnostics import AtlasError, closest
 from ..model import number_order
@@ -33,13 +34,17 @@ def _render_figure(state, use) -> str:
     raw = spec.model_dump()
     kind_label = book.profile.figure_kinds[spec.kind][lang]
     series = state.computed.get(figures.SERIES_KEY.format(spec.id), {})  # the charts' computed points
+
+    def draw() -> list:
+        svg = figures.render_figure_svg(raw, lang, values, theme_folders(state.root), series)
+        return [svg, drawing_problems(raw, lang, values, series, svg)]  # reported by the figure drawings gate
+
     try:
-        svg = state.cache.get("figure-svg", lambda: digest(raw, lang, values, series),
-                              lambda: figures.render_figure_svg(raw, lang, values, theme_folders(state.root), series))
+        svg, problems = state.cache.get("figure-drawn", lambda: digest(raw, lang, values, series), draw)
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
     number = state.figure_numbers[spec.id]
-    state.record.figures[spec.id] = {"number": number, "drawn": unescape(TAGS.sub(" ", svg))}
+    state.record.figures[spec.id] = {"number": number, "drawn": unescape(TAGS.sub(" ", svg)), "problems": problems}
     cites = state.cite(list(spec.sources)) if spec.sources else ""
     return (f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
             f'<div class="figure-box">{svg}</div>\n'

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic
 from .citations import check_citations
 from .claims import check_claims
+from .figure_drawings import check_figure_drawings
 from .context import GateContext
 from .forbidden import check_forbidden, check_leads
 from .freshness import check_freshness
@@ -21,7 +22,7 @@ from .terms import check_abbreviations
 from .translations import check_translations
 
 STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security,
-                check_images, check_scripts, check_open_data, check_abbreviations)
+                check_images, check_scripts, check_open_data, check_abbreviations, check_figure_drawings)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:

@@ -1,0 +1,77 @@
+"""The figure drawings gate on a fixture figure: a drawing that shows its labels passes; a typed
+text, a label never drawn and a colour of its own each fail with the figure's spec located."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import make_project, run_cli
+
+SPEC = """---
+figures:
+  - id: demo
+    kind: structural-sketch
+    title: {zh: "演示图", en: "A demo figure"}
+    desc: {zh: "两个方框：请求与回复。", en: "Two boxes: a request and its reply."}
+    caption: {zh: "请求与回复。", en: "A request and its reply."}
+    sources: [n04]
+    numbers: {}
+    labels:
+      ask: {zh: "请求", en: "request"}
+      reply: {zh: "回复", en: "reply"}
+---
+A fixture figure.
+"""
+TEMPLATE = """{% extends "_figure.svg.j2" %}
+{% import "_macros.svg.j2" as m with context %}
+{% block body %}
+{% call m.panel("main") %}
+{{ m.box("ask", 16, 8, 160, t("ask"), h=44, cls="fig-state") }}
+{{ m.box("reply", 220, 8, 160, t("reply"), h=44, cls="fig-resource") }}
+{% endcall %}
+{% endblock %}
+"""
+
+
+@pytest.fixture
+def book(tmp_path) -> Path:
+    root = make_project(tmp_path)
+    (root / "ledger" / "figures.md").write_text(SPEC, encoding="utf-8")
+    (root / "templates" / "figures" / "demo.svg.j2").write_text(TEMPLATE, encoding="utf-8")
+    for lang in ("zh", "en"):
+        page = root / "content" / lang / "ch14" / "00-intro.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n{{figure:demo}}\n", encoding="utf-8")
+    return root
+
+
+def gate_lines(book: Path) -> list[str]:
+    checked = run_cli("check", cwd=book)
+    return [line.strip() for line in checked.stdout.splitlines() if "gate.figures.drawing" in line]
+
+
+def test_a_drawing_of_its_labels_passes(book):
+    checked = run_cli("check", cwd=book)
+    assert checked.returncode == 0, checked.stderr
+    assert "pass  figure drawings: 1 figures drawn in 2 languages" in checked.stdout
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda t: t.replace('{% endcall %}', '{{ m.label("typed by hand", 16, 70) }}\n{% endcall %}'), "'typed by hand' is no label"),
+    (lambda t: t.replace('{{ m.box("reply", 220, 8, 160, t("reply"), h=44, cls="fig-resource") }}\n', ""), "label 'reply' is never drawn"),
+    (lambda t: t.replace('{% endcall %}', '<rect x="1" y="1" width="4" height="4" fill="#ff0000"/>\n{% endcall %}'), "colour of its own"),
+])
+def test_each_fault_fails_located_at_the_spec(book, edit, said):
+    template = book / "templates" / "figures" / "demo.svg.j2"
+    template.write_text(edit(TEMPLATE), encoding="utf-8")
+    lines = gate_lines(book)
+    assert len(lines) == 2 and all(said in line for line in lines), lines  # once per language
+    assert all(line.startswith("ledger/figures.md:3:") for line in lines), lines
+    assert run_cli("check", cwd=book).returncode != 0
+
+
+def test_a_number_no_label_shows_is_refused_with_the_spec(book):
+    figures = book / "ledger" / "figures.md"
+    figures.write_text(SPEC.replace("numbers: {}", "numbers: {kv: \"ex:kv-per-token\"}"), encoding="utf-8")
+    checked = run_cli("check", cwd=book)
+    assert checked.returncode != 0
+    assert "figure 'demo': number 'kv' is shown by no label" in checked.stdout + checked.stderr
