@@ -158,7 +158,7 @@ RULES: dict[str, tuple[str, str]] = {
     "gate.images.remote": ("Images in prose are files the site ships: a URL elsewhere would make every reader request another server.", "Draw it as a figure (ledger/figures.md) or drop it."),
     "gate.images.missing": ("An image in prose must be a file of the built site.", "Use a figure (ledger/figures.md) instead; the site ships no other image files."),
     "gate.scripts.syntax": ("Every script the site ships parses (Node compiles it at build time without running it).", "Fix the syntax error at the line shown."),
-    "gate.scripts.shipped-syntax": ("The shipped copy of a script (its comments stripped) must parse as the original does.", "Look for a comment marker (/* or //) inside a string or regex of that file."),
+    "gate.scripts.shipped-syntax": ("The shipped copy of a script (minified by rjsmin) must parse as the original does.", "A construct the minifier misreads (a regular expression after an unusual token, a template literal): rewrite that line more plainly, and report it upstream."),
     "gate.scripts.no-runtime": ("The scripts gate needs Node.js to parse the shipped scripts; a gate that checked nothing does not pass.", "Install Node.js (scripts/build.sh does)."),
     "figure.render": ("Every figure draws: its id names a template templates/figures/<id>.svg.j2 that parses and finds every label and number it asks for.", "Fix the figure's spec in ledger/figures.md, or the template at the line shown."),
     "serve.port": ("`atlas-site serve` listens on 127.0.0.1 at the port given (8000 by default).", "Stop the other server, or choose another port: --port 8001 (0 picks a free one)."),

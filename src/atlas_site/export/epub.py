@@ -12,7 +12,7 @@ from io import BytesIO
 
 from markupsafe import Markup
 
-from ..render.assets import shipped
+from ..render.assets import shipped_css
 from ..theme import theme_path
 from .assemble import Chapter, Edition
 from .cover import render_cover
@@ -57,7 +57,7 @@ def _files(edition: Edition, env, root) -> list[tuple[str, bytes]]:
     cover = env.get_template("export/cover.xhtml.j2").render(**context)
     files = [("EPUB/package.opf", package), ("EPUB/nav.xhtml", nav), ("EPUB/cover.xhtml", cover),
              ("EPUB/images/cover.svg", render_cover(edition, env, "export_ebook_edition")),
-             ("EPUB/css/style.css", expand_is(shipped(css, line_comments=False)))]
+             ("EPUB/css/style.css", expand_is(shipped_css(css)))]
     files += [(f"EPUB/{c['href']}", c["text"]) for c in chapters]
     return [(path, text.encode("utf-8")) for path, text in files]
 

@@ -1,7 +1,7 @@
 """Every script the site ships parses. Node compiles each one (without running it) in a single
 process, as the browser would load it (a classic script); the verdict is cached by content. A
 syntax error is reported at the line of the repository's file; one that only the shipped copy has
-(the comment stripping broke it) at that file's first line, with the shipped line quoted."""
+(the minifier broke it) at that file's first line, with the shipped line quoted."""
 from __future__ import annotations
 
 import json
@@ -86,5 +86,5 @@ def check_scripts(ctx: GateContext) -> GateReport:
             problems.append(Diagnostic(where, "gate.scripts.shipped-syntax",
                                        f"the shipped copy {path} does not parse ({error['message']} at its line {error['line']}: "
                                        f"{error['text'].strip()[:80]!r}) though the file does",
-                                       "a comment marker inside a string or regex? render.site.shipped() strips comments"))
+                                       "the minifier (rjsmin, render/assets.shipped) changed its meaning: report it, and ship that file unminified meanwhile"))
     return GateReport("scripts", f"{len(shipped)} shipped scripts parse; {len(problems)} do not", problems)
