@@ -5,11 +5,24 @@ from __future__ import annotations
 class Output:
     def __init__(self) -> None:
         self._files: dict[str, bytes] = {}
+        # pages as rendered before a split chapter moved links into its pages (render/split.py):
+        # the editions are made of whole chapters
+        self.whole: dict[str, str] = {}
 
     def add(self, path: str, content: str | bytes) -> None:
         if path in self._files:
             raise ValueError(f"two outputs claim the same path '{path}'")
         self._files[path] = content.encode("utf-8") if isinstance(content, str) else content
+
+    def set(self, path: str, content: str) -> None:
+        """Replace an existing file (the split of long chapters moves links in rendered pages)."""
+        if path not in self._files:
+            raise KeyError(path)
+        self._files[path] = content.encode("utf-8")
+
+    def document(self, path: str) -> str:
+        """The page at `path` as one document: a split chapter whole, every link as rendered."""
+        return self.whole.get(path) or self.text(path)
 
     def __getitem__(self, path: str) -> bytes:
         return self._files[path]
@@ -32,6 +45,7 @@ class Output:
             raise KeyError(path)
         copy = Output()
         copy._files = {**self._files, path: content}
+        copy.whole = self.whole
         return copy
 
     def text(self, path: str) -> str:

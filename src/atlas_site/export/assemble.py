@@ -127,7 +127,7 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
                 chapters.append(_glossary_chapter(book, lang, env))
             path = f"{lang}/{part.generated}.html"
             if path in output:
-                chapters.append(_chapter(book, lang, part.generated, output.text(path), None))
+                chapters.append(_chapter(book, lang, part.generated, output.document(path), None))
                 if part.generated == GLOSSARY:
                     chapters[-1].listed = 1  # its sections are its initial letters: headings on the page, not contents
             continue
@@ -135,7 +135,7 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
             page = book.page(lang, page_id)
             if page is None:
                 continue
-            chapter = _chapter(book, lang, page_id, output.text(page.output_path),
+            chapter = _chapter(book, lang, page_id, output.document(page.output_path),
                                f"{part.title[lang]} · {page.meta.short_title or page.meta.title}" if part.series else None)
             chapter.series = part.title[lang] if part.series else None
             chapters.append(chapter)

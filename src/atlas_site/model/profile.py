@@ -64,6 +64,7 @@ class Part(Frozen):
     series: str | None = Field(default=None, pattern=SLUG)
     generated: str | None = Field(default=None, pattern=SLUG)
     number: int | None = None  # a chapter's number, shown before its title
+    split: bool = False  # a chapter published as one page per part file (render/split.py)
     title: Localized | None = None  # a series' own name (navigation, series list)
     pages: tuple[str, ...] = ()
     rules: tuple[dict, ...] = ()
@@ -79,6 +80,8 @@ class Part(Frozen):
             raise ValueError("a series names its pages in reading order and has a title")
         if not self.series and self.pages:
             raise ValueError("only a series lists pages")
+        if self.split and not self.chapter:
+            raise ValueError("only a chapter is split (one page per part file)")
         bad = [p for p in self.pages if not re.match(SLUG, p)]
         if bad:
             raise ValueError(f"page ids are lowercase slugs (got {', '.join(bad)})")

@@ -128,6 +128,9 @@ class QuickEdit:
 
     def _page(self, output: Output, old: ParsedPage, edited: dict[int, PagePart]) -> tuple[Output, ParsedPage] | None:
         page, new = old.page, old
+        chapter = self.last.book.part_of(page.id)
+        if chapter is not None and chapter.split:
+            return None  # its parts are pages of their own: the cached build splits it again
         for index, part in sorted(edited.items()):
             parts = tuple(part if at == index else kept for at, kept in enumerate(new.page.parts))
             new = reparse_part(new, new.page.model_copy(update={"parts": parts}), index, self.md, self.tokens_of)

@@ -13,6 +13,7 @@ from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
+from .split import MARKER, split_chapters
 from .assets import add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
 from .dependencies import Dependencies
@@ -46,7 +47,11 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
     parts it touches). The notice on the page's opening comes first."""
     carried = state.carry()
     html = [state.notices.get(TOP, "")]
-    for part in parsed_page.page.parts:
+    chapter = state.book.part_of(parsed_page.page.id)
+    between = MARKER if chapter is not None and chapter.split else ""  # where render/split.py cuts
+    for index, part in enumerate(parsed_page.page.parts):
+        if index:
+            html.append(between)
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
         notices = [(s.id, state.notices[s.id]) for s in parsed_page.sections
                    if s.location.path == part.path and s.id in state.notices]  # a notice sits under its heading
@@ -133,6 +138,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
         output.add(path, data)
     add_web_files(book, output)
     add_assets(root, output)
+    split_chapters(book, output)  # after every page and the previews are made: it moves links in them
     if book.stylesheet:
         output.add("assets/book.css", shipped_css(book.stylesheet))
     for download in downloads:

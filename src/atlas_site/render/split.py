@@ -1,0 +1,201 @@
+"""Long chapters as several pages (book.yaml `split: true` on a chapter): the chapter is rendered as
+one page, as before, with a marker between its part files; here each part becomes a page of its
+own (`<chapter>.html` keeps the first part: the opening and the question cards; `<chapter>-<part>.html`
+the others), and every link of the site that points into the chapter is pointed at the page that
+now holds its target. The editions (export) are made of the whole chapters, kept in
+`Output.whole` with every page as it was before the split.
+
+Why after the render rather than inside it: every link, card, back-link, notice, the numbers page
+and the language switch are written once, against the chapter; the split then moves targets, in
+one place, with the pages' own ids as the map, and the links gate checks every moved link."""
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from ..model import Book
+from ..output import Output
+
+MARKER = "<!--atlas:part-->"  # between two part files in the article of a chapter that is split
+ARTICLE_OPEN = re.compile(r'<article class="prose"[^>]*>\n')
+ARTICLE_CLOSE = "\n</article>"
+ID = re.compile(r'\sid="([^"]+)"')
+HREF = re.compile(r'(\shref="|<meta property="og:url" content=")([^"]*)(")')
+HEADING = re.compile(r"<h2[^>]*>(.*?)</h2>", re.S)
+TAG = re.compile(r"<[^>]+>")
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+STANDFIRST = re.compile(r'<p class="standfirst">.*?</p>\n?', re.S)
+PAGER = re.compile(r'<nav class="pager"[^>]*>.*?</nav>', re.S)
+PREVIEW_KEY = re.compile(r'"([a-z0-9][a-z0-9-]*)#([^"]+)"')
+
+
+@dataclass
+class SplitPage:
+    """One published page of a split chapter."""
+
+    path: str  # zh/ch14-memory.html
+    body: str
+    title: str  # its first heading, as text
+
+
+@dataclass
+class Family:
+    """One split chapter in one language: its pages in order, and which page holds each id."""
+
+    lang: str
+    page_id: str
+    whole: str  # zh/ch14.html: the chapter's address (and its first page's)
+    pages: list[SplitPage]
+    holder: dict[str, str]  # element id -> path of the page that holds it
+
+    def index_of(self, path: str) -> int | None:
+        return next((i for i, page in enumerate(self.pages) if page.path == path), None)
+
+
+def split_chapters(book: Book, output: Output) -> None:
+    """Publish every chapter marked `split: true` as one page per part file, and move every link
+    of the site into it to the page holding its target."""
+    families = {}
+    for part in book.profile.parts:
+        if not (part.chapter and part.split):
+            continue
+        for lang in book.languages:
+            page = book.page(lang, part.chapter)
+            if page is None or page.output_path not in output:
+                continue
+            family = _family(output.text(page.output_path), page, lang)
+            if family is not None:
+                families[page.output_path] = family
+    if not families:
+        return
+    texts = {path: output.text(path) for path in output.html_pages()}
+    for path, family in families.items():
+        for index, split_page in enumerate(family.pages):
+            texts[split_page.path] = _compose(texts[path], family, index, book.strings.get(family.lang, {}))
+    for path, text in sorted(texts.items()):
+        moved = _move_links(text, path, families, book.profile.site_url or "")
+        if path in output:
+            if moved != output.text(path):
+                output.whole.setdefault(path, output.text(path))
+                output.set(path, moved)
+        else:
+            output.add(path, moved)
+    for lang in book.languages:
+        previews = f"assets/previews-{lang}.js"
+        if previews in output:
+            output.set(previews, _move_preview_keys(output.text(previews), lang, families))
+
+
+def _family(html: str, page, lang: str) -> Family | None:
+    opened = ARTICLE_OPEN.search(html)
+    closed = html.rfind(ARTICLE_CLOSE)
+    if opened is None or closed < opened.end():
+        return None
+    chunks = html[opened.end():closed].split(MARKER)
+    if len(chunks) != len(page.parts) or len(chunks) < 2:
+        return None
+    base = page.output_path[: -len(".html")]
+    pages, holder = [], {}
+    for index, (chunk, part) in enumerate(zip(chunks, page.parts, strict=True)):
+        stem = posixpath.basename(part.path).removesuffix(".md")
+        slug = re.sub(r"^\d+-", "", stem)
+        path = page.output_path if index == 0 else f"{base}-{slug}.html"
+        heading = HEADING.search(chunk)
+        pages.append(SplitPage(path, chunk, " ".join(TAG.sub("", heading.group(1)).split()).rstrip(" #") if heading else ""))
+        for found in ID.finditer(chunk):
+            holder.setdefault(found.group(1), path)
+    return Family(lang, page.id, page.output_path, pages, holder)
+
+
+def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
+    """Page `index` of the family: the chapter's frame around that part's body, its own title
+    and a pager through the chapter's pages (the first and last keep the neighbouring chapters)."""
+    opened = ARTICLE_OPEN.search(whole_html)
+    assert opened is not None  # _family found it
+    closed = whole_html.rfind(ARTICLE_CLOSE)
+    head, tail = whole_html[: opened.end()], whole_html[closed:]
+    part = family.pages[index]
+    if index > 0:
+        head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
+        head = STANDFIRST.sub("", head, count=1)
+    pager = PAGER.search(tail)
+    if pager is not None:
+        tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end():]
+    return head + part.body + tail
+
+
+def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str:
+    """Previous and next page of the chapter; at its ends, the chapter pager's own links."""
+    links = re.findall(r'<a rel="(prev|next)"[^>]*>.*?</a>', chapter_pager, re.S)
+    whole = {rel: re.search(rf'<a rel="{rel}"[^>]*>.*?</a>', chapter_pager, re.S) for rel in links}
+    own = posixpath.basename
+    parts = []
+    if index > 0:
+        before = family.pages[index - 1]
+        parts.append(f'<a rel="prev" href="{own(before.path)}">← {before.title}</a>')
+    elif whole.get("prev"):
+        parts.append(whole["prev"].group(0))
+    if index + 1 < len(family.pages):
+        after = family.pages[index + 1]
+        parts.append(f'<a rel="next" href="{own(after.path)}">{after.title} →</a>')
+    elif whole.get("next"):
+        parts.append(whole["next"].group(0))
+    label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
+    count = strings.get("split_position", "{n} / {total}").replace("{n}", str(index + 1)).replace("{total}", str(len(family.pages)))
+    return (f'<nav class="pager" aria-label="{label}">\n  ' + "\n  ".join(parts)
+            + f'\n  <span class="pager-position">{count}</span>\n</nav>')
+
+
+def _move_links(html: str, path: str, families: dict[str, Family], site_url: str) -> str:
+    """Every href (and og:url content) of the page at `path` that points into a split chapter,
+    pointed at the page that holds its target."""
+    here = posixpath.dirname(path)
+    own_family = next(((whole, family) for whole, family in families.items() if family.index_of(path) is not None), None)
+
+    def move(match: re.Match) -> str:
+        target = match.group(2)
+        absolute = bool(site_url) and target.startswith(site_url)
+        address = target[len(site_url):] if absolute else target
+        if "://" in address or address.startswith(("mailto:", "data:")) or (not address.startswith("#") and not absolute and ".html" not in address):
+            return match.group(0)
+        file, _, fragment = address.partition("#")
+        if file:
+            resolved = address.split("#")[0] if absolute else posixpath.normpath(posixpath.join(here, file))
+        else:
+            if own_family is None:
+                return match.group(0)
+            resolved = own_family[0]  # a same-page anchor of a split page: the chapter's, moved below
+        family = families.get(resolved)
+        if family is None:
+            return match.group(0)
+        if fragment and fragment in family.holder:
+            holder = family.holder[fragment]
+        elif own_family is not None and own_family[1].page_id == family.page_id and own_family[1].lang != family.lang:
+            index = own_family[1].index_of(path) or 0
+            holder = family.pages[min(index, len(family.pages) - 1)].path  # the same part in the other language
+        else:
+            holder = family.whole
+        suffix = f"#{fragment}" if fragment else ""
+        if absolute:
+            return f"{match.group(1)}{site_url}{holder}{suffix}{match.group(3)}"
+        if holder == path and fragment:
+            return f"{match.group(1)}#{fragment}{match.group(3)}"
+        return f"{match.group(1)}{posixpath.relpath(holder, here or '.')}{suffix}{match.group(3)}"
+
+    return HREF.sub(move, html)
+
+
+def _move_preview_keys(script: str, lang: str, families: dict[str, Family]) -> str:
+    """The section previews are keyed "page#section" by the file a link points at: a section of a
+    split chapter is now keyed by the page that holds it."""
+    by_page = {family.page_id: family for family in families.values() if family.lang == lang}
+
+    def move(match: re.Match) -> str:
+        family = by_page.get(match.group(1))
+        holder = family.holder.get(match.group(2)) if family else None
+        if holder is None:
+            return match.group(0)
+        return f'"{posixpath.basename(holder).removesuffix(".html")}#{match.group(2)}"'
+
+    return PREVIEW_KEY.sub(move, script)

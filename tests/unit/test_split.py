@@ -1,0 +1,77 @@
+"""A chapter split into one page per part file (book.yaml `split: true`): the first page keeps the
+opening, every link of the site into the chapter reaches the page holding its target, the
+language switch keeps the part, the pager walks the parts, and the editions keep whole chapters."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import make_project, run_cli
+
+SECOND = {
+    "zh": "\n## 更多 {#more}\n\n回到[服务指标](#q1)。\n",
+    "en": "\n## More {#more}\n\nBack to [service metrics](#q1).\n",
+}
+
+
+@pytest.fixture
+def book(tmp_path) -> Path:
+    root = make_project(tmp_path)
+    for lang, text in SECOND.items():
+        folder = root / "content" / lang / "ch14"
+        (folder / "10-more.md").write_text(text, encoding="utf-8")
+        intro = folder / "00-intro.md"
+        link = "[更多](#more)" if lang == "zh" else "[more](#more)"
+        intro.write_text(intro.read_text(encoding="utf-8") + f"\n{link}\n", encoding="utf-8")
+    profile = root / "book.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8").replace("    number: 14\n", "    number: 14\n    split: true\n"), encoding="utf-8")
+    return root
+
+
+def built(book: Path) -> Path:
+    done = run_cli("build", "--no-search", cwd=book)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return book / "_site"
+
+
+def hrefs(html: str, pattern: str) -> list[str]:
+    return re.findall(rf'href="([^"]*{pattern}[^"]*)"', html)
+
+
+def test_each_part_is_a_page_and_links_follow_their_targets(book):
+    site = built(book)
+    first, second = (site / "en" / "ch14.html").read_text(encoding="utf-8"), (site / "en" / "ch14-more.html").read_text(encoding="utf-8")
+    assert 'id="q1"' in first and 'id="more"' not in first and 'id="more"' in second and 'id="q1"' not in second
+    assert "ch14-more.html#more" in hrefs(first, "#more")  # into the second page
+    assert "ch14.html#q1" in hrefs(second, "#q1")  # back into the first
+    assert "<title>More · " in second
+    assert re.search(r'<a rel="next" href="ch14-more.html">More →</a>', first)
+    assert re.search(r'<a rel="prev" href="ch14.html">', second)
+    assert 'href="../zh/ch14-more.html"' in second  # the language switch keeps the part
+    previews = (site / "assets" / "previews-en.js").read_text(encoding="utf-8")
+    assert '"ch14-more#more"' in previews and '"ch14#more"' not in previews  # the card of a link to #more
+    for page in site.rglob("*.html"):  # nothing anywhere still points at the first page for #more
+        assert "ch14.html#more" not in page.read_text(encoding="utf-8"), page
+
+
+def test_the_gate_checks_the_split_site(book):
+    checked = run_cli("check", cwd=book)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "0 broken" in checked.stdout
+
+
+def test_only_a_chapter_is_split(book):
+    profile = book / "book.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8").replace("  - generated: bibliography\n", "  - generated: bibliography\n    split: true\n"), encoding="utf-8")
+    checked = run_cli("check", cwd=book)
+    assert checked.returncode != 0 and "only a chapter is split" in checked.stdout + checked.stderr
+
+
+def test_the_editions_are_made_of_whole_chapters(book):
+    from atlas_site.pipeline import IN_MEMORY, Run, run
+
+    state = run(Run(root=book), IN_MEMORY)
+    whole = state.output.document("en/ch14.html")
+    assert 'id="q1"' in whole and 'id="more"' in whole and 'href="#more"' in whole
+    assert 'id="more"' not in state.output.text("en/ch14.html")
