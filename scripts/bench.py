@@ -126,16 +126,41 @@ def synthetic(target: Path, scale: int) -> Path:
     return project
 
 
-PAGE_BUDGETS = re.compile(r"page_weight: \{kb: ([\d.]+), pages: \{([^}]*)\}\}")
+PAGE_BUDGETS = re.compile(r"page_weight: \{kb: ([\d.]+)(?:, pages: \{([^}]*)\})?\}")
 
 
 def _budgets_with_copies(match: re.Match, scale: int) -> str:
     """Every budget times the scale: the navigation every page shows and the generated pages
     (bibliography, glossary) grow with the book; a copy is allowed what its page is allowed.
     The rule still weighs every page."""
-    budgets = [(page.strip(), float(kb) * scale) for page, kb in (entry.split(":") for entry in match.group(2).split(",") if entry.strip())]
+    listed = match.group(2) or ""
+    budgets = [(page.strip(), float(kb) * scale) for page, kb in (entry.split(":") for entry in listed.split(",") if entry.strip())]
     pages = budgets + [(f"{page}-x{copy}", kb) for page, kb in budgets for copy in range(1, scale)]
     return f"page_weight: {{kb: {float(match.group(1)) * scale:g}, pages: {{{', '.join(f'{page}: {kb:g}' for page, kb in pages)}}}}}"
+
+
+def gate_scaling(scales: list[int]) -> list[tuple[int, int, str, float, float]]:
+    """(scale, published pages, command, wall ms per page, CPU ms per page) of build, check and
+    check --browser on the real book copied `scale` times (one run each: the browser gate at 10x
+    takes minutes). A check that finds problems still counts: the copies outgrow the book's
+    page-weight rule, which is what the generated pages of a bigger book do."""
+    rows = []
+    for scale in scales:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = synthetic(Path(tmp) / "p", scale)
+            out = Path(tmp) / "_site"
+            for name, command in (("build", ["build", "--no-search", "--no-cache", "--out", str(out)]),
+                                  ("check", ["check"]), ("check --browser", ["check", "--browser"])):
+                compile_atlas_site()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run([PY, "-m", "atlas_site", "--root", str(project), *command], capture_output=True, env=TIMED_ENV)
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                pages = sum(1 for _ in out.rglob("*.html")) - 2  # reader pages: not the chooser and 404
+                rows.append((scale, pages, name, wall / pages * 1000, cpu / pages * 1000))
+    return rows
 
 
 def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, float, float]]:
@@ -365,6 +390,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scales", default="1,10,50")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--scale", default="", metavar="N,N", help="only: build, check and check --browser per page on the book copied N times (e.g. 1,5,10)")
     parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
     parser.add_argument("--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`")
     parser.add_argument("--lighthouse", action="store_true", help="only the Lighthouse table of every reader page (scripts/lighthouse.py)")
@@ -372,6 +398,11 @@ def main() -> int:
     parser.add_argument("--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all")
     parser.add_argument("--plain-server", action="store_true", help="with --lighthouse: serve without gzip, as bare `python -m http.server`")
     args = parser.parse_args()
+    if args.scale:
+        print("| scale | pages | command | wall ms per page | CPU ms per page |\n|---|---|---|---|---|")
+        for scale, pages, name, wall, cpu in gate_scaling([int(s) for s in args.scale.split(",")]):
+            print(f"| {scale}× | {pages} | {name} | {wall:.0f} | {cpu:.0f} |")
+        return 0
     if args.lighthouse:
         return lighthouse_table(args)
     if args.edit_paint:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Shared by build.sh and test.sh: system packages when missing, then the project virtualenv.
-# Usage: source scripts/setup.sh [--test]
+# Usage: source scripts/setup.sh [--browser | --test]
+#   --browser: also Chromium and the CJK fonts, and Playwright (the print edition, check --browser)
+#   --test:    that, and what the tests need (epubcheck, poppler, the test extras)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WANT_TEST="${1:-}"
@@ -23,11 +25,13 @@ if ! (cd "$ROOT" && node -e 'const want = require("./package.json").dependencies
     process.exit(require("./node_modules/pagefind/package.json").version === want ? 0 : 1)' 2>/dev/null); then
   (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
-if [ "$WANT_TEST" = "--test" ]; then
+if [ "$WANT_TEST" = "--test" ] || [ "$WANT_TEST" = "--browser" ]; then
   # Debian's Chromium drives the browser gates and prints the PDF edition (Playwright cannot
   # download browsers here); the PDF sets Chinese in the Noto CJK fonts.
   [ -x /usr/bin/chromium ] || apt_install chromium fonts-noto-cjk
   [ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc ] || apt_install fonts-noto-cjk
+fi
+if [ "$WANT_TEST" = "--test" ]; then
   # the export tests: epubcheck (Java) validates the EPUBs, poppler's pdftotext/pdffonts read the PDFs
   [ -f /usr/share/java/epubcheck.jar ] || apt_install epubcheck
   command -v pdffonts >/dev/null 2>&1 || apt_install poppler-utils
@@ -40,6 +44,8 @@ fi
 "$ROOT/.venv/bin/python" -m pip install -q --upgrade pip >/dev/null
 if [ "$WANT_TEST" = "--test" ]; then
   "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT[test]"
+elif [ "$WANT_TEST" = "--browser" ]; then
+  "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT[browser]"
 else
   "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT"
 fi
