@@ -239,6 +239,27 @@
     });
   }
 
+  function setupQuestionCards() {
+    /* the cards show only their titles so that all of them fit the first screen; the button lays
+       them out as a list with each question and its most common mistake (remembered) */
+    var button = document.querySelector("[data-qcards-toggle]");
+    var cards = document.querySelector(".qcards");
+    if (!button || !cards) return;
+    var show = button.textContent, hide = button.getAttribute("data-hide");
+    function set(open) {
+      cards.classList.toggle("qcards-open", open);
+      button.setAttribute("aria-pressed", open ? "true" : "false");
+      button.textContent = open ? hide : show;
+    }
+    try { set(window.localStorage.getItem("atlas-qcards") === "open"); } catch (e) { set(false); }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var open = !cards.classList.contains("qcards-open");
+      set(open);
+      try { window.localStorage.setItem("atlas-qcards", open ? "open" : ""); } catch (e) { /* not remembered */ }
+    });
+  }
+
   /* Work the reader may never reach waits until they come near it: within `margin` of the window
      (an IntersectionObserver rootMargin), or at once where the address points into it or the
      browser has no IntersectionObserver. The labs (labs-loader.js) and the development map
@@ -265,5 +286,6 @@
     setupSectionTracking();
     setupContentsPanel();
     setupPrint();
+    setupQuestionCards();
   });
 })();

@@ -165,3 +165,20 @@ def test_the_figure_contrast_check_finds_faint_text(browser, base, scheme):
     problems = figure_contrast_problems(page)
     context.close()
     assert len(problems) == 1 and label[:20] in problems[0] and "needs 4.5:1" in problems[0], problems
+
+
+def test_question_cards_show_every_mistake_at_any_width_and_remember_it(browser, base):
+    """Compact, every card fits the first screen (book.yaml's first_screen rule); one button lays
+    them out with each question and its most common mistake, on a phone too, and the next visit keeps it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(base + "en/ch14.html")
+    wrong = page.locator(".qcard-wrong")
+    assert wrong.count() == 18 and not wrong.first.is_visible()
+    page.locator("[data-qcards-toggle]").tap()
+    assert all(wrong.nth(i).is_visible() for i in range(18))
+    assert page.locator("[data-qcards-toggle]").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.reload()
+    assert wrong.first.is_visible(), "the choice persists"
+    context.close()

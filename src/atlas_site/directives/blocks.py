@@ -134,7 +134,12 @@ def _render_question_cards(state, use) -> str:
             f'<span class="qcard-wrong"><span class="visually-hidden">{escape(state.ui("wrong"))}: </span>'
             f'{escape(question.wrong[state.lang])}</span></a></li>')
     # the cards repeat every question: keep them out of the search index so results point at the sections
-    return '<ol class="qcards" data-block="question-cards" data-pagefind-ignore>\n' + "\n".join(items) + "\n</ol>\n"
+    # the cards stay compact so all of them fit the first screen; one button shows every card's
+    # question and its most common mistake, at any width (site.js; without script: hover, print)
+    toggle = (f'<button type="button" class="qcards-toggle" data-qcards-toggle aria-pressed="false" hidden '
+              f'data-hide="{escape(state.ui("qcards_hide"))}">{escape(state.ui("qcards_show"))}</button>\n')
+    return ('<ol class="qcards" data-block="question-cards" data-pagefind-ignore>\n' + "\n".join(items) + "\n</ol>\n"
+            + toggle)
 
 
 QUESTION_CARDS = Directive(
