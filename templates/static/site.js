@@ -278,7 +278,21 @@
     observer.observe(host);
   };
 
+  function followMovedTarget() {
+    /* the first page of a chapter published as several pages knows where its other sections went:
+       an old link (ch14.html#q5) goes on to the page that holds the section now */
+    var main = document.querySelector("main[data-moved]");
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    if (!main || !id || document.getElementById(id)) return false;
+    var moved;
+    try { moved = JSON.parse(main.getAttribute("data-moved")); } catch (e) { return false; }
+    if (!Object.prototype.hasOwnProperty.call(moved, id)) return false;
+    window.location.replace(moved[id] + window.location.hash);
+    return true;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    if (followMovedTarget()) return;
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();

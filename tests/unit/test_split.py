@@ -46,6 +46,7 @@ def test_each_part_is_a_page_and_links_follow_their_targets(book):
     assert "ch14-more.html#more" in hrefs(first, "#more")  # into the second page
     assert "ch14.html#q1" in hrefs(second, "#q1")  # back into the first
     assert "<title>More · " in second
+    assert 'data-moved="{&quot;more&quot;:&quot;ch14-more.html&quot;}"' in first  # old links to ch14.html#more go on
     assert re.search(r'<a rel="next" href="ch14-more.html">More →</a>', first)
     assert re.search(r'<a rel="prev" href="ch14.html">', second)
     assert 'href="../zh/ch14-more.html"' in second  # the language switch keeps the part

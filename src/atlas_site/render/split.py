@@ -10,6 +10,8 @@ and the language switch are written once, against the chapter; the split then mo
 one place, with the pages' own ids as the map, and the links gate checks every moved link."""
 from __future__ import annotations
 
+import html
+import json
 import posixpath
 import re
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 STANDFIRST = re.compile(r'<p class="standfirst">.*?</p>\n?', re.S)
 PAGER = re.compile(r'<nav class="pager"[^>]*>.*?</nav>', re.S)
 PREVIEW_KEY = re.compile(r'"([a-z0-9][a-z0-9-]*)#([^"]+)"')
+TARGET = re.compile(r'<(?:h[23]|figure|section|div class="lab[^"]*")[^>]*\sid="([^"]+)"')  # what old links point at
+MAIN = re.compile(r'<main id="main"')
 
 
 @dataclass
@@ -119,6 +123,9 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     if index > 0:
         head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
         head = STANDFIRST.sub("", head, count=1)
+    else:  # links made before the split (bookmarks, other sites) reach the page now holding them (site.js)
+        moved = {target: posixpath.basename(page.path) for page in family.pages[1:] for target in TARGET.findall(page.body)}
+        head = MAIN.sub(lambda m: f'{m.group(0)} data-moved="{html.escape(json.dumps(moved, separators=(",", ":")))}"', head, count=1)
     pager = PAGER.search(tail)
     if pager is not None:
         tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end():]
