@@ -280,7 +280,7 @@
 
   function followMovedTarget() {
     /* the first page of a chapter published as several pages knows where its other sections went:
-       an old link (ch14.html#q5) goes on to the page that holds the section now */
+       an old link (chapter.html#q5) goes on to the page that holds the section now */
     var main = document.querySelector("main[data-moved]");
     var id = decodeURIComponent(window.location.hash.slice(1));
     if (!main || !id || document.getElementById(id)) return false;

@@ -610,8 +610,8 @@ def test_check_browser_without_playwright_says_what_to_install(mini, tmp_path):
     result = run_cli("check", "--browser", cwd=mini, env={"PYTHONPATH": str(fake.parent)})
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.splitlines() == [
-        "atlas-site: error[browser.unavailable]: check --browser needs Playwright (No module named 'playwright') (hint: install the "
-        "test extras: .venv/bin/pip install -e '.[test]', or run bash scripts/test.sh once)"]
+        "atlas-site: error[browser.unavailable]: check --browser needs Playwright (No module named 'playwright') (hint: pip install "
+        "'atlas-site[browser]' (in this repository: bash scripts/test.sh once))"]
 
 
 def test_serve_on_a_busy_port_says_so_before_building(mini):

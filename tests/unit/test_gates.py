@@ -26,7 +26,7 @@ def test_static_gates_pass_on_the_fixture(mini):
     result = assemble(mini)
     assert not result.errors, "\n".join(map(str, result.errors))
     assert {r.name for r in result.gate_reports} == {"citations", "settings", "forbidden statements", "links", "bilingual parity",
-                                                     "leads", "security", "images", "scripts", "open data", "terms", "rules of the book", "rules of ch14",
+                                                     "leads", "security", "images", "scripts", "open data", "terms", "figure drawings", "rules of the book", "rules of ch14",
                                                      "translations", "evidence freshness", "release"}
     assert all(r.status != "FAIL" for r in result.gate_reports)
 

@@ -272,10 +272,14 @@ def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows
 # ---------------------------------------------------------------- 2b. what is missing is said
 
 
-def test_a_missing_or_broken_template_is_named(mini):
-    (mini / "templates/page.html.j2").unlink()
+def test_a_book_template_that_includes_a_missing_one_is_named(mini):
+    """A theme file the book lacks comes from the default theme; one that neither has is named."""
+    (mini / "templates/page.html.j2").unlink()  # the default theme's serves
+    assert run_cli("check", cwd=mini).returncode == 0
+    base = mini / "templates/base.html.j2"
+    base.write_text(base.read_text(encoding="utf-8").replace("</body>", '{% include "colophon.html.j2" %}\n</body>'), encoding="utf-8")
     lines = problem_lines(run_cli("check", cwd=mini))
-    assert lines == ["templates/page.html.j2: error[template.missing]: the theme has no template 'page.html.j2' "
+    assert lines == ["templates/colophon.html.j2: error[template.missing]: the theme has no template 'colophon.html.j2' "
                      "(hint: restore the file (git checkout templates/))"]
 
 

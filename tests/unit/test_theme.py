@@ -69,7 +69,7 @@ def test_a_book_stylesheet_is_shipped_and_linked_after_the_theme(tmp_path):
         profile.write("theme:\n  css: [brand.css]\n")
     built = run_cli("build", "--no-search", cwd=book)
     assert built.returncode == 0, built.stderr
-    assert "--accent: #b0127a" in (book / "_site" / "assets" / "book.css").read_text(encoding="utf-8")
+    assert "--accent:#b0127a" in (book / "_site" / "assets" / "book.css").read_text(encoding="utf-8")
     for page in ("en/start.html", "zh/start.html", "en/bibliography.html", "en/index.html"):
         sheets = re.findall(r'<link rel="stylesheet" href="[./]*assets/([a-z.-]+)"', (book / "_site" / page).read_text(encoding="utf-8"))
         assert sheets[-1] == "book.css" and "atlas.css" in sheets[:-1], (page, sheets)
