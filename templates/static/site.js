@@ -218,6 +218,8 @@
   function setupPrint() {
     var address = document.querySelector("[data-print-url]");
     if (address && !address.textContent) address.textContent = window.location.href.split("#")[0];
+    var cited = document.querySelector("[data-cite-url]");  /* a site without site_url: its address as read */
+    if (cited) cited.textContent = window.location.href.split("#")[0];
   }
 
   function setupTranslationNotices() {

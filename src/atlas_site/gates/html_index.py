@@ -37,6 +37,7 @@ class HtmlIndex:
     ids: set = field(default_factory=set)
     links: list = field(default_factory=list)  # Link, in document order
     scripts: list = field(default_factory=list)  # (src or None, inline body)
+    data_blocks: list = field(default_factory=list)  # the bodies of <script type="application/ld+json">
     handler_attrs: list = field(default_factory=list)  # (tag, attribute)
     style_attrs: int = 0
     csp: str | None = None
@@ -91,5 +92,8 @@ def index_html(html: str) -> HtmlIndex:
     for match in SCRIPT.finditer(html):
         attrs = _attributes(match.group(1))
         src = attrs.get("src")
+        if attrs.get("type") == "application/ld+json" and src is None:  # data a browser never runs
+            index.data_blocks.append(match.group(2))
+            continue
         index.scripts.append((sys.intern(src) if src is not None else None, match.group(2)))
     return index

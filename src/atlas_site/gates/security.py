@@ -2,6 +2,8 @@
 no style attributes (the CSP would block them anyway)."""
 from __future__ import annotations
 
+import json
+
 import re
 
 from ..diagnostics import Diagnostic
@@ -35,6 +37,11 @@ def check_security(ctx: GateContext, paths=None) -> GateReport:
         for src, body in index.scripts:
             if src is None or body.strip():
                 problems.append(Diagnostic(where, "gate.security.inline-script", f"{path}: inline <script> body"))
+        for body in index.data_blocks:
+            try:
+                json.loads(body)
+            except ValueError as error:
+                problems.append(Diagnostic(where, "gate.security.data-block", f"{path}: its JSON-LD is not JSON ({error})"))
         for tag, attribute in index.handler_attrs:
             problems.append(Diagnostic(where, "gate.security.handler", f"{path}: <{tag} {attribute}=…> event handler attribute"))
         if index.style_attrs:

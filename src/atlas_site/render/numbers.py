@@ -4,6 +4,7 @@ cite a number with its setting from one place. Claims recorded in the ledger but
 book are not listed. Without script it is a plain table; numbers.js adds filtering and sorting."""
 from __future__ import annotations
 
+from .citation import cite_page
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
@@ -33,8 +34,18 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
             "caution": claim.caution[lang] if claim.caution else None,
             "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
             "places": places,
+            "cite": cite_number(book, lang, claim),
         })
     return rows
+
+
+def cite_number(book: Book, lang: str, claim) -> dict:
+    """"Cite this number": the works that report it first, then the book as where it was found."""
+    works = [book.registry.work_of(n) for n in claim.source]
+    sources = [f"{work.title}{f' ({work.year})' if work.year else ''}.{f' {work.url}' if work.url else ''}"
+               for work in dict.fromkeys(w for w in works if w is not None)]
+    where = cite_page(book, lang, f"{lang}/numbers.html", "numbers", book.ui("numbers", lang))
+    return {"sources": sources, "book": where["formatted"] + (f" {where['url']}#claim-{claim.id}" if where["url"] else "")}
 
 
 def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[dict]:

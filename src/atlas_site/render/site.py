@@ -14,6 +14,7 @@ from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
 from .split import MARKER, split_chapters
+from .citation import cite_page
 from .assets import add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
 from .dependencies import Dependencies
@@ -114,6 +115,7 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
                     scripts=scripts, styles=styles, cited=_works_cited(book, state.cites),
+                    cite=cite_page(book, lang, page.output_path, page.id, page.meta.title),
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "")
                 return html, state.cites.places, state.record.dump()
 

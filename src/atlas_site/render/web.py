@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import urlparse
 
+from .citation import citation_tags, json_ld
 from ..model import Book
 
 # the reader's pages that are not in the sitemap: the contributors' dashboard and the error page
@@ -19,7 +20,12 @@ def head_meta(book: Book, lang: str, path: str, page_id: str | None, title: str,
     canonical address and the address of its twin in every language."""
     site = book.profile.site_url
     meta = {"title": title, "description": description, "site_name": book.profile.title[lang],
-            "canonical": None, "alternates": [], "noindex": path in NOT_LISTED}
+            "canonical": None, "alternates": [], "noindex": path in NOT_LISTED, "citation": [], "jsonld": "",
+            "site_root": site or ""}
+    if path not in NOT_LISTED and lang in book.languages:  # how scholars' tools cite it (render/citation.py)
+        is_chapter = page_id is not None and book.page(lang, page_id) is not None
+        meta["citation"] = citation_tags(book, lang, path, title, is_chapter)
+        meta["jsonld"] = json_ld(book, lang, path, title, is_chapter)
     if site is None or path in NOT_LISTED:
         return meta
     meta["canonical"] = absolute(book, path)
