@@ -98,7 +98,7 @@ def edit_times(runs: int) -> dict[str, float]:
         times = []
         for i in range(runs):
             text = bib.read_text(encoding="utf-8")
-            bib.write_text(re.sub(r"title = \{", f"title = {{ ", text, count=1) if i % 2 == 0 else text.replace("title = { ", "title = {", 1), encoding="utf-8")
+            bib.write_text(re.sub(r"title = \{", "title = { ", text, count=1) if i % 2 == 0 else text.replace("title = { ", "title = {", 1), encoding="utf-8")
             times.append(run_build(project, out, "--no-search"))
         results["one-source edit"] = statistics.median(times)
     return results
@@ -421,7 +421,7 @@ def main() -> int:
             print(f"| {scale}× | {pages} | {seconds:.2f} | {per_page:.1f} | {cpu_per_page:.1f} | {peak:.0f} |")
     if args.peers:
         atlas_cold = median_build(ROOT, args.runs, "--no-search", "--no-cache")
-        print(f"\n| generator | scale | pages | median s | median CPU s |\n|---|---|---|---|---|")
+        print("\n| generator | scale | pages | median s | median CPU s |\n|---|---|---|---|---|")
         print(f"| atlas-site, the real book (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} | {CPU['median']:.2f} |")
         for name, scale, pages, seconds, cpu in peers(args.runs, [1, 10]):
             print(f"| {name} | {scale}× | {pages} | {seconds:.2f} | {cpu:.2f} |")

@@ -18,7 +18,7 @@ import json
 import math
 import os
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceLocation
@@ -89,7 +89,7 @@ def _type_name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _storable_type(name: str) -> type:
     """The dataclass an entry names; only this package's own and markdown-it's Token."""
     module, _, qualname = name.partition(":")
@@ -101,7 +101,7 @@ def _storable_type(name: str) -> type:
     return cls
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(cls: type) -> tuple:
     return tuple(dataclasses.fields(cls))
 
@@ -165,8 +165,8 @@ def _object(data: dict):
         raise ValueError(f"{data['t']} has {len(fields)} fields, the entry {len(values)}")
     if all(f.init for f in fields):
         return cls(*values)
-    instance = cls(**{f.name: v for f, v in zip(fields, values) if f.init})
-    for f, v in zip(fields, values):
+    instance = cls(**{f.name: v for f, v in zip(fields, values, strict=False) if f.init})
+    for f, v in zip(fields, values, strict=False):
         if not f.init:
             object.__setattr__(instance, f.name, v)
     return instance

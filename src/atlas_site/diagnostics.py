@@ -18,10 +18,10 @@ class SourceLocation:
             return one_line(self.path)
         return f"{one_line(self.path)}:{self.line}:{self.col or 1}"
 
-    def moved(self, col: int) -> "SourceLocation":
+    def moved(self, col: int) -> SourceLocation:
         return SourceLocation(self.path, self.line, col)
 
-    def shifted(self, lines: int) -> "SourceLocation":
+    def shifted(self, lines: int) -> SourceLocation:
         return SourceLocation(self.path, self.line + lines if self.line else 0, self.col)
 
 
@@ -94,7 +94,7 @@ CAUSES = ("yaml.", "bib.", "frontmatter.", "file.", "profile.", "schema.", "ledg
 UNREADABLE_INPUT = ("file.", "yaml.syntax", "bib.syntax", "frontmatter.")
 
 
-def causes_first(diagnostics) -> list["Diagnostic"]:
+def causes_first(diagnostics) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (not d.code.startswith(UNREADABLE_INPUT), not d.code.startswith(CAUSES), d))
 
 

@@ -36,7 +36,7 @@ def _sections(body: bytes) -> list[tuple[str, bytes]]:
     starts = [0] + [at for at, _ in cuts]
     ids = [""] + [section for _, section in cuts]
     ends = starts[1:] + [len(body)]
-    return [(section, body[a:b]) for section, a, b in zip(ids, starts, ends)]
+    return [(section, body[a:b]) for section, a, b in zip(ids, starts, ends, strict=False)]
 
 
 def page_change(old: bytes, new: bytes) -> str | list[dict]:
@@ -48,7 +48,7 @@ def page_change(old: bytes, new: bytes) -> str | list[dict]:
     if [s for s, _ in old_sections] != [s for s, _ in new_sections]:
         return RELOAD  # a section added, removed or renamed: the table of contents changed too
     return [{"id": section, "old": a.decode("utf-8"), "new": b.decode("utf-8")}
-            for (section, a), (_, b) in zip(old_sections, new_sections) if a != b]
+            for (section, a), (_, b) in zip(old_sections, new_sections, strict=False) if a != b]
 
 
 def site_changes(old: Output | None, new: Output) -> dict:

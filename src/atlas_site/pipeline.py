@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 from markdown_it import MarkdownIt
 
-from .theme import default_theme_version
 from .cache import BuildCache, NoCache, Versioned, digest, engine_version, tree_digest
 from .diagnostics import Diagnostic, causes_first
 from .export.downloads import current_downloads
@@ -36,6 +35,7 @@ from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages, part_tokens
 from .resolve.references import check_references
 from .search_index import index_search
+from .theme import default_theme_version
 from .translations.lock import read_lock
 from .translations.notice import page_notices
 from .translations.state import Translations, track

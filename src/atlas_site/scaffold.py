@@ -51,7 +51,7 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
     made: list[Path] = []  # the folders this command created, removed again if it cannot finish
     written = []
     try:
-        for lang, folder in zip(languages, folders):
+        for lang, folder in zip(languages, folders, strict=False):
             made.extend(_new_folders(folder))
             page = folder / f"00-{chapter_id}.md"
             title = json.dumps(titles[lang], ensure_ascii=False)  # a JSON string is YAML: \\ and " escaped

@@ -24,7 +24,7 @@ from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
 from .live_patch import site_changes
 from .pipeline import INPUTS
 from .render.quick_edit import LastBuild, QuickEdit
-from .write import project_lock, check_destination
+from .write import check_destination, project_lock
 
 WATCHED = INPUTS  # everything a build reads (as the pipeline's stages declare it)
 WATCHED_FILES = tuple(name for name in WATCHED if Path(name).suffix)  # those that are files (book.yaml)
@@ -446,7 +446,7 @@ def watched_changes(root: Path, stop: threading.Event | None):
         """The input folders there are now, and what each is (device and inode, None if missing)."""
         names = [name for name in WATCHED if name not in WATCHED_FILES]
         found = [_identity(root / name) for name in names]
-        return [str(root / name) for name, seen in zip(names, found) if seen is not None], found
+        return [str(root / name) for name, seen in zip(names, found, strict=False) if seen is not None], found
 
     top = lambda _change, path: Path(path).name in WATCHED_FILES  # noqa: E731 - the filter of one watch
     watchers = [threading.Thread(target=follow, args=(folders, True), daemon=True),

@@ -13,9 +13,9 @@ import ctypes
 import errno
 import json
 import os
+import secrets
 import shutil
 import sys
-import secrets
 from contextlib import contextmanager
 from pathlib import Path
 

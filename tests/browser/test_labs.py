@@ -212,7 +212,7 @@ def test_outputs_equal_the_node_model(labs, contracts, lang, lab_id):
             {k: state["inputs"][k] for k, v in inputs.items() if not isinstance(v, bool)}, f"{lab_id}: the case's inputs took"
         states.append(state)
     models = node_models([(contract["fn"], page_inputs(state)) for state in states])
-    for inputs, state, model in zip(cases, states, models):
+    for inputs, state, model in zip(cases, states, models, strict=False):
         try:
             assert_shows_model(contract, state["outputs"], model, labels)
         except AssertionError as error:

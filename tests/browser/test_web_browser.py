@@ -87,7 +87,7 @@ def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(brow
     assert page.locator("[data-lab-static]").count() == 0
     controls = page.evaluate(LAB_CONTROLS)
     assert [label for label, _ in controls] == [label for label, _ in text]
-    for (label, value), (_, shown) in zip(text, controls):
+    for (label, value), (_, shown) in zip(text, controls, strict=False):
         if isinstance(shown, bool):  # a checkbox: its text is the language's yes or no
             assert value == ({"zh": "是", "en": "yes"} if shown else {"zh": "否", "en": "no"})[lang], label
         else:

@@ -8,6 +8,7 @@ import re
 
 import bibtexparser
 import pytest
+
 from conftest import make_project, run_cli
 
 

@@ -161,7 +161,7 @@ def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
 
 
 def test_citations_are_note_references_into_the_bibliography(epubs):
-    for lang, (_, data) in epubs.items():
+    for _lang, (_, data) in epubs.items():
         archive = _zip(data)
         entries = {li.get("id") for li in _xml(archive, "EPUB/text/bibliography.xhtml").iter(f"{XHTML}li")
                    if li.get(EPUB_TYPE) == "endnote"}

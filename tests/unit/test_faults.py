@@ -237,7 +237,7 @@ def test_a_lab_folder_linking_outside_is_refused_and_never_run(built, tmp_path):
     project, before = built
     outside = tmp_path / "evil"
     outside.mkdir()
-    (outside / "model.js").write_text("require('fs').writeFileSync(%r, 'ran');\n" % str(tmp_path / "ran"), encoding="utf-8")
+    (outside / "model.js").write_text("require('fs').writeFileSync({!r}, 'ran');\n".format(str(tmp_path / "ran")), encoding="utf-8")
     (project / "labs_js/evil").symlink_to(outside, target_is_directory=True)
     result = run_cli("build", "--no-search", cwd=project)
     assert_refused(project, before, result, f"labs_js/evil:1:1: error[file.outside-project]: links to {outside}, outside the project: "
@@ -296,7 +296,7 @@ def run_with_deadline(project: Path, *args: str, seconds: float = 90, env: dict 
                           capture_output=True, text=True, cwd=project, timeout=seconds, env=dict(os.environ, **(env or {})))
 
 
-BOMB = "[" + ", ".join(["&a [1, 1, 1, 1, 1, 1, 1, 1, 1]"] + [f"&{b} [" + ", ".join([f"*{a}"] * 9) + "]" for a, b in zip("abcdefgh", "bcdefghi")]) + "]"
+BOMB = "[" + ", ".join(["&a [1, 1, 1, 1, 1, 1, 1, 1, 1]"] + [f"&{b} [" + ", ".join([f"*{a}"] * 9) + "]" for a, b in zip("abcdefgh", "bcdefghi", strict=False)]) + "]"
 
 
 def test_a_yaml_alias_bomb_is_refused_at_once(built):

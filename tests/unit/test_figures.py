@@ -257,9 +257,9 @@ def test_speculative_rounds_show_a_rejection_and_an_all_accepted_bonus():
 @pytest.mark.book  # this book's figures and computed series
 def test_roofline_bandwidth_roof_passes_through_the_origin(project):
     roof = series_of(project, "roofline")["roof"]
-    attainable = [x / t for x, t in zip(roof["x"], roof["lower_bound_s"])]
+    attainable = [x / t for x, t in zip(roof["x"], roof["lower_bound_s"], strict=False)]
     bandwidth, peak = roof["args"]["bytes_per_s"], roof["args"]["flops_per_s"]
-    for x, y, bound in zip(roof["x"], attainable, roof["bound"]):
+    for x, y, bound in zip(roof["x"], attainable, roof["bound"], strict=False):
         assert y == pytest.approx(min(peak, bandwidth * x))       # y = B × I: zero at zero intensity
         assert bound == ("memory" if bandwidth * x < peak else "compute")
 
@@ -271,7 +271,7 @@ def test_series_are_the_labs_formulas(project):
     book, _ = project
     kv = series_of(project, "kv-formula")["gqa_many"]
     per_token = book.examples["kv-per-token"]
-    for tokens, gib in zip(kv["x"], kv["gib"]):
+    for tokens, gib in zip(kv["x"], kv["gib"], strict=False):
         expected = kv["args"]["concurrency"] * tokens * per_token.args["layers"] * 2 * per_token.args["kv_heads"] * per_token.args["head_dim"] * 2 / 2 ** 30
         assert gib == pytest.approx(expected)
     case = series_of(project, "speculative-state-machine")["case"]["expected_tokens"][0]
@@ -303,7 +303,7 @@ def test_changing_a_formula_input_changes_the_chart(project):
     assert problems == []
     spec = book.figures["roofline"].model_dump()
     after_series = computed[SERIES_KEY.format("roofline")]
-    assert max(x / t for x, t in zip(after_series["roof"]["x"], after_series["roof"]["lower_bound_s"])) == pytest.approx(400)
+    assert max(x / t for x, t in zip(after_series["roof"]["x"], after_series["roof"]["lower_bound_s"], strict=False)) == pytest.approx(400)
     after = render(spec, "en", after_series)
     assert after != before and "400 TFLOP/s" in after and "400 TFLOP/s" not in before
 

@@ -51,7 +51,7 @@ SNIPPETS = (
     "提升 75%", "x" * 300, "3.5-fold", "3.5-times faster", "\u202e", "\u2066", ">" * 40 + " ", "\r", "1e400",
 )
 BOMB = "[" + ", ".join(["&a [1, 1, 1, 1, 1, 1, 1, 1, 1]"] + [f"&{b} [" + ", ".join([f"*{a}"] * 9) + "]"
-                                 for a, b in zip("abcdefgh", "bcdefghi")]) + "]"
+                                 for a, b in zip("abcdefgh", "bcdefghi", strict=False)]) + "]"
 YAML_VALUES = (  # a value of some `key: value` line of a ledger replaced by one of these
     "&x [*x]", "*x", "&a 1", BOMB, ".inf", "-.inf", ".nan", "2026-01-01", "2026-13-45", "1e999", "!!binary aGk=",
     "!!python/object/apply:os.system ['true']", "!!set {a, b}", "{nokey}", "'{nokey}'", "[", "{", "? [a, b]", "~",

@@ -279,7 +279,7 @@ def test_serve_keeps_seeing_book_yaml_after_saves_that_replace_it(mini):
             replaced = mini / ".book.yaml.swp"
             replaced.write_text(text + f"\n# {title}\n", encoding="utf-8")
             os.replace(replaced, profile)
-            wait_for(lambda: status()["version"] > version)
+            wait_for(lambda version=version: status()["version"] > version)
     finally:
         stop.set()
         thread.join(timeout=10)
@@ -324,7 +324,7 @@ def test_serve_says_what_build_warns_about(mini, capfd):
         version = status()["version"]
         time.sleep(0.3)
         edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
-        wait_for(lambda: status()["version"] > version)
+        wait_for(lambda version=version: status()["version"] > version)
         wait_for(lambda: "warning[translation" in capfd.readouterr().err or None, seconds=30)
     finally:
         stop.set()

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import make_project, run_cli
 
 SECOND = {

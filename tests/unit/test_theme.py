@@ -9,9 +9,9 @@ import tomllib
 from pathlib import Path
 
 import yaml
-from conftest import ROOT, run_cli
 
 from atlas_site.theme import CHECKOUT, theme_folders
+from conftest import ROOT, run_cli
 
 
 def init(tmp_path: Path, *extra: str) -> tuple[Path, object]:

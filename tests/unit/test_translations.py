@@ -167,7 +167,7 @@ def test_a_broken_lock_is_one_located_error_and_the_site_stays(mini):
     before = files(mini / "_site")
     lock = mini / LOCK
     text = lock.read_text(encoding="utf-8")
-    line = next(i for i, l in enumerate(text.split("\n"), 1) if l.startswith("ch14#q1 zh "))
+    line = next(i for i, row in enumerate(text.split("\n"), 1) if row.startswith("ch14#q1 zh "))
     lock.write_text(text.replace("ch14#q1 zh ", "<<<<<<< ours\nch14#q1 zh ", 1), encoding="utf-8")
     failed = run_cli("build", "--no-search", "--no-cache", cwd=mini)
     assert failed.returncode == 2 and "Traceback" not in failed.stderr

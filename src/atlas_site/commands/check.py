@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..diagnostics import AtlasError, Diagnostic, SourceLocation

@@ -6,15 +6,15 @@ from html import escape, unescape
 
 from markupsafe import Markup
 
-from ..theme import theme_folders
 from .. import figures
-from ..figures.check import drawing_problems
 from ..cache import digest
 from ..diagnostics import AtlasError, closest
+from ..figures.check import drawing_problems
 from ..model import number_order
 from ..render.assets import lab_scripts_for
 from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
+from ..theme import theme_folders
 from .base import Directive, require
 
 TAGS = re.compile(r"<[^>]+>")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..theme import theme_path
 from ..output import Output
+from ..theme import theme_path
 from .assemble import ID_REFERENCES, Edition
 from .cover import render_cover
 from .pdf_finish import finish_pdf, heading_pages, radical_equivalents

@@ -108,7 +108,7 @@ def _outline(bookmarks: list, first_number: int, reader: PdfReader) -> tuple[int
 
     def level(items: list, parent: int) -> tuple[int, int]:
         own = [next(numbers) for _ in items]
-        for index, ((title, destination, children), number) in enumerate(zip(items, own)):
+        for index, ((title, destination, children), number) in enumerate(zip(items, own, strict=False)):
             item = DictionaryObject({NameObject("/Title"): TextStringObject(title), NameObject("/Parent"): ref(parent),
                                      NameObject("/Dest"): NameObject(f"/{destination}")})
             if index:
@@ -249,7 +249,7 @@ def _parse_cmap(cmap: bytes) -> dict[int, str]:
     mapping: dict[int, str] = {}
     for block in BFCHAR.findall(cmap):
         values = [m.group(1) for m in HEX.finditer(block)]
-        for source, target in zip(values[0::2], values[1::2]):
+        for source, target in zip(values[0::2], values[1::2], strict=False):
             mapping[int(source, 16)] = _decode(target)
     for block in BFRANGE.findall(cmap):
         tokens = list(HEX.finditer(block))
@@ -261,7 +261,7 @@ def _parse_cmap(cmap: bytes) -> dict[int, str]:
                 for offset, code in enumerate(range(start, end + 1)):
                     mapping[code] = first[:-1] + chr(ord(first[-1]) + offset)
             else:  # <low> <high> [<a> <b> …]: one target each
-                for code, item in zip(range(start, end + 1), HEX.finditer(target.group(2))):
+                for code, item in zip(range(start, end + 1), HEX.finditer(target.group(2)), strict=False):
                     mapping[code] = _decode(item.group(1))
     return mapping
 

@@ -68,10 +68,10 @@ def _pdfs(root: Path, editions, env, output, files: dict[str, bytes]) -> list[Ma
                 data, passes = make_pdf(edition, env, root, output, browser)
             except TocMismatch as mismatch:
                 raise AtlasError([Diagnostic(SourceLocation(shown_name(root, theme_path(root, PRINT_CSS))), "export.pdf-toc", f"{edition.lang}: {mismatch}",
-                                             "a rule that changes a line's height by its page number (e.g. on .toc-page)")])
+                                             "a rule that changes a line's height by its page number (e.g. on .toc-page)")]) from None
             except Exception as error:  # Playwright reports a crash or a timeout of the print as its own Error
                 raise AtlasError([Diagnostic(SourceLocation("templates/export/print.html.j2"), "export.print",
-                                             f"{edition.lang}: Chromium could not print the book: {_first_line(error)}")])
+                                             f"{edition.lang}: Chromium could not print the book: {_first_line(error)}")]) from None
             path = site_path(edition.book, edition.lang, "pdf")
             files[path] = data
             made.append(Made(path, human_size(len(data)), time.perf_counter() - start, f"{page_count(data)} pages, {passes} passes"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic
 from .citations import check_citations
 from .claims import check_claims
-from .figure_drawings import check_figure_drawings
 from .context import GateContext
+from .figure_drawings import check_figure_drawings
 from .forbidden import check_forbidden, check_leads
 from .freshness import check_freshness
 from .images import check_images

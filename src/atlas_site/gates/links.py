@@ -27,7 +27,7 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
         parsed = ctx.parsed_at(path)
         written = {u.key: u.location for u in parsed.uses_of("link")} if parsed else {}
 
-        def report(code: str, message: str, href: str) -> None:
+        def report(code: str, message: str, href: str, written=written, path=path) -> None:
             problems.append(Diagnostic(written.get(href, ctx.where(path)), code, f"{path}: {message}"))
 
         for link in index.links:

@@ -36,7 +36,7 @@ def check_open_data(ctx: GateContext) -> GateReport:
                                        f"{missing} is in the ledger but not in {name}"))
         counts[name] = len(records)
         for item in data.get(key, []):
-            for lang, link in (item.get("permalinks") or {}).items():
+            for _lang, link in (item.get("permalinks") or {}).items():
                 problems += _dangling(ctx, name, item.get("id"), link)
     figures = ", ".join(f"{name}: {count} records" for name, count in counts.items()) + "; valid against their schemas"
     return GateReport("open data", figures + f"; {len(problems)} problems", problems)

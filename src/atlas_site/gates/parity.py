@@ -31,7 +31,7 @@ def _compare(first, other) -> list[Diagnostic]:
     common_a = [i for i in ids_a if i in ids_b]
     common_b = [i for i in ids_b if i in ids_a]
     if common_a != common_b:
-        moved = next(i for i, j in zip(common_b, common_a) if i != j)
+        moved = next(i for i, j in zip(common_b, common_a, strict=False) if i != j)
         problems.append(Diagnostic(other.section(moved).location, "gate.parity.sections",
                                    f"{page_id}: section '{moved}' is in a different place in {b} than in {a}"))
     uses_a, uses_b = _per_section(first), _per_section(other)

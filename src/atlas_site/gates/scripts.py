@@ -9,9 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..theme import shown_name, theme_file
 from ..cache import NoCache, digest
 from ..diagnostics import Diagnostic, SourceLocation
+from ..theme import shown_name, theme_file
 from .context import GateContext
 from .report import GateReport
 
@@ -67,7 +67,7 @@ def check_scripts(ctx: GateContext) -> GateReport:
     batch += [[name, (root / name).read_text(encoding="utf-8", errors="replace")] for name in sorted({s for s in sources.values() if s})]
     cache = ctx.cache or NoCache()
     try:
-        verdicts = dict(zip((name for name, _ in batch), cache.get("script-syntax", lambda: digest(batch), lambda: _compile(node, batch))))
+        verdicts = dict(zip((name for name, _ in batch), cache.get("script-syntax", lambda: digest(batch), lambda: _compile(node, batch)), strict=False))
     except (RuntimeError, ValueError, OSError, subprocess.TimeoutExpired) as error:
         problem = Diagnostic(SourceLocation("_site/assets"), "gate.scripts.no-runtime", f"cannot check the shipped scripts: {error}")
         return GateReport("scripts", f"{len(shipped)} shipped scripts, none checked", [problem])

@@ -3,7 +3,6 @@ no style attributes (the CSP would block them anyway)."""
 from __future__ import annotations
 
 import json
-
 import re
 
 from ..diagnostics import Diagnostic

@@ -11,9 +11,9 @@ import re
 
 import bibtexparser
 
-logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report every failed block ourselves
-
 from ..diagnostics import Diagnostic, SourceLocation
+
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report every failed block ourselves
 
 STRAY_FIELD = re.compile(r"^\s*,?\s*([A-Za-z][\w-]*)\s*=", re.M)
 NUMBER = re.compile(r"^\d+$")

@@ -8,10 +8,10 @@ from pathlib import Path
 from ..cache import BuildCache, NoCache, Versioned, digest, inside
 from ..diagnostics import Diagnostic, SourceLocation
 from ..files import NotAFile, read_regular
+from ..theme import owner, theme_glob
 from .bibtex import parse_bibtex
 from .front_matter import MarkdownFile, split_front_matter
 from .yaml_source import LocatedData, parse_yaml
-from ..theme import owner, theme_glob
 
 INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js")
 CODE_FOLDERS = ("templates", "labs_js")  # read by Jinja, the asset step and Node, not by read_text
@@ -208,7 +208,7 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
         text = read_text(path, root, raw.problems)
         if text is not None:
             name = input_name(path, root)
-            records, problems = cache.get("bib", digest(name, text), lambda: parse_bibtex(name, text))
+            records, problems = cache.get("bib", digest(name, text), lambda name=name, text=text: parse_bibtex(name, text))
             raw.bib_records += records
             raw.problems += problems
     for path in sorted(sources.glob("*.yaml")):
@@ -218,7 +218,7 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
         if text is None:
             raw.source_tables[path.stem] = LocatedData([], {}, origin)  # reported; never "missing" as well
             continue
-        data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, origin))
+        data, problems = cache.get("yaml", digest(name, text), lambda text=text, origin=origin: parse_yaml(text, origin))
         raw.problems += problems
         if data is not None and _blank(text):
             raw.problems.append(Diagnostic(origin, "source.empty", f"{name} is empty", "restore its entries (git checkout, or your last good copy)"))

@@ -6,7 +6,7 @@ import datetime as dt
 import re
 import re._constants as _sre  # the parser behind re: to refuse patterns that backtrack catastrophically
 from re._parser import parse as _sre_parse
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -17,7 +17,7 @@ from .figure_spec import spec_problems
 # its shape is checked here, its existence by resolve/references.py
 LEDGER_NUMBER = re.compile(r"^(n[0-9]{2,}|r[1-9][0-9]*)$")
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
-Number = Union[int, float]
+Number = int | float
 
 
 class Setting(Frozen):

@@ -4,9 +4,9 @@ cite a number with its setting from one place. Claims recorded in the ledger but
 book are not listed. Without script it is a plain table; numbers.js adds filtering and sorting."""
 from __future__ import annotations
 
-from .citation import cite_page
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
+from .citation import cite_page
 from .layout import frame
 from .state import RenderState, source_label
 from .uses import figure_claims, places_of

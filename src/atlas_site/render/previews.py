@@ -13,8 +13,8 @@ import re
 from html import unescape
 
 from ..model import Book
-from .state import source_label
 from .glossary import distinct_names
+from .state import source_label
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
 PARAGRAPH = re.compile(r"^<p>(.*?)</p>$", re.S | re.M)

@@ -13,10 +13,9 @@ from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
-from .split import MARKER, split_chapters
-from .citation import cite_page
 from .assets import add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
+from .citation import cite_page
 from .dependencies import Dependencies
 from .glossary import render_glossary
 from .home import render_chooser, render_home, render_not_found
@@ -25,6 +24,7 @@ from .numbers import claim_rows, render_numbers
 from .open_data import open_data_files
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms
+from .split import MARKER, split_chapters
 from .state import CiteIndex, RenderState
 from .web import add_web_files
 
@@ -65,8 +65,9 @@ def _render_parts(state: RenderState, parsed_page: ParsedPage, md: MarkdownIt, d
             text = md.renderer.render(tokens_of(part), md.options, {"state": local})
             return text, local.carry(), local.cites.places, local.record.dump()
 
-        key = lambda part=part, uses=uses, carried=carried: digest(part.model_dump(mode="json"), carried, state.lang, state.page_path, state.figure_numbers,
-                                                                  dependencies.of_uses(uses), notices)
+        key = lambda part=part, uses=uses, carried=carried, notices=notices: digest(
+            part.model_dump(mode="json"), carried, state.lang, state.page_path, state.figure_numbers,
+            dependencies.of_uses(uses), notices)
         text, carried, places, record = state.cache.get("part-html", key, render_part)
         state.cites.merge(places)
         state.record.merge(PageRecord.load(record))

@@ -8,8 +8,8 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import urlparse
 
-from .citation import citation_tags, json_ld
 from ..model import Book
+from .citation import citation_tags, json_ld
 
 # the reader's pages that are not in the sitemap: the contributors' dashboard and the error page
 NOT_LISTED = ("dashboard.html", "404.html")

@@ -92,7 +92,7 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
     if isinstance(results, Failure):
         return {}, problems + [located(results, owners)]
     computed = {}
-    for example, result in zip(examples, results):
+    for example, result in zip(examples, results, strict=False):
         checked = _check_result(book, example, result, problems)
         if checked:
             computed[example.id] = result

@@ -32,7 +32,7 @@ class Sections(RuleKind):
                                              f"add a heading ending with {{#{section_id}}}"))
             present = [i for i in self.args.ids if i in ids]
             positions = [ids.index(i) for i in present]
-            for before, after, position in zip(present, present[1:], positions[1:]):
+            for before, after, position in zip(present, present[1:], positions[1:], strict=False):
                 if position < ids.index(before):
                     section = parsed.section(after)
                     problems.append(self.problem(section.location, f"{lang}/{parsed.page.id}: section '{after}' comes before '{before}'"))

@@ -89,7 +89,7 @@ def order_key(book, translations: Translations):
     """Sort key of (page, section, lang): reading order, page order, book language order (lock files)."""
     pages = {page: index for index, page in enumerate(book.profile.reading_order())}
     sections: dict[tuple[str, str], int] = {}
-    for (lang, page), texts in translations.texts.items():
+    for (_lang, page), texts in translations.texts.items():
         for index, section in enumerate(texts):
             sections.setdefault((page, section), index)
     languages = {lang: index for index, lang in enumerate(book.languages)}

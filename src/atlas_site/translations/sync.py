@@ -97,7 +97,7 @@ def _targets(book, translations: Translations, targets, everything, root: Path):
     """[(page, section, languages or None)] and the problems of names that do not exist."""
     texts = translations.texts
     sections: dict[str, list[str]] = {}
-    for (lang, page), found in texts.items():
+    for (_lang, page), found in texts.items():
         for section in found:
             sections.setdefault(page, [])
             if section not in sections[page]:
@@ -183,7 +183,7 @@ def _declare_minor(lock: Lock, translations: Translations, selected) -> list[str
     lines = []
     for page, section, languages in selected:
         present = _present(translations, page, section)
-        for lang in [l for l in (languages or present) if l in present]:
+        for lang in [code for code in (languages or present) if code in present]:
             text = translations.texts[(lang, page)][section]
             moved = []
             for other in present:
