@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,8 +124,18 @@ def real_build(tmp_path_factory):
     _site/: (BuildResult, folder)."""
     from atlas_site.build import build
 
-    folder = tmp_path_factory.mktemp("real-book") / "_site"
-    result = build(ROOT, folder)
+    # The reader features these tests drive (cards, search, labs, figures, the switch) do not depend
+    # on how a chapter is paged; they run on the book with each chapter as one page. The published
+    # configuration (Chapter 14 split, book.yaml) is checked by the book's own gate (check --browser
+    # --release in scripts/test.sh) and the split itself by tests/unit/test_split.py.
+    workspace = tmp_path_factory.mktemp("real-book")
+    project = workspace / "book"
+    for name in ("content", "ledger", "sources", "templates", "labs_js"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
+    profile = (ROOT / "book.yaml").read_text(encoding="utf-8")
+    (project / "book.yaml").write_text(re.sub(r"(?m)^    split: true.*\n", "", profile), encoding="utf-8")
+    folder = workspace / "_site"
+    result = build(project, folder)
     assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
     return result, folder
 

@@ -7,7 +7,7 @@ import datetime as dt
 import os
 import sys
 
-from .commands import build, check, init, new, serve, sync
+from .commands import build, check, edition, init, new, serve, sync
 from .commands.build import EXPORT_FORMATS
 from .commands.console import EXIT_INTERNAL, EXIT_INTERRUPTED
 from .diagnostics import one_line
@@ -65,6 +65,9 @@ def make_parser() -> argparse.ArgumentParser:
     check_cmd.add_argument("--as-of", type=_date, metavar="DATE",
                            help="judge evidence freshness and translation grace on this day (--release without it: book.yaml's edition date, else today)")
     check_cmd.set_defaults(run=check.run)
+    edition_cmd = commands.add_parser("edition", help="keep the edition book.yaml names in ledger/editions/<n>/ (what changed is measured against it)")
+    edition_cmd.add_argument("action", choices=["freeze"], help="freeze: write the snapshot (never over an existing one)")
+    edition_cmd.set_defaults(run=edition.run)
     init_cmd = commands.add_parser("init", help="start a new book in an empty folder (the default theme, one sample page)")
     init_cmd.add_argument("dir", type=_nonempty("the folder"), metavar="DIR", help="the new book's folder (absent or empty)")
     init_cmd.add_argument("--languages", default="zh,en", metavar="CODES", help="its languages, comma-separated (default: zh,en)")

@@ -148,7 +148,7 @@ def _render(run: Run) -> bool:
     run.dependencies = Dependencies(book, run.computed)
     run.output, run.manifest = render_site(
         book, parsed, run.computed, _need(run.md), run.root, run.env, run.cache_of("render"), run.notices,
-        downloads, run.dependencies, run.tokens_of,
+        downloads, run.dependencies, run.tokens_of, run.translations,
     )  # fmt: skip
     return True
 

@@ -71,9 +71,11 @@ def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[di
     return rows
 
 
-def render_numbers(book: Book, env, parsed: dict, computed: dict, lang: str) -> str:
+def render_numbers(book: Book, env, parsed: dict, computed: dict, lang: str, was: dict | None = None) -> str:
+    """`was`: claim id -> the note that this edition changed it (render/site.py _was)."""
     title = book.ui("numbers", lang)
     return env.get_template("numbers.html.j2").render(
         **frame(book, lang, f"{lang}/numbers.html", "numbers", title, book.ui("numbers_description", lang)),
-        title=title, rows=claim_rows(book, parsed, lang),
+        title=title, rows=[{**row, "was": (was or {}).get(row["id"])} for row in claim_rows(book, parsed, lang)],
+        has_changes=book.profile.edition is not None,
         examples=example_rows(book, parsed, computed, lang), styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js", "numbers.js"])

@@ -13,7 +13,10 @@ from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
-from .assets import add_assets, page_assets, shipped_css
+from ..diagnostics import AtlasError
+from ..editions import read_snapshots
+from .changes import atom_feed, book_changes, changes_context
+from .assets import GENERATED_PAGE_STYLES, add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
 from .citation import cite_page
 from .dependencies import Dependencies
@@ -88,7 +91,7 @@ def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
 
 def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed: dict, md: MarkdownIt, root: Path, env,
                 cache: BuildCache | Versioned, notices: dict, downloads, dependencies: Dependencies,
-                tokens_of) -> tuple[Output, Manifest]:
+                tokens_of, translations=None) -> tuple[Output, Manifest]:
     """`env`: the build's Jinja environment (make_environment: its `editions` are `downloads`).
     `cache`: the render stage's (pipeline.py). `notices`: (lang, page id) -> {section id: HTML}
     of the sections a twin changed under (translations/). `dependencies`: the records' hashes
@@ -131,13 +134,15 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
                          [[p.lang, p.id, p.meta.model_dump(mode="json")] for p in book.pages], linked)  # the frame every page shows
     ledgers = digest([[r.model_dump(mode="json") for r in records.values()] for records in (book.claims, book.terms, book.figures, book.labs)])
     generated = {part.generated for part in book.profile.parts if part.generated}
+    data_files = open_data_files(book, parsed, computed, "numbers" in generated)
+    changes = _changes(book, root, data_files["claims.json"], translations)
     for lang in book.languages:
         _render_generated(book, env, parsed, computed, lang, cites, output, cache, generated,
-                          digest(registry_version, nav_version, ledgers, lang))
+                          digest(registry_version, nav_version, ledgers, lang), changes)
     output.add("index.html", cache.get("entry-page", nav_version, lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", nav_version, lambda: render_not_found(book, env)))
     output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
-    for path, data in open_data_files(book, parsed, computed, "numbers" in generated).items():
+    for path, data in data_files.items():
         output.add(path, data)
     add_web_files(book, output)
     add_assets(root, output)
@@ -149,8 +154,27 @@ def render_site(book: Book, parsed: dict[tuple[str, str], ParsedPage], computed:
     return output, manifest
 
 
+def _changes(book: Book, root: Path, claims_json: bytes, translations):
+    """This edition against the frozen ones (editions.py), or None when book.yaml names no edition."""
+    if book.profile.edition is None:
+        return None
+    problems: list = []
+    snapshots = read_snapshots(root, problems)
+    if problems:
+        raise AtlasError(problems)
+    return book_changes(book, claims_json, translations, snapshots), snapshots
+
+
+def _was(book: Book, changes, lang: str) -> dict[str, str]:
+    """Claim id -> "changed in edition N: was X" for the claims this edition changed."""
+    number = book.profile.edition.number if book.profile.edition else 0
+    pattern = book.ui("changed_in", lang)
+    return {new["id"]: pattern.replace("{n}", str(number)).replace("{old}", old["text"].get(lang, ""))
+            for old, new, _what in changes.changed}
+
+
 def _render_generated(book: Book, env, parsed: dict, computed: dict, lang: str, cites: CiteIndex, output: Output, cache, generated: set,
-                      version: str) -> None:
+                      version: str, changes=None) -> None:
     """One language's generated pages: home, bibliography, numbers and glossary (those book.yaml lists),
     and the data of its preview cards."""
     uses = digest([[key, [[u.kind, u.key, u.section] for u in p.uses], [[s.id, s.title] for s in p.sections]]
@@ -167,8 +191,17 @@ def _render_generated(book: Book, env, parsed: dict, computed: dict, lang: str, 
     if "numbers" in generated:
         # the worked examples' rows show their computed outputs: their ledger and values key the page too
         examples = digest([e.model_dump(mode="json") for e in book.examples.values()], computed)
-        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses, examples),
-                                                     lambda: render_numbers(book, env, parsed, computed, lang)))
+        was = _was(book, changes[0], lang) if changes else {}
+        output.add(f"{lang}/numbers.html", cache.get("numbers", digest(version, uses, examples, was),
+                                                     lambda: render_numbers(book, env, parsed, computed, lang, was)))
+    if changes:
+        context = changes_context(book, changes[0], lang)
+        title = book.ui("changes", lang)
+        output.add(f"{lang}/changes.html", env.get_template("changes.html.j2").render(
+            **frame(book, lang, f"{lang}/changes.html", "changes", title, book.ui("changes_description", lang)),
+            title=title, styles=GENERATED_PAGE_STYLES, scripts=["site.js", "search.js"], **context))
+        if lang == book.languages[0]:
+            output.add("changes.atom", atom_feed(book, changes[1], changes[0]))
     if "glossary" in generated:
         output.add(f"{lang}/glossary.html", cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)))
     # the pages are read one at a time (a copy of every page's HTML at once would be the largest

@@ -21,7 +21,7 @@ def head_meta(book: Book, lang: str, path: str, page_id: str | None, title: str,
     site = book.profile.site_url
     meta = {"title": title, "description": description, "site_name": book.profile.title[lang],
             "canonical": None, "alternates": [], "noindex": path in NOT_LISTED, "citation": [], "jsonld": "",
-            "site_root": site or ""}
+            "site_root": site or "", "feed": book.profile.edition is not None}
     if path not in NOT_LISTED and lang in book.languages:  # how scholars' tools cite it (render/citation.py)
         is_chapter = page_id is not None and book.page(lang, page_id) is not None
         meta["citation"] = citation_tags(book, lang, path, title, is_chapter)

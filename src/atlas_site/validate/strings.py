@@ -14,7 +14,7 @@ ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "an
                "yes", "no", "wrong", "misconception_true", "node", "year", "source", "role", "open", "misconception", "note", "bibliography",
                "open_entry", "choose", "url_status.seed", "url_status.known", "url_status.searched", "url_status.unresolved",
                "translation_updated", "translation_changed", "translation_read", "translation_dismiss", "verified_on",
-               "scope_of", "rolling", "split_position", "qcards_show", "qcards_hide", "cite_formatted", "cite_formatted_plain",
+               "scope_of", "rolling", "split_position", "qcards_show", "qcards_hide", "cite_formatted", "cite_formatted_plain", "changes", "changes_description", "changed_in",
                "figure_ref", "numbers", "numbers_description", "glossary", "glossary_description", "bibliography_description",
                "not_found", "not_found_text", "enter", "open_glossary", "open_numbers", "caution_label")
 
