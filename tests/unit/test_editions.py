@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from conftest import make_project, run_cli
-
 from atlas_site.editions import Snapshot, compare
+from conftest import make_project, run_cli
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -8,16 +8,16 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..cache import BuildCache, Versioned, digest
+from ..diagnostics import AtlasError
+from ..editions import read_snapshots
 from ..manifest import Manifest, PageRecord
 from ..model import Book
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
-from ..diagnostics import AtlasError
-from ..editions import read_snapshots
-from .changes import atom_feed, book_changes, changes_context
 from .assets import GENERATED_PAGE_STYLES, add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
+from .changes import atom_feed, book_changes, changes_context
 from .citation import cite_page
 from .dependencies import Dependencies
 from .glossary import render_glossary
