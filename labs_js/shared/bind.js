@@ -126,6 +126,19 @@
    * opts: {compute(params) -> outputs, render(panel, outputs, params)?,
    *        announce: [output names]?, relevant: {param: (params) -> bool}?}
    */
+  /** The inputs a lab address names: #<panel id>?name=value&name=value (null: it names none). */
+  function state_in_address(panel) {
+    const hash = root.location ? decodeURIComponent(root.location.hash.slice(1)) : '';
+    const at = hash.indexOf('?');
+    if (at < 0 || hash.slice(0, at) !== panel.id) return null;
+    const values = {};
+    for (const pair of hash.slice(at + 1).split('&')) {
+      const eq = pair.indexOf('=');
+      if (eq > 0) values[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return values;
+  }
+
   function setup(panel, opts) {
     AtlasLabs.place_controls(panel); // shared/controls.js: the inputs arrive as text
     const all_inputs = Array.prototype.slice.call(panel.querySelectorAll('[data-param]'));
@@ -305,6 +318,33 @@
         width = now;
         if (last) opts.render(panel, last.out, last.params);
       }).observe(panel);
+    }
+    // A lab's state lives in the page address: restored here, and copied by "link to this state".
+    const restored = state_in_address(panel);
+    if (restored) {
+      for (const name of Object.keys(restored)) {
+        const box = box_of[name];
+        if (box) write_box(box, box.type === 'checkbox' ? restored[name] === 'true' : restored[name]);
+      }
+      for (const b of presets) b.setAttribute('aria-pressed', 'false');
+      const tab = panel.getAttribute('role') === 'tabpanel' && document.getElementById(panel.getAttribute('aria-labelledby'));
+      if (tab && tab.getAttribute('aria-selected') !== 'true') tab.click();
+    }
+    const link = panel.querySelector('[data-lab-link]');
+    if (link) {
+      const status = panel.querySelector('[data-lab-link-status]');
+      link.hidden = false;
+      link.addEventListener('click', function () {
+        const pairs = boxes.map(function (el) {
+          return el.getAttribute('data-param') + '=' + encodeURIComponent(String(read_box(el)));
+        });
+        const hash = '#' + panel.id + '?' + pairs.join('&');
+        root.history.replaceState(null, '', hash); // the address bar holds the link too
+        const address = root.location.href;
+        const said = function () { if (status) status.textContent = link.getAttribute('data-copied'); };
+        if (root.navigator.clipboard && root.navigator.clipboard.writeText) root.navigator.clipboard.writeText(address).then(said, said);
+        else said();
+      });
     }
     panel.classList.add('lab-js');
     sync_sliders();

@@ -39,7 +39,8 @@
      on the root, so every write restyles the whole page. */
   /* The element the address's fragment names, or null. */
   function addressTarget() {
-    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    /* "#lab-memory-panel?context_len=8192": a lab with its inputs (labs_js/shared/bind.js) */
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)).split("?")[0] : "";
     return id ? document.getElementById(id) : null;
   }
 
@@ -284,7 +285,7 @@
     /* the first page of a chapter published as several pages knows where its other sections went:
        an old link (chapter.html#q5) goes on to the page that holds the section now */
     var main = document.querySelector("main[data-moved]");
-    var id = decodeURIComponent(window.location.hash.slice(1));
+    var id = decodeURIComponent(window.location.hash.slice(1)).split("?")[0];
     if (!main || !id || document.getElementById(id)) return false;
     var moved;
     try { moved = JSON.parse(main.getAttribute("data-moved")); } catch (e) { return false; }

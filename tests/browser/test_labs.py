@@ -462,3 +462,29 @@ def test_chapter_labs_work_from_the_keyboard(labs):
     page.keyboard.press("Enter")  # the fifth preset: 70B at 4 bits
     assert lab.state()["outputs"]["status"].startswith("KV-LIMITED")
     lab.done()
+
+
+def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, base):
+    """Issue 32: '#lab-<id>-panel?name=value…' opens the lab with those inputs (its tab selected);
+    'link to this state' writes the address (and copies it), and the address restores it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(base + "en/ch14.html#lab-batch-panel")
+    outputs = "[...document.querySelectorAll('#lab-batch-panel .lab-results [data-output]')].map(e => e.textContent)"
+    page.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
+    defaults = page.evaluate(outputs)
+    page.goto(base + "en/ch14.html#lab-batch-panel?long_len=20000&long_share=0.3")
+    page.reload()
+    page.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
+    assert page.locator("#lab-batch-tab").get_attribute("aria-selected") == "true", "its tab is selected"
+    assert page.locator("#lab-batch-panel [data-param='long_len']:not([type=range])").input_value() == "20000"
+    changed = page.evaluate(outputs)
+    assert changed != defaults
+    page.locator("#lab-batch-panel [data-lab-link]").click()
+    assert "long_len=20000" in page.url and "long_share=0.3" in page.url and "strategy=" in page.url
+    assert page.locator("#lab-batch-panel [data-lab-link-status]").text_content()
+    again = context.new_page()
+    again.goto(page.url)
+    again.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
+    assert again.evaluate(outputs) == changed
+    context.close()
