@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Install what the tests need (Chromium, Node.js, the virtualenv with test extras) and run the
-# whole suite: the labs' JavaScript tests, then pytest (unit, golden, gates, browser).
+# whole suite: code hygiene, the labs' JavaScript tests, the Atlas's gate, then pytest.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh" --test
 cd "$ROOT"
 export ATLAS_CHROMIUM="${ATLAS_CHROMIUM:-/usr/bin/chromium}"
 
-echo "== lint-imports (the engine's layers: pyproject.toml [tool.importlinter])"
+echo "== code hygiene: ruff (lint and format), mypy on src/, the engine's layers (pyproject.toml)"
+.venv/bin/ruff check src tests scripts
+.venv/bin/ruff format --check src tests scripts
+.venv/bin/mypy src
 .venv/bin/lint-imports
 
 echo "== node --test labs_js/tests"

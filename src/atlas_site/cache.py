@@ -18,6 +18,7 @@ import json
 import math
 import os
 from collections import Counter
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -217,7 +218,7 @@ class BuildCache:
         self.stats: Counter = Counter()
         self.warnings: list[str] = []  # at most one: why the folder is not used
         self.pending: list | None = None  # while writes are deferred: the entries to write at flush()
-        self.checkpoint = None  # called before every lookup: serve stops a build a newer edit made obsolete
+        self.checkpoint: Callable[[], None] | None = None  # called before every lookup: serve stops a build a newer edit made obsolete
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
@@ -347,7 +348,7 @@ class NoCache(BuildCache):
     def get(self, kind: str, key, compute):
         if kind in SPAWNED_KINDS:
             return self._spawned(kind, key, compute)
-        if kind not in self.remember:
+        if self.remember is not None and kind not in self.remember:
             return compute()
         return super().get(kind, key, compute)
 

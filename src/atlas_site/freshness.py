@@ -55,6 +55,7 @@ def review_schedule(book: Book) -> list[Review]:
                               book.locate(f"claims:{claim.id}")))
     for number in sorted(list(registry.nodes) + list(registry.references), key=lambda n: (n[0], number_order(n))):
         entry = registry.entry(number)
+        assert entry is not None  # the number comes from the registry itself
         reviews.append(Review("source", number, entry.last_verified, intervals.rolling if entry.rolling else intervals.sources,
                               entry.rolling, book.locate(number)))
     for page in book.pages:

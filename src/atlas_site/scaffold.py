@@ -28,7 +28,7 @@ def new_chapter(root: Path, chapter_id: str, titles: dict[str, str]) -> tuple[li
     data, problems = parse_yaml(text, SourceLocation("book.yaml", 1, 1))
     if problems or data is None or not isinstance(data.data, dict):
         return [], problems or [Diagnostic(SourceLocation("book.yaml", 1, 1), "schema.invalid", "book.yaml must be a mapping")]
-    languages = [lang.get("code") for lang in data.data.get("languages") or [] if isinstance(lang, dict)]
+    languages = [str(lang["code"]) for lang in data.data.get("languages") or [] if isinstance(lang, dict) and lang.get("code")]
     parts = data.data.get("parts") or []
     named = {p for part in parts if isinstance(part, dict) for p in [part.get("chapter"), *(part.get("pages") or [])] if p}
     problems = []
@@ -90,7 +90,7 @@ def _with_part(text: str, data, parts: list, chapter_id: str) -> str:
         index = len(lines) - 1 if lines[-1] == "" else len(lines)
         at = data.at(("parts", len(parts) - 1)) if parts else None
         indent = at.col - 3 if at else 2
-    numbers = [part.get("number") for part in parts if isinstance(part, dict) and isinstance(part.get("number"), int)]
+    numbers = [int(part["number"]) for part in parts if isinstance(part, dict) and isinstance(part.get("number"), int)]
     lines[index:index] = [" " * max(indent, 0) + f"- chapter: {chapter_id}",
                           " " * max(indent + 2, 0) + f"number: {max(numbers, default=0) + 1}"]
     return "\n".join(lines)

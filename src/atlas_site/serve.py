@@ -22,6 +22,7 @@ from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
 from .live_patch import site_changes
+from .output import Output
 from .pipeline import INPUTS
 from .render.quick_edit import LastBuild, QuickEdit
 from .write import check_destination, project_lock
@@ -160,7 +161,7 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
         def _host_allowed(self) -> bool:
             """A page on another site (DNS rebinding: evil.example resolving to 127.0.0.1) sends its
             own name as Host; only the preview's own addresses may read drafts and the dashboard."""
-            port = self.server.server_address[1]
+            port = self.server.server_address[1]  # type: ignore[index]  # an (address, port) pair: TCP
             host = self.headers.get("Host")
             if host is None:  # an HTTP/1.0 tool (curl -0): no browser sends a request without one
                 return True
@@ -235,7 +236,7 @@ class _Served:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.output = None
+        self.output: Output | None = None
         self.quick: QuickEdit | None = None
         self.generation = 0
 

@@ -16,6 +16,7 @@ import os
 import secrets
 import shutil
 import sys
+import typing
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -226,7 +227,7 @@ def project_lock(root: Path, name: str = "build", announce=None):
         yield
         return
     path = root / ".atlas-cache" / f"{name}.lock"
-    handle = None
+    handle: typing.IO[bytes] | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+b")

@@ -62,6 +62,7 @@ def run(args) -> int:
         reports.append(_reproducible(root, result, args.release, as_of))
     if browser_gates is not None:
         browser_rules = [r for r in result.rules if r.browser]
+        assert result.book is not None  # the gates ran, so the book loaded
         reports += browser_gates(result.output, browser_rules, result.book.languages)
     print("gates:")
     for report in reports:

@@ -23,5 +23,6 @@ def run(args) -> int:
     if problems:
         print_problems(problems)
         return EXIT_PROBLEMS
-    print(f"froze edition {state.book.profile.edition.number} in {folder.relative_to(root)}/: commit it with the release")
+    assert folder is not None  # freeze says why it wrote nothing
+    print(f"froze edition {folder.name} in {folder.relative_to(root)}/: commit it with the release")
     return 0

@@ -42,7 +42,7 @@ class Chapter:
         return self.headings[0].id
 
     def ids(self) -> set[str]:
-        return {e.get("id") for e in self.body.iter() if e.get("id")}
+        return {str(e.get("id")) for e in self.body.iter() if e.get("id")}
 
 
 @dataclass
@@ -73,6 +73,13 @@ class Edition:
         """The edition's date: the newest `last_verified` of its pages (never the clock)."""
         dates = [p.meta.last_verified for p in self.book.pages_in(self.lang) if p.meta.last_verified]
         return max(dates) if dates else None
+
+    @property
+    def day(self) -> dt.date:
+        """The date, where the export checked there is one (export.no-date refuses a book without)."""
+        if self.date is None:
+            raise ValueError(f"no page in '{self.lang}' has last_verified")
+        return self.date
 
     def ui(self, key: str) -> str:
         return self.book.ui(key, self.lang)
@@ -120,7 +127,7 @@ def _entry(chapter: Chapter, headings: list[Heading], deepest: int) -> Entry:
 
 
 def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
-    chapters = []
+    chapters: list[Chapter] = []
     for part in book.profile.parts:
         if part.generated:
             if part.generated != GLOSSARY and not any(c.id == GLOSSARY for c in chapters) and _needs_glossary(book):
@@ -136,8 +143,8 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
             if page is None:
                 continue
             chapter = _chapter(book, lang, page_id, output.document(page.output_path),
-                               f"{part.title[lang]} · {page.meta.short_title or page.meta.title}" if part.series else None)
-            chapter.series = part.title[lang] if part.series else None
+                               f"{part.title[lang]} · {page.meta.short_title or page.meta.title}" if part.series and part.title else None)
+            chapter.series = part.title[lang] if part.series and part.title else None
             chapters.append(chapter)
     if _needs_glossary(book) and not any(c.id == GLOSSARY for c in chapters):
         chapters.append(_glossary_chapter(book, lang, env))
@@ -153,11 +160,18 @@ def _needs_glossary(book: Book) -> bool:
 
 def _glossary_chapter(book: Book, lang: str, env) -> Chapter:
     section = parse_html(f"<main>{render_glossary(book, lang, env)}</main>")
-    return _from_main(book, lang, GLOSSARY, find_first(section, "main"), None)
+    return _from_main(book, lang, GLOSSARY, _main_of(section), None)
 
 
 def _chapter(book: Book, lang: str, chapter_id: str, page_html: str, running: str | None) -> Chapter:
-    return _from_main(book, lang, chapter_id, find_first(parse_html(page_html), "main"), running)
+    return _from_main(book, lang, chapter_id, _main_of(parse_html(page_html)), running)
+
+
+def _main_of(document) -> ET.Element:
+    main = find_first(document, "main")
+    if main is None:  # every page template has a <main>; a theme that drops it cannot be printed
+        raise ValueError("the page has no <main> element")
+    return main
 
 
 def _from_main(book: Book, lang: str, chapter_id: str, main: ET.Element, running: str | None) -> Chapter:
@@ -191,7 +205,7 @@ def _headings(body: ET.Element) -> list[Heading]:
             continue
         if not element.get("id"):
             element.set("id", _unique("title" if tag == "h1" else "heading", taken))
-        found.append(Heading(element.get("id"), int(tag[1]), " ".join(text_of(element).split())))
+        found.append(Heading(str(element.get("id")), int(tag[1]), " ".join(text_of(element).split())))
     return found
 
 

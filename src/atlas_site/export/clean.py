@@ -55,7 +55,7 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
     for panel in [e for e in main.iter() if "lab-panel" in classes(e) and e.get("id")]:
         title = next((child for child in panel if "lab-title" in classes(child)), None)
         position = list(panel).index(title) + 1 if title is not None else 0
-        panel.insert(position, lab_address(panel.get("id")))
+        panel.insert(position, lab_address(panel.get("id") or ""))
     return main
 
 

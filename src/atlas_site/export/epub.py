@@ -53,7 +53,7 @@ def _files(edition: Edition, env, root) -> list[tuple[str, bytes]]:
         **context, contents=edition.contents(deepest=3), landmarks=_landmarks(edition), chapter_file=chapter_file)
     package = env.get_template("export/package.opf.j2").render(
         **context, identifier=identifier(edition), chapters=chapters, modified=_modified(edition),
-        date=edition.date.isoformat())
+        date=edition.day.isoformat())
     cover = env.get_template("export/cover.xhtml.j2").render(**context)
     files = [("EPUB/package.opf", package), ("EPUB/nav.xhtml", nav), ("EPUB/cover.xhtml", cover),
              ("EPUB/images/cover.svg", render_cover(edition, env, "export_ebook_edition")),
@@ -102,11 +102,11 @@ def identifier(edition: Edition) -> str:
 
 
 def _modified(edition: Edition) -> str:
-    return f"{edition.date.isoformat()}T00:00:00Z"
+    return f"{edition.day.isoformat()}T00:00:00Z"
 
 
 def _zip(files: list[tuple[str, bytes]], edition: Edition) -> bytes:
-    stamp = (edition.date.year, edition.date.month, edition.date.day, 0, 0, 0)
+    stamp = (edition.day.year, edition.day.month, edition.day.day, 0, 0, 0)
     buffer = BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         entries = [("mimetype", b"application/epub+zip", zipfile.ZIP_STORED),

@@ -54,8 +54,8 @@ def anchor(chapter_id: str, element_id: str) -> str:
 def make_pdf(edition: Edition, env, root: Path, output: Output, browser) -> tuple[bytes, int]:
     """(the PDF, the number of print passes it took)."""
     document = PrintDocument(edition, env, root, output)
-    with tempfile.TemporaryDirectory(prefix="atlas-print-") as folder:
-        folder = Path(folder)
+    with tempfile.TemporaryDirectory(prefix="atlas-print-") as name:
+        folder = Path(name)
         document.write_assets(folder)
         pages: dict[str, int] = {}
         for passes in range(1, PASSES + 1):

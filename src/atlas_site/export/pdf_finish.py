@@ -43,7 +43,7 @@ def heading_pages(data: bytes, targets: list[str]) -> dict[str, int]:
     for name, destination in reader.named_destinations.items():
         key = name.lstrip("/")
         if key in targets:
-            landed[key] = reader.get_destination_page_number(destination) + 1
+            landed[key] = (reader.get_destination_page_number(destination) or 0) + 1
     return landed
 
 
@@ -77,14 +77,14 @@ def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict
     if edition.date:
         metadata[NameObject("/CreationDate")] = metadata[NameObject("/ModDate")] = TextStringObject(
             edition.date.strftime("D:%Y%m%d000000Z"))
-    size = int(trailer["/Size"])
+    size = int(trailer["/Size"])  # type: ignore[call-overload]  # pypdf types it as any PdfObject
     info_number = info.idnum if info is not None else size
     changed[info_number] = metadata
     next_number = max(size, info_number + 1)
     outlines, objects = _outline(bookmarks, next_number, reader)
     changed.update(objects)
     root_reference = trailer.raw_get("/Root")
-    catalog = DictionaryObject(reader.trailer["/Root"])
+    catalog = DictionaryObject(reader.trailer["/Root"])  # type: ignore[call-overload]  # pypdf: a PdfObject
     catalog[NameObject("/Outlines")] = IndirectObject(outlines, 0, reader)
     catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")  # viewers open with the bookmarks shown
     catalog[NameObject("/Lang")] = TextStringObject(edition.html_lang)
@@ -268,7 +268,8 @@ def _parse_cmap(cmap: bytes) -> dict[int, str]:
 
 def _write_cmap(original: bytes, mapping: dict[int, str]) -> bytes:
     """The same CMap with its mappings written out one by one (bfchar, at most 100 a block)."""
-    width = max(4, len(re.search(rb"begincodespacerange\s*<([0-9A-Fa-f]+)>", original).group(1))) if b"begincodespacerange" in original else 4
+    space = re.search(rb"begincodespacerange\s*<([0-9A-Fa-f]+)>", original)
+    width = max(4, len(space.group(1))) if space else 4
     head = original[: min(m.start() for m in re.finditer(rb"\d+\s+begin(?:bfchar|bfrange)", original))]
     tail = original[max(m.end() for m in re.finditer(rb"end(?:bfchar|bfrange)", original)):]
     items = sorted(mapping.items())

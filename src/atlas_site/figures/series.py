@@ -113,7 +113,7 @@ def plan(figures: Mapping[str, Mapping], example_args: Mapping[str, Mapping],
                 problems.append((fig_id, f"{where}: no lab '{entry['lab']}' (labs: {', '.join(sorted(lab_defaults))})"))
             else:
                 try:
-                    args = dict(lab_defaults.get(entry.get("lab"), {}))
+                    args = dict(lab_defaults.get(entry.get("lab") or "", {}))
                     args.update({k: _resolve(v, spec, example_args) for k, v in (entry.get("args") or {}).items()})
                     args.pop(vary, None)
                     resolved = values if isinstance(values, str) else [_resolve(v, spec, example_args) for v in values or []]
@@ -139,7 +139,7 @@ def run(jobs: list[Job], compute: Callable[[list[dict], list[Job]], list | None]
     problems: list[tuple[str, str]] = []
     waiting = list(jobs)
     while waiting:
-        ready = [j for j in waiting if not j.waits_for() or (j.figure, j.waits_for()[0]) in done]
+        ready = [j for j in waiting if (wait := j.waits_for()) is None or (j.figure, wait[0]) in done]
         if not ready:  # a cycle: nothing can start
             problems += [(j.figure, f"series '{j.name}' waits for itself through '{j.values}'") for j in waiting]
             break

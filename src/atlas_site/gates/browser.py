@@ -255,7 +255,12 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
     first_screen_rules, tab_rules = _rule_pages(rules, "first_screen", languages), _rule_pages(rules, "lab_tabs", languages)
     subset = len(pages) < len(every_page)
-    overflow, first_screen, tabs, switch, figures, access = [], [], [], [], [], []
+    overflow: list[Diagnostic] = []
+    first_screen: list[Diagnostic] = []
+    tabs: list[Diagnostic] = []
+    switch: list[Diagnostic] = []
+    figures: list[Diagnostic] = []
+    access: list[Diagnostic] = []
     pending: list[Diagnostic] = []  # browser rules on a draft page: reported, not enforced
     figure_count = first_screen_checks = tab_checks = 0
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:

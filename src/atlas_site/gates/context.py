@@ -2,8 +2,10 @@
 manifest), the rendered output (HTML indexed once, for what only HTML can show) and the rules."""
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..cache import BuildCache, NoCache, Versioned, digest
 from ..diagnostics import SourceLocation
@@ -24,9 +26,9 @@ class GateContext:
     reference_problems: list = field(default_factory=list)
     cache: BuildCache | Versioned | None = None  # the gates stage's (pipeline.py)
     root: Path | None = None  # the project (the scripts gate reads the repository's copies)
-    translations: object = None  # translations.state.Translations: each section against its twins
-    as_of: object = None  # datetime.date that evidence freshness is judged on (None: not judged)
-    tokens_of: object = None  # the parse stage's part -> tokens (pipeline.py): the gates never parse
+    translations: Any = None  # translations.state.Translations: each section against its twins
+    as_of: datetime.date | None = None  # the day evidence freshness is judged on (None: not judged)
+    tokens_of: Any = None  # the parse stage's part -> tokens (pipeline.py): the gates never parse
     _html: dict = field(default_factory=dict)
 
     def per_page(self, kind: str, parsed, compute, *inputs):

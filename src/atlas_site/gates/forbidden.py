@@ -2,6 +2,8 @@
 them; Gate 11: no prose cites a candidate lead."""
 from __future__ import annotations
 
+from typing import Any
+
 import regex
 
 from ..diagnostics import Diagnostic, SourceLocation
@@ -23,7 +25,7 @@ class _Screen:
         self.patterns = patterns  # (misconception id, pattern)
         self.slow: set[str] = set()
         self.split = not patterns  # True once the alternation proved slow: each pattern on its own
-        self._combined = None
+        self._combined: Any = None  # the alternation of every pattern, compiled on first use
         self._compiled: dict[str, regex.Pattern] = {}
 
     def compiled(self, pattern: str) -> regex.Pattern:
@@ -92,7 +94,10 @@ def check_forbidden(ctx: GateContext) -> GateReport:
     where = lambda misconception: ctx.book.locate(f"misconceptions:{misconception}")
     for parsed in ctx.parsed.values():
         found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang], where), patterns_version)
-        problems += [p for p in found if p not in seen and not seen.add(p)]  # a slow pattern is named once
+        for problem in found:  # a slow pattern is named once
+            if problem not in seen:
+                seen.add(problem)
+                problems.append(problem)
         corrected += quoted
         scanned += lines
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}
@@ -105,7 +110,7 @@ def check_forbidden(ctx: GateContext) -> GateReport:
 
 def check_leads(ctx: GateContext) -> GateReport:
     problems = [p for p in ctx.reference_problems if p.code == "lead.cited"]
-    counts = {}
+    counts: dict = {}
     for lead in ctx.book.leads:
         counts[lead.status] = counts.get(lead.status, 0) + 1
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("promoted", "unverified", "eliminated"))

@@ -4,6 +4,7 @@ reported as pending, not enforced (`check --release` fails on drafts anyway)."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
+from ..model.profile import Part
 from .context import GateContext
 from .report import GateReport
 
@@ -37,7 +38,7 @@ def run_rule(ctx: GateContext, rule) -> tuple[int, list[Diagnostic], list[str], 
 
 def check_rules(ctx: GateContext) -> list[GateReport]:
     reports = []
-    groups = [(None, [r for r in ctx.rules if r.part is None])]
+    groups: list[tuple[Part | None, list]] = [(None, [r for r in ctx.rules if r.part is None])]
     groups += [(part, [r for r in ctx.rules if r.part is part]) for part in ctx.book.profile.parts if not part.generated]
     for part, rules in groups:
         name = f"rules of {part.id}" if part else "rules of the book"

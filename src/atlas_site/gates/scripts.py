@@ -63,8 +63,8 @@ def check_scripts(ctx: GateContext) -> GateReport:
         return GateReport("scripts", f"{len(shipped)} shipped scripts, none checked", [problem])
     root = ctx.root or Path(".")
     sources = {path: source_of(path, root) for path in shipped}
-    batch = [[f"_site/{path}", ctx.output.text(path)] for path in shipped]
-    batch += [[name, (root / name).read_text(encoding="utf-8", errors="replace")] for name in sorted({s for s in sources.values() if s})]
+    batch = [(f"_site/{path}", ctx.output.text(path)) for path in shipped]
+    batch += [(name, (root / name).read_text(encoding="utf-8", errors="replace")) for name in sorted({s for s in sources.values() if s})]
     cache = ctx.cache or NoCache()
     try:
         verdicts = dict(zip((name for name, _ in batch), cache.get("script-syntax", lambda: digest(batch), lambda: _compile(node, batch)), strict=False))
@@ -73,18 +73,18 @@ def check_scripts(ctx: GateContext) -> GateReport:
         return GateReport("scripts", f"{len(shipped)} shipped scripts, none checked", [problem])
     problems = []
     for path in shipped:
-        error = verdicts.get(f"_site/{path}")
-        if not error:
+        failure = verdicts.get(f"_site/{path}")
+        if not failure:
             continue
         source = sources[path]
         original = verdicts.get(source) if source else None
-        if original:
+        if source and original:
             problems.append(Diagnostic(SourceLocation(source, original["line"], original["col"]), "gate.scripts.syntax",
                                        f"{original['message']} (shipped as {path})", "fix the script: the site would ship it broken"))
         else:
-            where = SourceLocation(source, 1, 1) if source else SourceLocation(f"_site/{path}", error["line"], error["col"])
+            where = SourceLocation(source, 1, 1) if source else SourceLocation(f"_site/{path}", failure["line"], failure["col"])
             problems.append(Diagnostic(where, "gate.scripts.shipped-syntax",
-                                       f"the shipped copy {path} does not parse ({error['message']} at its line {error['line']}: "
-                                       f"{error['text'].strip()[:80]!r}) though the file does",
+                                       f"the shipped copy {path} does not parse ({failure['message']} at its line {failure['line']}: "
+                                       f"{failure['text'].strip()[:80]!r}) though the file does",
                                        "the minifier (rjsmin, render/assets.shipped) changed its meaning: report it, and ship that file unminified meanwhile"))
     return GateReport("scripts", f"{len(shipped)} shipped scripts parse; {len(problems)} do not", problems)

@@ -34,35 +34,42 @@ def _enclosed(value: str) -> str | None:
     return value if NUMBER.match(value) else None
 
 
+def _line(block) -> int:
+    """A block's 1-based first line (bibtexparser counts from 0 and types it optional)."""
+    return (block.start_line or 0) + 1
+
+
 def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]], list[Diagnostic]]:
     library = bibtexparser.parse_string(text, parse_stack=[])
-    records, problems = [], []
+    records: list[tuple[dict, SourceLocation]] = []
+    problems: list[Diagnostic] = []
     for entry in library.entries:
         record = {"key": entry.key, "entry_type": entry.entry_type.lower()}
         for field in entry.fields:
             value = _enclosed(field.value.strip())
             if value is None:
-                problems.append(Diagnostic(SourceLocation(path, field.start_line + 1, 1), "bib.macro",
+                problems.append(Diagnostic(SourceLocation(path, _line(field), 1), "bib.macro",
                                            f"'{entry.key}': {field.key} = {field.value.strip()[:60]} is not text in braces (an undefined BibTeX macro?)",
                                            "write the value in braces: " + field.key + " = {…}"))
                 value = field.value.strip()  # kept as written, so no follow-on "missing title"
             record[field.key.lower()] = value
-        records.append((record, SourceLocation(path, entry.start_line + 1, 1)))
-    previous = sorted((entry.start_line, entry.key) for entry in library.entries)
+        records.append((record, SourceLocation(path, _line(entry), 1)))
+    previous = sorted((_line(entry), entry.key) for entry in library.entries)
     for comment in library.comments:
-        stray = STRAY_FIELD.search(comment.raw)
+        raw = comment.raw or ""
+        stray = STRAY_FIELD.search(raw)
         if stray and type(comment).__name__ == "ImplicitComment":
-            line = comment.start_line + 1 + comment.raw[:stray.start(1)].count("\n")
-            before = [key for start, key in previous if start < comment.start_line]
+            line = _line(comment) + raw[:stray.start(1)].count("\n")
+            before = [key for start, key in previous if start < _line(comment)]
             after = f" closed entry '{before[-1]}' early" if before else " is outside any entry"
             problems.append(Diagnostic(SourceLocation(path, line, 1), "bib.stray-field",
                                        f"field '{stray.group(1)}' is outside any entry: a '}}' too many{after}",
                                        "check the braces of the field before it; every field of an entry is kept inside its @type{…}"))
     for block in library.failed_blocks:
-        location = SourceLocation(path, block.start_line + 1, 1)
+        location = SourceLocation(path, _line(block), 1)
         name = type(block).__name__
         if name == "DuplicateBlockKeyBlock":
-            problems.append(Diagnostic(location, "bib.duplicate-key", f"duplicate BibTeX key '{block.key}'"))
+            problems.append(Diagnostic(location, "bib.duplicate-key", f"duplicate BibTeX key '{getattr(block, 'key', '?')}'"))
         else:
             error = getattr(block, "error", None)
             reason = getattr(error, "abort_reason", None) or str(error or "") or "cannot parse this block"

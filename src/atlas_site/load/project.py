@@ -77,7 +77,7 @@ def _code_file_problems(path: Path, root: Path) -> list[Diagnostic]:
             return []  # a folder is walked; a broken link is said where something reads it
         data = read_regular(path)
     except NotAFile as error:
-        return [_not_a_file(name, error.strerror)]
+        return [_not_a_file(name, error.strerror or "not a regular file")]
     except OSError:
         return []  # vanished meanwhile, no permission: said where it is read
     try:
@@ -105,8 +105,9 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     where = SourceLocation(name, 1, 1)
     if not inside(path, root.resolve()):
         return None  # the link that leads out is reported by outside_inputs()
-    if _bad_name(name) is not None:
-        problems.append(_bad_name(name))
+    bad = _bad_name(name)
+    if bad is not None:
+        problems.append(bad)
         return None
     if path.is_symlink() and not path.exists():
         problems.append(Diagnostic(where, "file.unreadable", f"a symbolic link to {path.readlink()}, which does not exist", "restore the file or delete the link"))
@@ -114,7 +115,7 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
     try:
         data = read_regular(path)
     except NotAFile as error:
-        problems.append(_not_a_file(name, error.strerror))
+        problems.append(_not_a_file(name, error.strerror or "not a regular file"))
         return None
     except OSError as error:  # vanished mid-build (an editor's save), no permission, …
         problems.append(Diagnostic(where, "file.unreadable", f"cannot be read: {error.strerror or error}"))
@@ -168,7 +169,9 @@ def _book_stylesheets(root: Path, raw: RawProject) -> list[str]:
     """The texts of the stylesheets book.yaml's `theme: css:` lists (paths in templates/; validate
     says what else is wrong with the entry). A file that is missing is located at its entry."""
     profile = raw.profile
-    theme = profile.data.get("theme") if profile is not None and isinstance(profile.data, dict) else None
+    if profile is None or not isinstance(profile.data, dict):
+        return []
+    theme = profile.data.get("theme")
     listed = theme.get("css") if isinstance(theme, dict) else None
     texts = []
     for index, path in enumerate(listed if isinstance(listed, list) else []):

@@ -5,6 +5,7 @@ render/previews.py."""
 from __future__ import annotations
 
 from ..model import Book
+from ..model.sources import ReferenceEntry
 from ..rules.citations import CitesAll
 from .layout import frame, part_label
 from .state import CiteIndex, source_label
@@ -18,7 +19,7 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: di
     for key, work in registry.works.items():
         numbers = registry.numbers_of(key)
         ledger = [registry.entry(n) for n in numbers]
-        refs = [e for e in ledger if e is not None and hasattr(e, "ref")]
+        refs = [e for e in ledger if isinstance(e, ReferenceEntry)]
         entries.append({
             "work": work,
             "numbers": [source_label(book, n) for n in numbers],

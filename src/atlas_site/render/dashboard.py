@@ -26,8 +26,8 @@ def _coverage(book: Book, parsed: dict, rules) -> list[dict]:
             continue
         registry = book.registry
         entries = registry.of_kind(rule.args.registry)
-        cited = {lang: {registry.work_of(n).key for page_id in rule.page_ids() if (lang, page_id) in parsed
-                        for n, _ in prose_citations(book, parsed[(lang, page_id)]) if registry.work_of(n)}
+        cited = {lang: {work.key for page_id in rule.page_ids() if (lang, page_id) in parsed
+                        for n, _ in prose_citations(book, parsed[(lang, page_id)]) if (work := registry.work_of(n))}
                  for lang in book.languages}
         rows = [{"number": n, "title": e.title_in(book.languages[0]) if hasattr(e, "title_in") else e.title, "status": getattr(e, "url_status", ""),
                  "cited": {lang: e.work in cited[lang] for lang in book.languages}}

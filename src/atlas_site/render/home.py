@@ -11,7 +11,7 @@ from .uses import places_of
 def part_lines(book: Book, lang: str) -> list[dict]:
     """Each part of book.yaml in reading order, with the line the home page shows for it: a page's
     own description; for a series, its first page's (the way in), with its pages listed after."""
-    lines = []
+    lines: list[dict] = []
     for part in book.profile.parts:
         if part.generated:
             lines.append({"title": book.ui(part.generated, lang), "href": f"{part.generated}.html",
@@ -22,7 +22,7 @@ def part_lines(book: Book, lang: str) -> list[dict]:
             continue
         dates = [p.meta.last_verified for p in pages if p.meta.last_verified]
         lines.append({
-            "title": part.title[lang] if part.series else pages[0].meta.title,
+            "title": part.title[lang] if part.series and part.title else pages[0].meta.title,
             "number": part.number,
             "href": f"{pages[0].id}.html",
             "line": pages[0].meta.description,

@@ -65,4 +65,4 @@ def series_of(book: Book, lang: str, page_id: str) -> dict | None:
     if part is None or not part.series:
         return None
     present = {p.id: p for p in book.pages_in(lang)}
-    return {"title": part.title[lang], "pages": [present[p] for p in part.pages if p in present]}
+    return {"title": part.title[lang] if part.title else "", "pages": [present[p] for p in part.pages if p in present]}

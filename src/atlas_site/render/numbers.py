@@ -29,8 +29,8 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
             "value": claim.values[0],
             "setting": claim.setting[lang],
             "label": book.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result", lang),
-            "sources": [{"number": n, "label": source_label(book, n), "work": book.registry.work_of(n).key}
-                        for n in claim.source if book.registry.work_of(n) is not None],
+            "sources": [{"number": n, "label": source_label(book, n), "work": work.key}
+                        for n in claim.source if (work := book.registry.work_of(n)) is not None],
             "caution": claim.caution[lang] if claim.caution else None,
             "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
             "places": places,

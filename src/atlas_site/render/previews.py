@@ -69,13 +69,15 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
     sources = {}
     for number in sorted(list(registry.nodes) + list(registry.references)):
         entry = registry.entry(number)
+        assert entry is not None  # the number comes from the registry itself
+        scope = getattr(entry, "scope", None)  # a reference read only in part says how far
         work = registry.works[entry.work]
         verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
         sources[number] = {"title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
                            "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
                            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
                            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
-                           "scope": f"{book.ui('scope', lang)}: {entry.scope[lang]}" if getattr(entry, "scope", None) else None}
+                           "scope": f"{book.ui('scope', lang)}: {scope[lang]}" if scope else None}
     terms = {}
     for term in book.terms.values():
         abbr, others = distinct_names(term, lang, book.profile.languages)

@@ -116,7 +116,8 @@ class QuickEdit:
         return output, edited
 
     def _part(self, name: str, index: int) -> PagePart | None:
-        text = read_text(self.last.root / name, self.last.root, problems := [])
+        problems: list = []
+        text = read_text(self.last.root / name, self.last.root, problems)
         if text is None or problems:
             return None
         doc, problems = split_front_matter(name, text)

@@ -100,7 +100,8 @@ def _family(html: str, page, lang: str) -> Family | None:
     if len(chunks) != len(page.parts) or len(chunks) < 2:
         return None
     base = page.output_path[: -len(".html")]
-    pages, holder = [], {}
+    pages: list[SplitPage] = []
+    holder: dict[str, str] = {}
     for index, (chunk, part) in enumerate(zip(chunks, page.parts, strict=True)):
         stem = posixpath.basename(part.path).removesuffix(".md")
         slug = re.sub(r"^\d+-", "", stem)
@@ -141,13 +142,13 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
     if index > 0:
         before = family.pages[index - 1]
         parts.append(f'<a rel="prev" href="{own(before.path)}">← {before.title}</a>')
-    elif whole.get("prev"):
-        parts.append(whole["prev"].group(0))
+    elif (previous := whole.get("prev")) is not None:
+        parts.append(previous.group(0))
     if index + 1 < len(family.pages):
         after = family.pages[index + 1]
         parts.append(f'<a rel="next" href="{own(after.path)}">{after.title} →</a>')
-    elif whole.get("next"):
-        parts.append(whole["next"].group(0))
+    elif (following := whole.get("next")) is not None:
+        parts.append(following.group(0))
     label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
     count = strings.get("split_position", "{n} / {total}").replace("{n}", str(index + 1)).replace("{total}", str(len(family.pages)))
     return (f'<nav class="pager" aria-label="{label}">\n  ' + "\n  ".join(parts)

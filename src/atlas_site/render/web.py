@@ -19,7 +19,7 @@ def head_meta(book: Book, lang: str, path: str, page_id: str | None, title: str,
     """The <head> metadata of one page: title and description for previews, and with a site URL its
     canonical address and the address of its twin in every language."""
     site = book.profile.site_url
-    meta = {"title": title, "description": description, "site_name": book.profile.title[lang],
+    meta: dict = {"title": title, "description": description, "site_name": book.profile.title[lang],
             "canonical": None, "alternates": [], "noindex": path in NOT_LISTED, "citation": [], "jsonld": "",
             "site_root": site or "", "feed": book.profile.edition is not None}
     if path not in NOT_LISTED and lang in book.languages:  # how scholars' tools cite it (render/citation.py)
@@ -34,7 +34,7 @@ def head_meta(book: Book, lang: str, path: str, page_id: str | None, title: str,
 
 
 def absolute(book: Book, path: str) -> str:
-    return book.profile.site_url + ("" if path == "index.html" else path)
+    return (book.profile.site_url or "") + ("" if path == "index.html" else path)
 
 
 def alternates(book: Book, path: str, page_id: str | None) -> list[dict]:
@@ -78,7 +78,7 @@ def robots(book: Book) -> str:
     """robots.txt: everything may be crawled but the contributors' dashboard; the sitemap's address.
     (Crawlers read robots.txt only at a host's root: a site deployed under a sub-path publishes it
     there by hand.)"""
-    base = urlparse(book.profile.site_url).path
+    base = urlparse(book.profile.site_url or "").path
     return f"User-agent: *\nDisallow: {base}dashboard.html\n\nSitemap: {absolute(book, 'sitemap.xml')}\n"
 
 

@@ -65,10 +65,14 @@ class Failure:
 
 def _lines(stderr: str) -> tuple[list[re.Match], list[str]]:
     """compute.js's trace lines, and the rest (its messages)."""
-    traced, rest = [], []
+    traced: list[re.Match] = []
+    rest: list[str] = []
     for line in stderr.strip().splitlines():
         match = TRACE.match(line)
-        (traced if match else rest).append(match or line)
+        if match:
+            traced.append(match)
+        else:
+            rest.append(line)
     return traced, rest
 
 
@@ -93,7 +97,7 @@ class LabRuntime:
         """The results, one per request, or the Failure that stopped them."""
         def call():
             try:
-                run = subprocess.run([self.node, str(self.root / SCRIPT), "--trace"], input=json.dumps(requests),
+                run = subprocess.run([str(self.node), str(self.root / SCRIPT), "--trace"], input=json.dumps(requests),
                                      capture_output=True, text=True, cwd=self.root, timeout=self.seconds)
             except subprocess.TimeoutExpired as expired:  # not cached: a slow machine may succeed next time
                 stderr = expired.stderr.decode("utf-8", "replace") if isinstance(expired.stderr, bytes) else (expired.stderr or "")

@@ -233,10 +233,11 @@ def parse_page(page: Page, md: MarkdownIt, tokens_of=None) -> ParsedPage:
 def reading_order(page: Page, tokens_of) -> list[Event]:
     """The page as it reads: every run of prose text and every directive use, in order, each where
     it is written (the same walk as the index, from the tokens `tokens_of` gives for each part)."""
-    indexer = _Indexer(ParsedPage(page), events=[])
+    events: list[Event] = []
+    indexer = _Indexer(ParsedPage(page), events=events)
     for part in page.parts:
         indexer.part(part, tokens_of(part))
-    return indexer.events
+    return events
 
 
 def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens_of=None) -> ParsedPage:

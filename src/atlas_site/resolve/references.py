@@ -10,7 +10,7 @@ from .pages import ParsedPage
 
 def check_page_references(book: Book, parsed: ParsedPage, computed: dict, out: Collector) -> None:
     out.extend(parsed.problems)
-    seen_ids = {}
+    seen_ids: dict = {}
     for section in parsed.sections:
         if section.id in seen_ids:
             out.error(section.location, "heading.duplicate-id", f"section id '{section.id}' is used twice on this page (first at {seen_ids[section.id]})")

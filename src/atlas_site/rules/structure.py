@@ -117,6 +117,7 @@ class FigureDraws(RuleKind):
         missing = [r for r in self.args.roles if not isinstance(shows, dict) or r not in shows]
         if missing:
             return [f"figure '{self.args.figure}' declares no label for {', '.join(missing)} in its `shows:`"]
+        assert isinstance(shows, dict)  # not a dict: every role was missing above
         unknown = [shows[r] for r in self.args.roles if shows[r] not in spec.labels]
         return [f"figure '{self.args.figure}' shows unknown labels {', '.join(unknown)}"] if unknown else []
 

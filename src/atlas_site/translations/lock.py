@@ -126,7 +126,8 @@ def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
             (1, LANG.match(tokens[1]) is not None, "a language code"),
             (2, PRINT.match(tokens[2]) is not None, "a fingerprint of 16 hex digits"),
             (3, recorded is not None, "a date YYYY-MM-DD")) if not ok), None)
-        if bad is not None:
+        if bad is not None or where is None or recorded is None:
+            bad = bad or (0, "a section")
             refuse(number, columns[bad[0]], f"expected {bad[1]}, got '{tokens[bad[0]]}'")
             continue
         twins = {}
@@ -154,7 +155,8 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
     block whose text does not match its fingerprint is dropped (the dashboard then has no diff)."""
     synced: dict[tuple[str, str, str, str], str] = {}
     problems: list[Diagnostic] = []
-    key, lines = None, []
+    key: tuple[str, str, str, str] | None = None
+    lines: list[str] = []
 
     def close() -> None:
         if key is not None:
@@ -173,6 +175,7 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
                                            "the file is written by `atlas-site sync`: run `atlas-site sync --all` after checking the languages agree"))
                 key, lines = None, []
                 continue
+            assert match is not None  # where is None without a match
             key, lines = (where[0], where[1], match.group("lang"), match.group("print")), []
         elif key is None:
             continue  # the header comment

@@ -48,8 +48,8 @@ class SectionState:
     @property
     def since(self) -> dt.date | None:
         """Outdated since the first recorded change; None while a change is not dated."""
-        dates = [c.since for c in self.changes]
-        return min(dates) if dates and None not in dates else None
+        dates = [c.since for c in self.changes if c.since is not None]
+        return min(dates) if dates and len(dates) == len(self.changes) else None
 
     @property
     def name(self) -> str:

@@ -229,7 +229,8 @@ def _print_status(translations: Translations, out, detailed: bool) -> None:
                     when = f" on {change.since}" if change.since else " (not dated yet)"
                     print(f"outdated         {row.lang} {row.name}  {row.location}  ({change.lang} changed{when}: {change.at})", file=out)
             elif row.state == MISSING:
-                print(f"missing          {row.lang} {row.name}  ({row.twin.lang} has it: {row.twin.location})", file=out)
+                twin = row.twin
+                print(f"missing          {row.lang} {row.name}  ({twin.lang if twin else '?'} has it: {twin.location if twin else '?'})", file=out)
             elif row.state == UNSYNCED:
                 print(f"not yet in step  {row.lang} {row.name}  {row.location}", file=out)
     counts = translations.counts()

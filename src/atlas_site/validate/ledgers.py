@@ -70,7 +70,7 @@ def validate_ledgers(raw, languages, out: Collector, where: dict, broken: set) -
                     collected[key].append((record, data.at((key, index))))
                 elif isinstance(item, dict) and isinstance(item.get("id"), str):
                     broken.add(f"{key}:{item['id']}")  # already reported; references to it stay quiet
-    result = {}
+    result: dict = {}
     for key, items in collected.items():
         seen: dict[str, SourceLocation] = {}
         unique = []
@@ -93,7 +93,7 @@ def ids_in_unreadable(text: str) -> set[str]:
 
 
 def _string_table(out: Collector, data: LocatedData, key: str, value, languages) -> dict:
-    table = {}
+    table: dict = {}
     if not isinstance(value, dict):
         out.error(data.at((key,)), "schema.invalid", f"'{key}' must map names to {{{', '.join(languages)}}}")
         return table

@@ -14,7 +14,7 @@ from .schema import build_item
 GENERATED = (*GENERATED_PAGES, "index", "dashboard", "404")
 
 
-def validate_pages(raw, profile, profile_data, out: Collector, unreadable: set[str] = frozenset()) -> tuple[Page, ...]:
+def validate_pages(raw, profile, profile_data, out: Collector, unreadable: frozenset[str] | set[str] = frozenset()) -> tuple[Page, ...]:
     """`unreadable`: content files whose front matter did not parse (reported as the cause: the
     page they begin, and its missing twin, are its follow-ons, counted, not said again)."""
     languages = profile.codes
@@ -35,7 +35,7 @@ def validate_pages(raw, profile, profile_data, out: Collector, unreadable: set[s
         page = _page(lang, page_dir, docs, out)
         if page is not None:
             pages.append(page)
-    by_id = defaultdict(dict)
+    by_id: defaultdict[str, dict] = defaultdict(dict)
     for page in pages:
         by_id[page.id][page.lang] = page
     named = profile.reading_order()

@@ -36,7 +36,7 @@ def validate_profile(data: LocatedData | None, out: Collector):
 
 
 def _languages(data: LocatedData, out: Collector):
-    raw = data.data.get("languages")
+    raw = data.data.get("languages") if isinstance(data.data, dict) else None
     if not isinstance(raw, list) or not raw:
         out.error(data.at(("languages",)), "schema.invalid", "languages: a list of {code, html_lang, name}, one per language of the book")
         return None

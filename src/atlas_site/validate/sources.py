@@ -56,7 +56,7 @@ def _table(raw, name, model, works, profile, out, where, broken, languages) -> d
     """One registry file; absent means an empty registry (a book may have no formal nodes), unless
     the profile declares it."""
     data = raw.source_tables.get(name)
-    entries = {}
+    entries: dict = {}
     if data is None:
         if name in profile.sources and f"file:sources/{name}.yaml" not in broken:
             out.error(SourceLocation(f"sources/{name}.yaml"), "source.missing-file", f"sources/{name}.yaml is missing (book.yaml declares the {name} registry)")
