@@ -9,6 +9,7 @@ Whole-process timings (a fresh `python -m atlas_site` each run), medians over --
 markdown table on stdout. Page weight = the page_weight rule's first load (rules/weight.py): the HTML
 and the stylesheets and scripts it names, each gzip -9 (inline SVG included; the search index,
 fetched on demand, excluded)."""
+
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,9 @@ TIMED_ENV = {name: value for name, value in os.environ.items() if name != "PYTHO
 
 @functools.cache
 def compile_atlas_site() -> None:
-    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "src" / "atlas_site")], check=True, env=TIMED_ENV)
+    subprocess.run(
+        [PY, "-m", "compileall", "-q", str(ROOT / "src" / "atlas_site")], check=True, env=TIMED_ENV
+    )
 
 
 def run_timed(command: list[str]) -> tuple[float, float]:
@@ -55,7 +58,9 @@ def run_timed(command: list[str]) -> tuple[float, float]:
 
 
 def run_build(root: Path, out: Path, *extra: str) -> float:
-    wall, CPU["last"] = run_timed([PY, "-m", "atlas_site", "--root", str(root), "build", "--out", str(out), *extra])
+    wall, CPU["last"] = run_timed(
+        [PY, "-m", "atlas_site", "--root", str(root), "build", "--out", str(out), *extra]
+    )
     return wall
 
 
@@ -86,7 +91,9 @@ def edit_times(runs: int) -> dict[str, float]:
         project = copy_project(Path(tmp) / "p")
         out = Path(tmp) / "_site"
         run_build(project, out, "--no-search")
-        results["no-change rebuild"] = statistics.median(run_build(project, out, "--no-search") for _ in range(runs))
+        results["no-change rebuild"] = statistics.median(
+            run_build(project, out, "--no-search") for _ in range(runs)
+        )
         part = sorted((project / "content/en/ch14").glob("*.md"))[1]
         times = []
         for i in range(runs):
@@ -98,7 +105,12 @@ def edit_times(runs: int) -> dict[str, float]:
         times = []
         for i in range(runs):
             text = bib.read_text(encoding="utf-8")
-            bib.write_text(re.sub(r"title = \{", "title = { ", text, count=1) if i % 2 == 0 else text.replace("title = { ", "title = {", 1), encoding="utf-8")
+            bib.write_text(
+                re.sub(r"title = \{", "title = { ", text, count=1)
+                if i % 2 == 0
+                else text.replace("title = { ", "title = {", 1),
+                encoding="utf-8",
+            )
             times.append(run_build(project, out, "--no-search"))
         results["one-source edit"] = statistics.median(times)
     return results
@@ -115,14 +127,18 @@ def synthetic(target: Path, scale: int) -> Path:
                 shutil.copytree(page, clone)
                 head = sorted(clone.glob("*.md"))[0]
                 text = head.read_text(encoding="utf-8")
-                head.write_text(text.replace(f"page: {page.name}\n", f"page: {clone.name}\n", 1), encoding="utf-8")
+                head.write_text(
+                    text.replace(f"page: {page.name}\n", f"page: {clone.name}\n", 1), encoding="utf-8"
+                )
                 clones.add(clone.name)
     if clones:  # the copies are a series of their own (book.yaml lists every page)
         profile = project / "book.yaml"
         series = f'  - series: copies\n    title: {{zh: "副本", en: "Copies"}}\n    pages: [{", ".join(sorted(clones))}]\n'
         text = profile.read_text(encoding="utf-8")
         text = text.replace("  - generated: glossary", series + "  - generated: glossary", 1)
-        profile.write_text(PAGE_BUDGETS.sub(lambda m: _budgets_with_copies(m, scale), text, count=1), encoding="utf-8")
+        profile.write_text(
+            PAGE_BUDGETS.sub(lambda m: _budgets_with_copies(m, scale), text, count=1), encoding="utf-8"
+        )
     return project
 
 
@@ -134,7 +150,10 @@ def _budgets_with_copies(match: re.Match, scale: int) -> str:
     (bibliography, glossary) grow with the book; a copy is allowed what its page is allowed.
     The rule still weighs every page."""
     listed = match.group(2) or ""
-    budgets = [(page.strip(), float(kb) * scale) for page, kb in (entry.split(":") for entry in listed.split(",") if entry.strip())]
+    budgets = [
+        (page.strip(), float(kb) * scale)
+        for page, kb in (entry.split(":") for entry in listed.split(",") if entry.strip())
+    ]
     pages = budgets + [(f"{page}-x{copy}", kb) for page, kb in budgets for copy in range(1, scale)]
     return f"page_weight: {{kb: {float(match.group(1)) * scale:g}, pages: {{{', '.join(f'{page}: {kb:g}' for page, kb in pages)}}}}}"
 
@@ -149,12 +168,19 @@ def gate_scaling(scales: list[int]) -> list[tuple[int, int, str, float, float]]:
         with tempfile.TemporaryDirectory() as tmp:
             project = synthetic(Path(tmp) / "p", scale)
             out = Path(tmp) / "_site"
-            for name, command in (("build", ["build", "--no-search", "--no-cache", "--out", str(out)]),
-                                  ("check", ["check"]), ("check --browser", ["check", "--browser"])):
+            for name, command in (
+                ("build", ["build", "--no-search", "--no-cache", "--out", str(out)]),
+                ("check", ["check"]),
+                ("check --browser", ["check", "--browser"]),
+            ):
                 compile_atlas_site()
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
-                subprocess.run([PY, "-m", "atlas_site", "--root", str(project), *command], capture_output=True, env=TIMED_ENV)
+                subprocess.run(
+                    [PY, "-m", "atlas_site", "--root", str(project), *command],
+                    capture_output=True,
+                    env=TIMED_ENV,
+                )
                 wall = time.perf_counter() - start
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -174,15 +200,31 @@ def scaling(scales: list[int], runs: int) -> list[tuple[int, int, float, float, 
             before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             seconds = median_build(project, max(1, runs if scale <= 10 else 2), "--no-search")
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            rows.append((scale, pages, seconds, seconds / pages * 1000, CPU["median"] / pages * 1000, max(peak, before) / 1024))
+            rows.append(
+                (
+                    scale,
+                    pages,
+                    seconds,
+                    seconds / pages * 1000,
+                    CPU["median"] / pages * 1000,
+                    max(peak, before) / 1024,
+                )
+            )
     return rows
 
 
 # directives flattened to words (ids lose their digits: "kv-32x-smaller" would read as a bare
 # multiplier), links to their text (the pages of the copies are renamed)
-PLAIN = [(re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"), lambda m: m.group(2) or re.sub(r"\d", "", m.group(1))),
-         (re.compile(r"(?<!!)\[([^\]\n]+)\]\([^)\s]+\)"), r"\1"),
-         (re.compile(r"\{\{[a-z-]+\}\}"), ""), (re.compile(r"\[@([^\]]+)\]"), r"[\1]"), (re.compile(r"^:::.*$", re.M), "")]
+PLAIN = [
+    (
+        re.compile(r"\{\{[a-z-]+:([^}|]+)(?:\|([^}]+))?\}\}"),
+        lambda m: m.group(2) or re.sub(r"\d", "", m.group(1)),
+    ),
+    (re.compile(r"(?<!!)\[([^\]\n]+)\]\([^)\s]+\)"), r"\1"),
+    (re.compile(r"\{\{[a-z-]+\}\}"), ""),
+    (re.compile(r"\[@([^\]]+)\]"), r"[\1]"),
+    (re.compile(r"^:::.*$", re.M), ""),
+]
 
 
 def plain_corpus(target: Path, scale: int) -> list[Path]:
@@ -191,7 +233,10 @@ def plain_corpus(target: Path, scale: int) -> list[Path]:
     target.mkdir(parents=True)
     pages = []
     for page in sorted((ROOT / "content").glob("*/*/")):
-        text = "".join(re.sub(r"^---\n.*?\n---\n", "", p.read_text(encoding="utf-8"), flags=re.S) for p in sorted(page.glob("*.md")))
+        text = "".join(
+            re.sub(r"^---\n.*?\n---\n", "", p.read_text(encoding="utf-8"), flags=re.S)
+            for p in sorted(page.glob("*.md"))
+        )
         for pattern, repl in PLAIN:
             text = pattern.sub(repl, text)
         for copy in range(scale):
@@ -226,11 +271,15 @@ def plain_atlas_project(target: Path, scale: int) -> Path:
     for path in corpus:
         lang, _, rest = path.stem.partition("-")
         page = rest
-        text = path.read_text(encoding="utf-8").split("\n", 1)[1]  # the "# name copy" line: the title is front matter
+        text = path.read_text(encoding="utf-8").split("\n", 1)[
+            1
+        ]  # the "# name copy" line: the title is front matter
         folder = target / "content" / lang / page
         folder.mkdir(parents=True)
-        (folder / "index.md").write_text(f"---\npage: {page}\ntitle: {page}\ndescription: The prose of {page}.\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
-                                         encoding="utf-8")
+        (folder / "index.md").write_text(
+            f"---\npage: {page}\ntitle: {page}\ndescription: The prose of {page}.\nstatus: published\nlast_verified: 2026-12-01\n---\n{text}",
+            encoding="utf-8",
+        )
         if page not in ids:
             ids.append(page)
     (target / "book.yaml").write_text(PLAIN_BOOK.replace("PAGES", ", ".join(ids)), encoding="utf-8")
@@ -252,23 +301,54 @@ def peers(runs: int, scales: list[int]) -> list[tuple[str, int, int, float, floa
     venv = ROOT / ".bench" / "venv"  # git-ignored; never the project's own environment
     if not (venv / "bin/mkdocs").exists():
         subprocess.run([PY, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(venv / "bin/pip"), "install", "-q", "mkdocs", "sphinx", "myst-parser"], check=True, capture_output=True)
+        subprocess.run(
+            [str(venv / "bin/pip"), "install", "-q", "mkdocs", "sphinx", "myst-parser"],
+            check=True,
+            capture_output=True,
+        )
     with tempfile.TemporaryDirectory() as tmp:
         for scale in scales:
             corpus = Path(tmp) / f"corpus{scale}"
             docs = corpus / "docs"
             pages = plain_corpus(docs, scale)
             (corpus / "mkdocs.yml").write_text("site_name: bench\ndocs_dir: docs\n", encoding="utf-8")
-            (docs / "conf.py").write_text("extensions = ['myst_parser']\nsource_suffix = {'.md': 'markdown'}\n", encoding="utf-8")
+            (docs / "conf.py").write_text(
+                "extensions = ['myst_parser']\nsource_suffix = {'.md': 'markdown'}\n", encoding="utf-8"
+            )
             (docs / "index.md").write_text("# bench\n\n```{toctree}\n:glob:\n*\n```\n", encoding="utf-8")
             timed = {
-                "mkdocs": [str(venv / "bin/mkdocs"), "build", "-q", "-f", str(corpus / "mkdocs.yml"), "-d", str(corpus / "out-mkdocs")],
-                "sphinx+myst": [str(venv / "bin/sphinx-build"), "-q", "-b", "html", str(docs), str(corpus / "out-sphinx")],
+                "mkdocs": [
+                    str(venv / "bin/mkdocs"),
+                    "build",
+                    "-q",
+                    "-f",
+                    str(corpus / "mkdocs.yml"),
+                    "-d",
+                    str(corpus / "out-mkdocs"),
+                ],
+                "sphinx+myst": [
+                    str(venv / "bin/sphinx-build"),
+                    "-q",
+                    "-b",
+                    "html",
+                    str(docs),
+                    str(corpus / "out-sphinx"),
+                ],
                 "floor (markdown-it + Jinja)": [PY, "-c", FLOOR, str(docs), str(corpus / "out-floor")],
             }
             atlas = plain_atlas_project(Path(tmp) / f"atlas{scale}", scale)
-            timed["atlas-site (same plain prose, every gate)"] = [PY, "-m", "atlas_site", "--root", str(atlas), "build", "--no-search",
-                                                               "--no-cache", "--out", str(corpus / "out-atlas")]
+            timed["atlas-site (same plain prose, every gate)"] = [
+                PY,
+                "-m",
+                "atlas_site",
+                "--root",
+                str(atlas),
+                "build",
+                "--no-search",
+                "--no-cache",
+                "--out",
+                str(corpus / "out-atlas"),
+            ]
             for name, command in timed.items():
                 times, cpus = [], []
                 for _ in range(runs):
@@ -294,8 +374,12 @@ for p in sorted(src.glob('*.md')):
 
 def start_serve(project: Path) -> tuple[subprocess.Popen, str]:
     """`atlas-site serve --port 0` on a project; returns the process and its URL once it serves."""
-    server = subprocess.Popen([PY, "-m", "atlas_site", "--root", str(project), "serve", "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [PY, "-m", "atlas_site", "--root", str(project), "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     for line in server.stdout:
         found = re.search(r" at (http://127\.0\.0\.1:\d+/)", line)
         if found:
@@ -305,9 +389,17 @@ def start_serve(project: Path) -> tuple[subprocess.Popen, str]:
 
 PAINT_EDITS = {
     # a new plain paragraph in a section of Chapter 14 (the page patches that section)
-    "insert a paragraph": ("content/en/ch14/20-phases.md", "\n\n{{figure:roofline}}\n", "\n\n{marker}\n\n{{figure:roofline}}\n"),
+    "insert a paragraph": (
+        "content/en/ch14/20-phases.md",
+        "\n\n{{figure:roofline}}\n",
+        "\n\n{marker}\n\n{{figure:roofline}}\n",
+    ),
     # a word of an existing paragraph that cites sources (patched too: the cards listen on the document)
-    "edit a citing paragraph": ("content/en/ch14/20-phases.md", "Prefill is often described as", "Prefill is often {marker} described as"),
+    "edit a citing paragraph": (
+        "content/en/ch14/20-phases.md",
+        "Prefill is often described as",
+        "Prefill is often {marker} described as",
+    ),
 }
 
 
@@ -323,8 +415,11 @@ def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
         server, url = start_serve(project)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                browser = playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    headless=True,
+                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+                )
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 page.goto(url + "en/ch14.html")
                 for name, (part, anchor, replacement) in PAINT_EDITS.items():
@@ -336,16 +431,31 @@ def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
                         page.wait_for_timeout(300)  # the server idle, the page settled, as between keystrokes
                         page.evaluate("() => { window.__atlasBench = true; }")
                         start = time.perf_counter()
-                        path.write_text(original.replace(anchor, replacement.replace("{marker}", marker), 1), encoding="utf-8")
-                        page.wait_for_function("m => { const a = document.querySelector('article'); return a && a.textContent.includes(m); }",
-                                               arg=marker, polling="raf", timeout=30000)
+                        path.write_text(
+                            original.replace(anchor, replacement.replace("{marker}", marker), 1),
+                            encoding="utf-8",
+                        )
+                        page.wait_for_function(
+                            "m => { const a = document.querySelector('article'); return a && a.textContent.includes(m); }",
+                            arg=marker,
+                            polling="raf",
+                            timeout=30000,
+                        )
                         elapsed = (time.perf_counter() - start) * 1000
                         if i:
                             times.append(elapsed)
                             patched += bool(page.evaluate("() => window.__atlasBench === true"))
                     path.write_text(original, encoding="utf-8")
                     times.sort()
-                    rows.append((name, statistics.median(times), times[min(len(times) - 1, round(0.9 * (len(times) - 1)))], patched, runs - patched))
+                    rows.append(
+                        (
+                            name,
+                            statistics.median(times),
+                            times[min(len(times) - 1, round(0.9 * (len(times) - 1)))],
+                            patched,
+                            runs - patched,
+                        )
+                    )
                 browser.close()
         finally:
             server.terminate()
@@ -375,8 +485,10 @@ def lighthouse_table(args) -> int:
         pages = [p for p in args.pages.split(",") if p] or None
         rows = lighthouse.measure(site, args.lighthouse_runs, compress=not args.plain_server, pages=pages)
         index = statistics.median(r["benchmark_index"] for r in rows)
-        print(f"Lighthouse {lighthouse.VERSION}, mobile preset, {'bare http.server' if args.plain_server else 'http.server + gzip'}, "
-              f"Chromium benchmark index {index:.0f}\n")
+        print(
+            f"Lighthouse {lighthouse.VERSION}, mobile preset, {'bare http.server' if args.plain_server else 'http.server + gzip'}, "
+            f"Chromium benchmark index {index:.0f}\n"
+        )
         print(lighthouse.table(rows, args.lighthouse_runs))
         weights = dict(page_weights(site))
         print("\n| page | gzip KB (HTML + its CSS + JS) |\n|---|---|")
@@ -390,13 +502,34 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scales", default="1,10,50")
     parser.add_argument("--skip-scaling", action="store_true")
-    parser.add_argument("--scale", default="", metavar="N,N", help="only: build, check and check --browser per page on the book copied N times (e.g. 1,5,10)")
-    parser.add_argument("--peers", action="store_true", help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)")
-    parser.add_argument("--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`")
-    parser.add_argument("--lighthouse", action="store_true", help="only the Lighthouse table of every reader page (scripts/lighthouse.py)")
+    parser.add_argument(
+        "--scale",
+        default="",
+        metavar="N,N",
+        help="only: build, check and check --browser per page on the book copied N times (e.g. 1,5,10)",
+    )
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="also time MkDocs and Sphinx+MyST (installs them in a temporary virtualenv)",
+    )
+    parser.add_argument(
+        "--edit-paint", action="store_true", help="only: edit -> new text painted in Chromium under `serve`"
+    )
+    parser.add_argument(
+        "--lighthouse",
+        action="store_true",
+        help="only the Lighthouse table of every reader page (scripts/lighthouse.py)",
+    )
     parser.add_argument("--lighthouse-runs", type=int, default=3)
-    parser.add_argument("--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all")
-    parser.add_argument("--plain-server", action="store_true", help="with --lighthouse: serve without gzip, as bare `python -m http.server`")
+    parser.add_argument(
+        "--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all"
+    )
+    parser.add_argument(
+        "--plain-server",
+        action="store_true",
+        help="with --lighthouse: serve without gzip, as bare `python -m http.server`",
+    )
     args = parser.parse_args()
     if args.scale:
         print("| scale | pages | command | wall ms per page | CPU ms per page |\n|---|---|---|---|---|")
@@ -406,7 +539,9 @@ def main() -> int:
     if args.lighthouse:
         return lighthouse_table(args)
     if args.edit_paint:
-        print(f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|")
+        print(
+            f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|"
+        )
         for name, p50, p90, patched, reloaded in edit_to_paint(args.runs):
             print(f"| {name} | {p50:.0f} | {p90:.0f} | {patched} | {reloaded} |")
         return 0
@@ -416,13 +551,21 @@ def main() -> int:
     for name, seconds in edit_times(args.runs).items():
         print(f"| {name} (no search index) | {seconds:.2f} |")
     if not args.skip_scaling:
-        print("\n| scale | pages | build s | ms per page | CPU ms per page | peak RSS MiB |\n|---|---|---|---|---|---|")
-        for scale, pages, seconds, per_page, cpu_per_page, peak in scaling([int(s) for s in args.scales.split(",")], args.runs):
-            print(f"| {scale}× | {pages} | {seconds:.2f} | {per_page:.1f} | {cpu_per_page:.1f} | {peak:.0f} |")
+        print(
+            "\n| scale | pages | build s | ms per page | CPU ms per page | peak RSS MiB |\n|---|---|---|---|---|---|"
+        )
+        for scale, pages, seconds, per_page, cpu_per_page, peak in scaling(
+            [int(s) for s in args.scales.split(",")], args.runs
+        ):
+            print(
+                f"| {scale}× | {pages} | {seconds:.2f} | {per_page:.1f} | {cpu_per_page:.1f} | {peak:.0f} |"
+            )
     if args.peers:
         atlas_cold = median_build(ROOT, args.runs, "--no-search", "--no-cache")
         print("\n| generator | scale | pages | median s | median CPU s |\n|---|---|---|---|---|")
-        print(f"| atlas-site, the real book (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} | {CPU['median']:.2f} |")
+        print(
+            f"| atlas-site, the real book (cold, no search, no cache) | 1× | {sum(1 for _ in (ROOT / 'content').glob('*/*/'))} | {atlas_cold:.2f} | {CPU['median']:.2f} |"
+        )
         for name, scale, pages, seconds, cpu in peers(args.runs, [1, 10]):
             print(f"| {name} | {scale}× | {pages} | {seconds:.2f} | {cpu:.2f} |")
     with tempfile.TemporaryDirectory() as tmp:

@@ -13,6 +13,7 @@ Case N of seed S is drawn from its own generator (`random.Random("S-N")`), so an
 again alone. Each run is a forked child of this process, which has imported atlas-site once: a
 run costs no interpreter start. The mutations reuse the snippets and the text edits of the
 property-based test (tests/unit/test_fuzz.py), so both fuzz the same way."""
+
 from __future__ import annotations
 
 import argparse
@@ -32,19 +33,52 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "unit"))
 from test_fuzz import BLOCKS, LOCATED, OUTPUT_LOCATED, SNIPPETS, YAML_VALUES, apply, snapshot  # noqa: E402
 
-LEDGERS = ("ledger/claims.md", "ledger/examples.md", "ledger/glossary.md", "ledger/misconceptions.md",
-           "ledger/questions.md", "ledger/leads.md")
+LEDGERS = (
+    "ledger/claims.md",
+    "ledger/examples.md",
+    "ledger/glossary.md",
+    "ledger/misconceptions.md",
+    "ledger/questions.md",
+    "ledger/leads.md",
+)
 FRONT_MATTER = ("content/en/ch14/00-intro.md", "content/zh/ch14/00-intro.md")
 BIBTEX = ("sources/works.bib",)
 REGISTRIES = ("sources/nodes.yaml", "sources/references.yaml")
 PROFILE = ("book.yaml",)
-TARGETS = {"ledger": LEDGERS, "front matter": FRONT_MATTER, "bibtex": BIBTEX, "registry": REGISTRIES,
-           "book.yaml": PROFILE}
+TARGETS = {
+    "ledger": LEDGERS,
+    "front matter": FRONT_MATTER,
+    "bibtex": BIBTEX,
+    "registry": REGISTRIES,
+    "book.yaml": PROFILE,
+}
 BIB_SNIPPETS = (  # what goes wrong in a hand-edited .bib
-    "@article{", "@article{x,\n", "}", "{", "}}", '"', "@string{x = {y}}\n", "@string{a = a # a}\n", " # ",
-    "year = x,", "year = {1e400},", "title = {", "@comment{", "\\", "%", "=", ",", "@",
+    "@article{",
+    "@article{x,\n",
+    "}",
+    "{",
+    "}}",
+    '"',
+    "@string{x = {y}}\n",
+    "@string{a = a # a}\n",
+    " # ",
+    "year = x,",
+    "year = {1e400},",
+    "title = {",
+    "@comment{",
+    "\\",
+    "%",
+    "=",
+    ",",
+    "@",
     "@online{flashattention-2022,\n}\n",
-    "url = {javascript:alert(1)},", "url = {https://evil.example/}},", "\x00", "\ufeff", "\r", "\u202e", "ü",
+    "url = {javascript:alert(1)},",
+    "url = {https://evil.example/}},",
+    "\x00",
+    "\ufeff",
+    "\r",
+    "\u202e",
+    "ü",
 )
 BAD_BYTES = (b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80", b"\x80abc", b"\xe4\xb8")
 LINE_ENDINGS = ("\r\n", "\r")
@@ -52,8 +86,20 @@ LINE_ENDINGS = ("\r\n", "\r")
 
 def draw_mutation(rng: random.Random, target: str):
     """One change as test_fuzz.apply() takes it: (kind, position in [0, 1], argument)."""
-    kind = rng.choice(("insert", "insert", "value", "value", "line", "delete", "dup-line", "drop-line",
-                       "swap-lines", "indent"))
+    kind = rng.choice(
+        (
+            "insert",
+            "insert",
+            "value",
+            "value",
+            "line",
+            "delete",
+            "dup-line",
+            "drop-line",
+            "swap-lines",
+            "indent",
+        )
+    )
     where = rng.random()
     if kind == "insert":
         pool = BIB_SNIPPETS + SNIPPETS if target == "bibtex" else SNIPPETS
@@ -112,8 +158,9 @@ def draw_case(seed: int, number: int) -> list[tuple[str, str, list, bytes | None
     return case
 
 
-def written(original: bytes, target: str, changes, bad: bytes | None, ending: str | None,
-            rng_at: float) -> bytes:
+def written(
+    original: bytes, target: str, changes, bad: bytes | None, ending: str | None, rng_at: float
+) -> bytes:
     text = mutate(original.decode("utf-8"), target, changes)
     if ending:
         text = text.replace("\n", ending)
@@ -197,8 +244,12 @@ def prepare(folder: Path, fixture: str) -> Path:
     project = folder / fixture
     for name in ("templates", "labs_js"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
-    shutil.copytree(ROOT / "tests" / "projects" / fixture, project, ignore=shutil.ignore_patterns("expected"),
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        ROOT / "tests" / "projects" / fixture,
+        project,
+        ignore=shutil.ignore_patterns("expected"),
+        dirs_exist_ok=True,
+    )
     return project
 
 
@@ -229,8 +280,11 @@ def main() -> int:
     parser.add_argument("--case", type=int, help="run only this case number (with --show: print its output)")
     parser.add_argument("--show", action="store_true", help="print each case's mutations and output")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds one run may take (default 60)")
-    parser.add_argument("--command", default="build --no-search",
-                        help="the command each case runs (default: 'build --no-search', with the cache)")
+    parser.add_argument(
+        "--command",
+        default="build --no-search",
+        help="the command each case runs (default: 'build --no-search', with the cache)",
+    )
     parser.add_argument("--fixture", default="mini", help="a project of tests/projects/ (default: mini)")
     options = parser.parse_args()
     os.environ.pop("ATLAS_TRACEBACK", None)
@@ -247,8 +301,9 @@ def main() -> int:
             print(f"the unmutated fixture does not pass `{options.command}`:\n{stderr}", file=sys.stderr)
             return 1
         for index, number in enumerate(numbers, 1):
-            verdict, detail, seconds, case, stderr = run_case(project, options.seed, number, command,
-                                                              options.timeout)
+            verdict, detail, seconds, case, stderr = run_case(
+                project, options.seed, number, command, options.timeout
+            )
             counts[verdict] += 1
             slowest = max(slowest, (seconds, number), key=lambda item: item[0])
             if verdict not in ("success", "clean", "output-located"):
@@ -259,15 +314,25 @@ def main() -> int:
             if index % 50 == 0:
                 print(f"… {index} cases in {time.monotonic() - start:.0f} s: " + _counts(counts), flush=True)
     elapsed = time.monotonic() - start
-    print(f"seed {options.seed}, {len(numbers)} cases of `{options.command}` in {elapsed:.0f} s "
-          f"(slowest case {slowest[1]}: {slowest[0]:.1f} s): {_counts(counts)}")
+    print(
+        f"seed {options.seed}, {len(numbers)} cases of `{options.command}` in {elapsed:.0f} s "
+        f"(slowest case {slowest[1]}: {slowest[0]:.1f} s): {_counts(counts)}"
+    )
     bad = sum(len(cases) for cases in samples.values())
     return 1 if bad else 0
 
 
 def _counts(counts: Counter) -> str:
-    kinds = ("success", "clean", "output-located", "internal", "traceback", "hang", "unlocated",
-             "site-changed")
+    kinds = (
+        "success",
+        "clean",
+        "output-located",
+        "internal",
+        "traceback",
+        "hang",
+        "unlocated",
+        "site-changed",
+    )
     return ", ".join(f"{kind} {counts[kind]}" for kind in kinds)
 
 

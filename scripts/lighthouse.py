@@ -11,6 +11,7 @@ text when the browser accepts it, because every static host the site is meant fo
 Netlify, nginx, Caddy) compresses text: without it a 400 KB chapter travels uncompressed and the
 simulated slow-4G first paint measures the server, not the page. `--plain-server` measures the bare
 `python -m http.server` instead."""
+
 from __future__ import annotations
 
 import gzip
@@ -30,7 +31,13 @@ BENCH = ROOT / ".bench"
 VERSION = "12.2.3"  # the version issue 15's first measurement used
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index")
+METRICS = (
+    "first-contentful-paint",
+    "largest-contentful-paint",
+    "total-blocking-time",
+    "cumulative-layout-shift",
+    "speed-index",
+)
 COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
 
 
@@ -64,7 +71,10 @@ def lighthouse_binary() -> Path:
     binary = BENCH / "node_modules" / ".bin" / "lighthouse"
     if not binary.exists():
         BENCH.mkdir(exist_ok=True)
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(BENCH), f"lighthouse@{VERSION}"], check=True)
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(BENCH), f"lighthouse@{VERSION}"],
+            check=True,
+        )
     return binary
 
 
@@ -80,15 +90,33 @@ def reader_pages(site: Path) -> list[str]:
 def run_once(binary: Path, url: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        subprocess.run([str(binary), url, "--quiet", "--output=json", f"--output-path={report}", f"--chrome-flags={CHROME_FLAGS}"],
-                       check=True, capture_output=True, env=dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium")))
+        subprocess.run(
+            [
+                str(binary),
+                url,
+                "--quiet",
+                "--output=json",
+                f"--output-path={report}",
+                f"--chrome-flags={CHROME_FLAGS}",
+            ],
+            check=True,
+            capture_output=True,
+            env=dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium")),
+        )
         data = json.loads(report.read_text(encoding="utf-8"))
-    failing = sorted(f"{key} ({audit.get('displayValue') or audit['score']})" for key, audit in data["audits"].items()
-                     if audit.get("score") is not None and audit["score"] < 0.9
-                     and audit.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings"))
-    return {"scores": {c: data["categories"][c]["score"] for c in CATEGORIES},
-            "metrics": {m: data["audits"][m]["numericValue"] for m in METRICS},
-            "failing": failing, "benchmark_index": data["environment"]["benchmarkIndex"]}
+    failing = sorted(
+        f"{key} ({audit.get('displayValue') or audit['score']})"
+        for key, audit in data["audits"].items()
+        if audit.get("score") is not None
+        and audit["score"] < 0.9
+        and audit.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")
+    )
+    return {
+        "scores": {c: data["categories"][c]["score"] for c in CATEGORIES},
+        "metrics": {m: data["audits"][m]["numericValue"] for m in METRICS},
+        "failing": failing,
+        "benchmark_index": data["environment"]["benchmarkIndex"],
+    }
 
 
 def measure(site: Path, runs: int, compress: bool = True, pages: list[str] | None = None) -> list[dict]:
@@ -99,19 +127,28 @@ def measure(site: Path, runs: int, compress: bool = True, pages: list[str] | Non
             results = [run_once(binary, base + page) for _ in range(runs)]
             by_performance = sorted(results, key=lambda r: r["scores"]["performance"])
             middle = by_performance[len(by_performance) // 2]
-            rows.append({"page": page,
-                         "scores": {c: statistics.median(r["scores"][c] for r in results) for c in CATEGORIES},
-                         "metrics": middle["metrics"], "failing": middle["failing"],
-                         "benchmark_index": statistics.median(r["benchmark_index"] for r in results)})
+            rows.append(
+                {
+                    "page": page,
+                    "scores": {c: statistics.median(r["scores"][c] for r in results) for c in CATEGORIES},
+                    "metrics": middle["metrics"],
+                    "failing": middle["failing"],
+                    "benchmark_index": statistics.median(r["benchmark_index"] for r in results),
+                }
+            )
     return rows
 
 
 def table(rows: list[dict], runs: int) -> str:
-    lines = [f"| page (median of {runs}) | performance | accessibility | best practices | SEO | FCP s | LCP s | TBT ms | CLS | what holds it back (< 0.9) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"| page (median of {runs}) | performance | accessibility | best practices | SEO | FCP s | LCP s | TBT ms | CLS | what holds it back (< 0.9) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for row in rows:
         s, m = row["scores"], row["metrics"]
-        lines.append(f"| {row['page']} | {s['performance']:.2f} | {s['accessibility']:.2f} | {s['best-practices']:.2f} | {s['seo']:.2f} | "
-                     f"{m['first-contentful-paint'] / 1000:.1f} | {m['largest-contentful-paint'] / 1000:.1f} | "
-                     f"{m['total-blocking-time']:.0f} | {m['cumulative-layout-shift']:.3f} | {', '.join(row['failing']) or '—'} |")
+        lines.append(
+            f"| {row['page']} | {s['performance']:.2f} | {s['accessibility']:.2f} | {s['best-practices']:.2f} | {s['seo']:.2f} | "
+            f"{m['first-contentful-paint'] / 1000:.1f} | {m['largest-contentful-paint'] / 1000:.1f} | "
+            f"{m['total-blocking-time']:.0f} | {m['cumulative-layout-shift']:.3f} | {', '.join(row['failing']) or '—'} |"
+        )
     return "\n".join(lines)

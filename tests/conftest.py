@@ -1,4 +1,5 @@
 """Shared test helpers: fixture projects are copied beside the real templates and lab code."""
+
 from __future__ import annotations
 
 import contextlib
@@ -13,7 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-os.environ["ATLAS_STRICT_CODES"] = "1"  # every Diagnostic made while the suite runs must have an --explain entry
+os.environ["ATLAS_STRICT_CODES"] = (
+    "1"  # every Diagnostic made while the suite runs must have an --explain entry
+)
 from atlas_site.diagnostics import explain_codes_from  # noqa: E402 (after the variable it reads)
 from atlas_site.explain import codes as explained_codes  # noqa: E402
 
@@ -46,12 +49,16 @@ def make_project(tmp_path: Path, name: str = "mini") -> Path:
     content, sources, ledger and any templates it adds, e.g. the strings of another language) on top."""
     target = tmp_path / name
     for folder in ("templates", "labs_js"):
-        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules"))
+        shutil.copytree(
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules")
+        )
     shutil.copytree(PROJECTS / name, target, ignore=shutil.ignore_patterns("expected"), dirs_exist_ok=True)
     return target
 
 
-def run_cli(*args: str, cwd: Path, env: dict | None = None, process: bool = False) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, cwd: Path, env: dict | None = None, process: bool = False
+) -> subprocess.CompletedProcess:
     """`atlas-site --root cwd ARGS` run from `cwd`: its exit code, stdout and stderr.
 
     In this process by default (the messages and exit codes are what main() returns and prints;
@@ -59,8 +66,13 @@ def run_cli(*args: str, cwd: Path, env: dict | None = None, process: bool = Fals
     test sets environment variables (a hash seed, PYTHONPATH) that only a new process can take."""
     if process or env or _drives_a_browser(args):
         environment = dict(os.environ, **(env or {}))
-        return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(cwd), *args],
-                              capture_output=True, text=True, cwd=cwd, env=environment)
+        return subprocess.run(
+            [sys.executable, "-m", "atlas_site", "--root", str(cwd), *args],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=environment,
+        )
     return _run_in_process(["--root", str(cwd), *args], cwd)
 
 
@@ -118,6 +130,7 @@ def mini(tmp_path: Path) -> Path:
 # Read-only for every test that takes them: a test that changes a project copies a fixture
 # project (make_project) instead.
 
+
 @pytest.fixture(scope="session")
 def real_build(tmp_path_factory):
     """The real book built once for the whole run (search index included) into a temporary
@@ -133,7 +146,9 @@ def real_build(tmp_path_factory):
     for name in ("content", "ledger", "sources", "templates", "labs_js"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
     profile = (ROOT / "book.yaml").read_text(encoding="utf-8")
-    profile = re.sub(r"(?m)^    split: true.*\n", "", profile)  # Chapter 14 whole weighs what it did before the split
+    profile = re.sub(
+        r"(?m)^    split: true.*\n", "", profile
+    )  # Chapter 14 whole weighs what it did before the split
     profile = profile.replace("page_weight: {kb: 60}", "page_weight: {kb: 60, pages: {ch14: 128}}", 1)
     (project / "book.yaml").write_text(profile, encoding="utf-8")
     folder = workspace / "_site"

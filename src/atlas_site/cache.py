@@ -8,6 +8,7 @@ bytes of this package), and every entry names its kind and key and carries a che
 truncated, foreign or undecodable entry is a miss, recomputed, never trusted. A cache folder that
 cannot be written (a file, read-only, a full disk) turns into a memory-only cache with one warning.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -63,7 +64,10 @@ def tree_digest(root: Path, folders: tuple[str, ...]) -> str:
             if "__pycache__" in path.parts or "tests" in path.relative_to(base).parts[:1]:
                 continue
             if not inside(path, project):
-                parts += [path.relative_to(base).as_posix(), "outside: " + os.readlink(path) if path.is_symlink() else "outside"]
+                parts += [
+                    path.relative_to(base).as_posix(),
+                    "outside: " + os.readlink(path) if path.is_symlink() else "outside",
+                ]
             elif path.is_file():
                 parts += [path.relative_to(base).as_posix(), path.read_bytes()]
     return digest(*parts)
@@ -81,6 +85,7 @@ def engine_version() -> str:
 
 
 # --- the on-disk format: JSON with tagged tuples, sets, dates, odd dict keys and known dataclasses
+
 
 class _NotStorable(TypeError):
     """A value the on-disk format does not cover: it stays in memory only."""
@@ -122,8 +127,10 @@ def encode(value):
             return {key: encode(item) for key, item in value.items()}
         return {"$": "dict", "v": [[encode(key), encode(item)] for key, item in value.items()]}
     if isinstance(value, (set, frozenset)):
-        return {"$": "frozenset" if isinstance(value, frozenset) else "set",
-                "v": sorted((encode(item) for item in value), key=lambda item: json.dumps(item, sort_keys=True))}
+        return {
+            "$": "frozenset" if isinstance(value, frozenset) else "set",
+            "v": sorted((encode(item) for item in value), key=lambda item: json.dumps(item, sort_keys=True)),
+        }
     if isinstance(value, datetime.datetime):
         return {"$": "datetime", "v": value.isoformat()}
     if isinstance(value, datetime.date):
@@ -137,7 +144,9 @@ def encode(value):
 
 
 _DECODERS = {
-    "float": lambda data: float(_expect(data["v"], str)) if data["v"] in ("inf", "-inf", "nan") else _bad("float"),
+    "float": lambda data: (
+        float(_expect(data["v"], str)) if data["v"] in ("inf", "-inf", "nan") else _bad("float")
+    ),
     "tuple": lambda data: tuple(_expect(data["v"], list)),
     "dict": lambda data: {key: item for key, item in _expect(data["v"], list)},
     "set": lambda data: set(_expect(data["v"], list)),
@@ -218,7 +227,9 @@ class BuildCache:
         self.stats: Counter = Counter()
         self.warnings: list[str] = []  # at most one: why the folder is not used
         self.pending: list | None = None  # while writes are deferred: the entries to write at flush()
-        self.checkpoint: Callable[[], None] | None = None  # called before every lookup: serve stops a build a newer edit made obsolete
+        self.checkpoint: Callable[[], None] | None = (
+            None  # called before every lookup: serve stops a build a newer edit made obsolete
+        )
 
     def get(self, kind: str, key, compute):
         """`key` is a digest, or a function returning one (so a cold build never pays for hashing)."""
@@ -248,8 +259,16 @@ class BuildCache:
         """Stop using the folder for this build, and say so once."""
         if not self.warnings:
             where = str(self.folder) if self.folder is not None else ".atlas-cache"
-            self.warnings.append(str(Diagnostic(SourceLocation(where), "cache.unavailable",
-                                                f"{reason}; building without the on-disk cache", severity="warning")))
+            self.warnings.append(
+                str(
+                    Diagnostic(
+                        SourceLocation(where),
+                        "cache.unavailable",
+                        f"{reason}; building without the on-disk cache",
+                        severity="warning",
+                    )
+                )
+            )
         self.folder = None
 
     def _read(self, entry) -> tuple[bool, object]:
@@ -264,7 +283,11 @@ class BuildCache:
             if checksum != hashlib.sha256(body.encode("utf-8")).hexdigest():
                 return False, None
             envelope = decode(body)
-            if envelope.get("format") != FORMAT or envelope.get("kind") != entry[0] or envelope.get("key") != entry[1]:
+            if (
+                envelope.get("format") != FORMAT
+                or envelope.get("kind") != entry[0]
+                or envelope.get("key") != entry[1]
+            ):
                 return False, None
             return True, envelope["value"]
         except (OSError, ValueError, TypeError, KeyError, AttributeError, ImportError, RecursionError):
@@ -290,8 +313,12 @@ class BuildCache:
             self.pending.append((entry, value))
             return True
         try:
-            body = json.dumps({"format": FORMAT, "kind": entry[0], "key": entry[1], "value": encode(value)},
-                              ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            body = json.dumps(
+                {"format": FORMAT, "kind": entry[0], "key": entry[1], "value": encode(value)},
+                ensure_ascii=False,
+                separators=(",", ":"),
+                allow_nan=False,
+            )
         except (_NotStorable, ValueError, RecursionError):
             return False  # kept in memory only
         text = hashlib.sha256(body.encode("utf-8")).hexdigest() + "\n" + body
@@ -319,7 +346,10 @@ class BuildCache:
 
     def summary(self) -> str:
         kinds = sorted({k.rsplit(" ", 1)[0] for k in self.stats})
-        return ", ".join(f"{kind} {self.stats[kind + ' hit']}/{self.stats[kind + ' hit'] + self.stats[kind + ' miss']}" for kind in kinds)
+        return ", ".join(
+            f"{kind} {self.stats[kind + ' hit']}/{self.stats[kind + ' hit'] + self.stats[kind + ' miss']}"
+            for kind in kinds
+        )
 
     def _path(self, entry: tuple[str, str]) -> Path | None:
         return self.folder / entry[0] / f"{entry[1]}.json" if self.folder is not None else None

@@ -1,4 +1,5 @@
 """Where a problem is, what it is, and how to fix it: one line per problem."""
+
 from __future__ import annotations
 
 import os
@@ -36,7 +37,9 @@ class Diagnostic:
     def __post_init__(self) -> None:
         # the test suite sets ATLAS_STRICT_CODES: a code without an --explain entry is a bug there
         if os.environ.get("ATLAS_STRICT_CODES") and _STRICT.codes and self.code not in _STRICT.known():
-            raise ValueError(f"diagnostic code '{self.code}' has no `check --explain` entry (src/atlas_site/explain.py)")
+            raise ValueError(
+                f"diagnostic code '{self.code}' has no `check --explain` entry (src/atlas_site/explain.py)"
+            )
 
     def __str__(self) -> str:
         text = f"{self.location}: {self.severity}[{self.code}]: {one_line(self.message)}"
@@ -86,8 +89,22 @@ def explain_codes_from(codes: Callable[[], Iterable[str]]) -> None:
 
 # problems in reading an input (a file that does not parse, a record that does not fit its schema)
 # cause others (a reference to what that file would have defined): they are listed first
-CAUSES = ("yaml.", "bib.", "frontmatter.", "file.", "profile.", "schema.", "ledger.", "strings.", "source.", "page.",
-          "i18n.", "block.unclosed", "heading.", "directive.argument")
+CAUSES = (
+    "yaml.",
+    "bib.",
+    "frontmatter.",
+    "file.",
+    "profile.",
+    "schema.",
+    "ledger.",
+    "strings.",
+    "source.",
+    "page.",
+    "i18n.",
+    "block.unclosed",
+    "heading.",
+    "directive.argument",
+)
 
 
 # of the causes, a file that cannot be read at all comes before what is wrong inside one
@@ -95,7 +112,9 @@ UNREADABLE_INPUT = ("file.", "yaml.syntax", "bib.syntax", "frontmatter.")
 
 
 def causes_first(diagnostics) -> list[Diagnostic]:
-    return sorted(diagnostics, key=lambda d: (not d.code.startswith(UNREADABLE_INPUT), not d.code.startswith(CAUSES), d))
+    return sorted(
+        diagnostics, key=lambda d: (not d.code.startswith(UNREADABLE_INPUT), not d.code.startswith(CAUSES), d)
+    )
 
 
 class AtlasError(Exception):

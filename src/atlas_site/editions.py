@@ -4,6 +4,7 @@ as published), the sources with their verification days, and every section's fin
 language. The next edition's "what changed" pages and `changes.atom` compare the book as it is now
 with the newest snapshot of an earlier edition: claims added, changed (old -> new) and retired,
 sources added or verified again, sections changed. Nothing reads the clock: days come from book.yaml."""
+
 from __future__ import annotations
 
 import json
@@ -56,13 +57,24 @@ def freeze(root: Path, book, claims_json: bytes, translations) -> tuple[Path | N
     """Write ledger/editions/<n>/ for book.yaml's edition; never over an existing snapshot."""
     edition = book.profile.edition
     if edition is None:
-        return None, [Diagnostic(SourceLocation("book.yaml"), "edition.none",
-                                 "book.yaml names no edition: nothing to freeze", "add `edition: {number: 1, date: YYYY-MM-DD}`")]
+        return None, [
+            Diagnostic(
+                SourceLocation("book.yaml"),
+                "edition.none",
+                "book.yaml names no edition: nothing to freeze",
+                "add `edition: {number: 1, date: YYYY-MM-DD}`",
+            )
+        ]
     folder = root / FOLDER / str(edition.number)
     if folder.exists():
-        return None, [Diagnostic(SourceLocation((FOLDER / str(edition.number)).as_posix()), "edition.exists",
-                                 f"edition {edition.number} is frozen already: a snapshot is never rewritten",
-                                 "a new edition takes the next number and its day in book.yaml")]
+        return None, [
+            Diagnostic(
+                SourceLocation((FOLDER / str(edition.number)).as_posix()),
+                "edition.exists",
+                f"edition {edition.number} is frozen already: a snapshot is never rewritten",
+                "a new edition takes the next number and its day in book.yaml",
+            )
+        ]
     folder.mkdir(parents=True)
     for name, text in snapshot(book, claims_json, translations).items():
         replace_file(folder / name, text)
@@ -82,15 +94,31 @@ def read_snapshots(root: Path, problems: list) -> list[Snapshot]:
     """Every frozen edition, oldest first (a snapshot that cannot be read is one located problem)."""
     base = root / FOLDER
     found = []
-    for folder in sorted((p for p in base.iterdir() if p.is_dir() and p.name.isdigit()), key=lambda p: int(p.name)) if base.is_dir() else []:
+    for folder in (
+        sorted((p for p in base.iterdir() if p.is_dir() and p.name.isdigit()), key=lambda p: int(p.name))
+        if base.is_dir()
+        else []
+    ):
         try:
             data = {name: json.loads(read_regular(folder / name).decode("utf-8")) for name in FILES}
-            found.append(Snapshot(data["edition.json"]["number"], data["edition.json"]["date"],
-                                  {c["id"]: c for c in data["claims.json"]["claims"]}, data["sources.json"], data["sections.json"]))
+            found.append(
+                Snapshot(
+                    data["edition.json"]["number"],
+                    data["edition.json"]["date"],
+                    {c["id"]: c for c in data["claims.json"]["claims"]},
+                    data["sources.json"],
+                    data["sections.json"],
+                )
+            )
         except (OSError, ValueError, KeyError, TypeError) as error:  # NotAFile is an OSError
-            problems.append(Diagnostic(SourceLocation((FOLDER / folder.name).as_posix()), "edition.unreadable",
-                                       f"the snapshot of edition {folder.name} cannot be read: {error}",
-                                       "restore it from git (a snapshot is written once, by atlas-site edition freeze)"))
+            problems.append(
+                Diagnostic(
+                    SourceLocation((FOLDER / folder.name).as_posix()),
+                    "edition.unreadable",
+                    f"the snapshot of edition {folder.name} cannot be read: {error}",
+                    "restore it from git (a snapshot is written once, by atlas-site edition freeze)",
+                )
+            )
     return found
 
 
@@ -119,7 +147,9 @@ def compare(previous: Snapshot | None, claims: dict, sources: dict, sections: di
             changes.added.append(record)
             continue
         what = [name for name in ("value", "unit", "setting") if old.get(name) != record.get(name)]
-        if [s.get("bibtex") for s in old.get("sources", [])] != [s.get("bibtex") for s in record.get("sources", [])]:
+        if [s.get("bibtex") for s in old.get("sources", [])] != [
+            s.get("bibtex") for s in record.get("sources", [])
+        ]:
             what.append("sources")
         if what:
             changes.changed.append((old, record, what))

@@ -1,4 +1,5 @@
 """`atlas-site check --explain CODE`: what each diagnostic's rule is and how to fix it."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +11,9 @@ from .diagnostics import closest
 # code -> (the rule, how to fix it): explanations.yaml, a table of texts kept as data
 RULES: dict[str, tuple[str, str]] = {
     code: (entry["rule"], entry["fix"])
-    for code, entry in yaml.safe_load((Path(__file__).parent / "explanations.yaml").read_text(encoding="utf-8")).items()
+    for code, entry in yaml.safe_load(
+        (Path(__file__).parent / "explanations.yaml").read_text(encoding="utf-8")
+    ).items()
 }
 
 
@@ -20,8 +23,15 @@ def codes() -> dict[str, tuple[str, str]]:
 
     table = dict(RULES)
     for kind in RULE_KINDS.values():
-        scope = "book-wide or per part" if len(kind.scopes) > 1 else ("per part" if "part" in kind.scopes else "book-wide")
-        table[kind.code()] = (f"book.yaml rule `{kind.name}` ({scope}{', checked in Chromium by check --browser' if kind.browser else ''}): {kind.rule}", kind.fix)
+        scope = (
+            "book-wide or per part"
+            if len(kind.scopes) > 1
+            else ("per part" if "part" in kind.scopes else "book-wide")
+        )
+        table[kind.code()] = (
+            f"book.yaml rule `{kind.name}` ({scope}{', checked in Chromium by check --browser' if kind.browser else ''}): {kind.rule}",
+            kind.fix,
+        )
     return table
 
 
@@ -31,6 +41,8 @@ def explain(code: str) -> tuple[str, bool]:
     rule = table.get(code)
     if rule is None:
         hint = closest(code, table)
-        return f"unknown code '{code}'" + (f" ({hint})" if hint else "") + "; known codes: " + ", ".join(sorted(table)), False
+        return f"unknown code '{code}'" + (f" ({hint})" if hint else "") + "; known codes: " + ", ".join(
+            sorted(table)
+        ), False
     what, fix = rule
     return f"{code}\n  rule: {what}\n  fix:  {fix}", True

@@ -4,6 +4,7 @@ second writer leaves either the old file or the new one, never a file cut short.
 
 `replace_file` is the one way atlas-site writes a file it does not publish through the staging
 folder of `write.py` (book.yaml, the translation lock, the cache, the build stamp, the editions)."""
+
 from __future__ import annotations
 
 import errno
@@ -56,8 +57,13 @@ class NotAFile(OSError):
     """The path is a FIFO, a socket, a device or a folder: nothing an input may be."""
 
 
-KINDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
-         stat.S_IFBLK: "a block device", stat.S_IFDIR: "a folder"}
+KINDS = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a folder",
+}
 
 
 def read_regular(path: Path) -> bytes:
@@ -83,4 +89,3 @@ def _kind(path: Path) -> str:
         return KINDS.get(stat.S_IFMT(os.stat(path).st_mode), "not a regular file")
     except OSError:
         return "not a regular file"
-

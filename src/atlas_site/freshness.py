@@ -6,6 +6,7 @@ document) is due at the shorter `rolling` interval, and so is a claim that rests
 What is due depends on a date, and a build never reads the clock: the date comes from
 `--as-of DATE` (`check --release` without it takes today's date, see cli.py). Without a date the
 schedule is still complete, ordered by due date, and nothing is judged."""
+
 from __future__ import annotations
 
 import calendar
@@ -51,14 +52,41 @@ def review_schedule(book: Book) -> list[Review]:
     for claim in book.claims.values():
         entries = [registry.entry(n) for n in claim.source]
         rolling = any(entry is not None and entry.rolling for entry in entries)
-        reviews.append(Review("claim", claim.id, claim.verified, intervals.rolling if rolling else intervals.claims, rolling,
-                              book.locate(f"claims:{claim.id}")))
-    for number in sorted(list(registry.nodes) + list(registry.references), key=lambda n: (n[0], number_order(n))):
+        reviews.append(
+            Review(
+                "claim",
+                claim.id,
+                claim.verified,
+                intervals.rolling if rolling else intervals.claims,
+                rolling,
+                book.locate(f"claims:{claim.id}"),
+            )
+        )
+    for number in sorted(
+        list(registry.nodes) + list(registry.references), key=lambda n: (n[0], number_order(n))
+    ):
         entry = registry.entry(number)
         assert entry is not None  # the number comes from the registry itself
-        reviews.append(Review("source", number, entry.last_verified, intervals.rolling if entry.rolling else intervals.sources,
-                              entry.rolling, book.locate(number)))
+        reviews.append(
+            Review(
+                "source",
+                number,
+                entry.last_verified,
+                intervals.rolling if entry.rolling else intervals.sources,
+                entry.rolling,
+                book.locate(number),
+            )
+        )
     for page in book.pages:
         if not page.draft and page.meta.last_verified is not None:
-            reviews.append(Review("page", f"{page.lang}/{page.id}", page.meta.last_verified, intervals.pages, False, page.origin))
+            reviews.append(
+                Review(
+                    "page",
+                    f"{page.lang}/{page.id}",
+                    page.meta.last_verified,
+                    intervals.pages,
+                    False,
+                    page.origin,
+                )
+            )
     return sorted(reviews, key=lambda r: (r.due, r.kind, r.name))

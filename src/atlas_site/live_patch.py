@@ -2,6 +2,7 @@
 patches them in place) or that it must reload (anything outside the article changed: navigation,
 the table of contents, assets). Computed from the previous and the new in-memory site, so the
 files on disk are never touched."""
+
 from __future__ import annotations
 
 import re
@@ -26,7 +27,7 @@ def _article(html: bytes) -> tuple[bytes, bytes, bytes] | None:
     end = html.find(ARTICLE_END, start.end())
     if end < 0:
         return None
-    return html[:start.end()], html[start.end():end], html[end:]
+    return html[: start.end()], html[start.end() : end], html[end:]
 
 
 def _sections(body: bytes) -> list[tuple[str, bytes]]:
@@ -47,8 +48,11 @@ def page_change(old: bytes, new: bytes) -> str | list[dict]:
     old_sections, new_sections = _sections(before[1]), _sections(after[1])
     if [s for s, _ in old_sections] != [s for s, _ in new_sections]:
         return RELOAD  # a section added, removed or renamed: the table of contents changed too
-    return [{"id": section, "old": a.decode("utf-8"), "new": b.decode("utf-8")}
-            for (section, a), (_, b) in zip(old_sections, new_sections, strict=False) if a != b]
+    return [
+        {"id": section, "old": a.decode("utf-8"), "new": b.decode("utf-8")}
+        for (section, a), (_, b) in zip(old_sections, new_sections, strict=False)
+        if a != b
+    ]
 
 
 def site_changes(old: Output | None, new: Output) -> dict:

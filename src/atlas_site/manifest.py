@@ -1,5 +1,6 @@
 """What render tells the gates it made, page by page, beyond the parse index (resolve/pages.py):
 each figure's number and drawn text, each lab's statements. Gates read this, not the HTML."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

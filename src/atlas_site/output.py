@@ -1,4 +1,5 @@
 """The rendered site in memory. Writing one path twice is a bug, so it is refused."""
+
 from __future__ import annotations
 
 

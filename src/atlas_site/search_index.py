@@ -5,6 +5,7 @@ Pagefind 1.6 (npm) segments Chinese words with ICU4X at indexing time and with t
 Intl.Segmenter at query time; the PyPI wrapper is still 1.5, which splits Chinese into single
 characters ("键值缓存" then matched "值得"). The build runs the npm package that scripts/setup.sh
 installs (package.json pins it), and the PyPI one only where that is missing, with a warning."""
+
 from __future__ import annotations
 
 import json
@@ -39,12 +40,21 @@ def index_search(site: Path, folders: tuple[Path, ...] = ()) -> list[Diagnostic]
     warnings = []
     if command is None:
         command = [sys.executable, "-m", "pagefind"]
-        warnings.append(Diagnostic(SourceLocation("package.json"), "search.old-pagefind",
-                                   "Pagefind 1.6 from npm is not installed: the search index is built with the PyPI "
-                                   "Pagefind, which splits Chinese into single characters", severity="warning",
-                                   hint="run `npm ci` in the project (scripts/setup.sh does)"))
-    run = subprocess.run([*command, "--site", str(site), "--output-subdir", "pagefind", "--quiet"],
-                         capture_output=True, text=True)
+        warnings.append(
+            Diagnostic(
+                SourceLocation("package.json"),
+                "search.old-pagefind",
+                "Pagefind 1.6 from npm is not installed: the search index is built with the PyPI "
+                "Pagefind, which splits Chinese into single characters",
+                severity="warning",
+                hint="run `npm ci` in the project (scripts/setup.sh does)",
+            )
+        )
+    run = subprocess.run(
+        [*command, "--site", str(site), "--output-subdir", "pagefind", "--quiet"],
+        capture_output=True,
+        text=True,
+    )
     if run.returncode != 0:
         reason = (run.stderr.strip() or run.stdout.strip() or "no message").splitlines()[-1]
         raise AtlasError([Diagnostic(SourceLocation("_site"), "search.index", f"pagefind failed: {reason}")])
@@ -57,6 +67,8 @@ def _make_deterministic(folder: Path) -> None:
     Its bundled UI kits are dropped: the site has its own small search box (search.js)."""
     entry = folder / "pagefind-entry.json"
     data = json.loads(entry.read_text(encoding="utf-8"))
-    entry.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+    entry.write_text(
+        json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")), encoding="utf-8"
+    )
     for path in folder.glob("pagefind-*ui.*"):
         path.unlink()

@@ -4,6 +4,7 @@ receives the sections of its article that changed and patches them in place, or 
 when more changed (live_patch.py decides). A broken edit keeps the last good site and shows its
 diagnostics in the terminal and in the page; nothing an edit does (a half-saved file, a bug of
 ours) stops the server."""
+
 from __future__ import annotations
 
 import errno
@@ -117,9 +118,12 @@ def _plain_path(path: str) -> bool:
 
 def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes = b""):
     served = site.resolve()
+
     def injected() -> bytes:  # the script's URL names the build the files on disk come from
-        return (f'<link rel="stylesheet" href="{LIVE_STYLE}">'
-                f'<script src="{LIVE_SCRIPT}?v={state.on_disk()}" defer></script></head>').encode()
+        return (
+            f'<link rel="stylesheet" href="{LIVE_STYLE}">'
+            f'<script src="{LIVE_SCRIPT}?v={state.on_disk()}" defer></script></head>'
+        ).encode()
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *args, **kwargs):
@@ -141,7 +145,9 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
 
         def do_GET(self):
             if not self._host_allowed():
-                return self.send_error(421, "this preview answers only its own address (127.0.0.1, localhost, [::1])")
+                return self.send_error(
+                    421, "this preview answers only its own address (127.0.0.1, localhost, [::1])"
+                )
             path = urllib.parse.urlsplit(self.path).path
             if not _plain_path(path):
                 return self.send_error(400, "bad path")
@@ -206,7 +212,9 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
                         self.wfile.write(b": idle\n\n")
                     else:
                         seen, event = step
-                        self.wfile.write(b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n")
+                        self.wfile.write(
+                            b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n"
+                        )
                     self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
                 pass  # the page went away
@@ -266,7 +274,9 @@ def hot_push(state: LiveState, served: _Served, changed: list[Path] | None) -> b
     return True
 
 
-def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None) -> bool | None:
+def rebuild(
+    root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served | None = None
+) -> bool | None:
     """One full build; any failure, even a bug of ours, becomes problems in the terminal and the
     page. What it rendered is pushed as soon as it is rendered (a patch of the open pages, which
     corrects the hot path's or changes nothing); the gates, the write and the rest follow. None
@@ -274,7 +284,10 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     start = time.perf_counter()
     served = served or _Served()
     with served.lock:
-        generation, shown = served.generation, served.output  # what the open pages show until this build is announced
+        generation, shown = (
+            served.generation,
+            served.output,
+        )  # what the open pages show until this build is announced
     found: dict = {}  # what the rendered pages changed; "announced" once pushed
     builder = threading.get_ident()
 
@@ -291,7 +304,9 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
             if found["announced"]:
                 state.rendered(found["changes"])
             try:
-                served.quick = QuickEdit(LastBuild.of(root, result), cache)  # the next edit's hot path starts here
+                served.quick = QuickEdit(
+                    LastBuild.of(root, result), cache
+                )  # the next edit's hot path starts here
             except Exception:  # no hot path then; the full build still serves every edit
                 served.quick = None
         if found["announced"]:
@@ -300,7 +315,9 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     def broken(lines: list[str]) -> bool:
         with served.lock:
             if served.output is not shown or found:
-                served.output = None  # pages took a pushed edit and show what failed: the next good build reloads them
+                served.output = (
+                    None  # pages took a pushed edit and show what failed: the next good build reloads them
+                )
                 served.quick = None
         return _broken(state, lines)
 
@@ -308,7 +325,9 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     cache.checkpoint = checkpoint
     try:
         with project_lock(root):
-            result = build(root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint())
+            result = build(
+                root, site, search=search, cache=cache, rendered=push, progress=lambda _stage: checkpoint()
+            )
             found["warnings"] = [str(p) for p in result.problems if p.severity == "warning"]
             cache.flush()
         changes = None if found.get("announced") else found["changes"]
@@ -321,13 +340,19 @@ def rebuild(root: Path, site: Path, state: LiveState, search: bool, cache: Build
     except AtlasError as error:
         return broken([str(d) for d in error.diagnostics])
     except Exception as error:  # never let an edit stop the server
-        return broken([f"atlas-site: internal error: {type(error).__name__}: {error} "
-                       "(hint: this is a bug in atlas-site; the server goes on with the last good site)"])
+        return broken(
+            [
+                f"atlas-site: internal error: {type(error).__name__}: {error} "
+                "(hint: this is a bug in atlas-site; the server goes on with the last good site)"
+            ]
+        )
     finally:
         cache.checkpoint = None
     for line in cache.warnings:
         print(line, file=sys.stderr)
-    for problem in found.get("warnings", ()):  # what `build` warns about (a section behind its twin …), said here too
+    for problem in found.get(
+        "warnings", ()
+    ):  # what `build` warns about (a section behind its twin …), said here too
         print(problem, file=sys.stderr, flush=True)
     state.good(changes)
     cache.forget_unused()
@@ -339,7 +364,9 @@ class _Builder(threading.Thread):
     """Runs the full builds one after another, off the watcher's thread, so that an edit's hot
     path never waits for the build of the edit before it."""
 
-    def __init__(self, root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served):
+    def __init__(
+        self, root: Path, site: Path, state: LiveState, search: bool, cache: BuildCache, served: _Served
+    ):
         super().__init__(daemon=True, name="atlas-builder")
         self.args = (root, site, state, search, cache, served)
         self.wanted = threading.Event()
@@ -377,7 +404,11 @@ def _edited(changes) -> list[Path] | None:
 def _broken(state: LiveState, lines: list[str]) -> bool:
     state.broken(lines)
     print("\n".join(lines), file=sys.stderr)
-    print(f"build failed: {len(lines)} problem(s); still serving the last good site", file=sys.stderr, flush=True)
+    print(
+        f"build failed: {len(lines)} problem(s); still serving the last good site",
+        file=sys.stderr,
+        flush=True,
+    )
     return False
 
 
@@ -395,8 +426,16 @@ def open_server(site: Path, state: LiveState, port: int) -> http.server.Threadin
     except OSError as error:
         busy = error.errno in (errno.EADDRINUSE, errno.EACCES)
         message = f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}"
-        raise AtlasError([Diagnostic(SourceLocation(f"127.0.0.1:{port}"), "serve.port", message,
-                                     "choose another port with --port N (0 picks a free one)" if busy else "")]) from None
+        raise AtlasError(
+            [
+                Diagnostic(
+                    SourceLocation(f"127.0.0.1:{port}"),
+                    "serve.port",
+                    message,
+                    "choose another port with --port N (0 picks a free one)" if busy else "",
+                )
+            ]
+        ) from None
 
 
 def _identity(folder: Path) -> tuple[int, int] | None:
@@ -427,8 +466,16 @@ def watched_changes(root: Path, stop: threading.Event | None):
                     batches.put(set())
                 continue
             try:
-                for changes in watch(*paths, stop_event=done, debounce=50, step=20, recursive=recursive,
-                                     watch_filter=keep, rust_timeout=1000, yield_on_timeout=True):
+                for changes in watch(
+                    *paths,
+                    stop_event=done,
+                    debounce=50,
+                    step=20,
+                    recursive=recursive,
+                    watch_filter=keep,
+                    rust_timeout=1000,
+                    yield_on_timeout=True,
+                ):
                     if changes:
                         batches.put(changes)
                     if paths_now()[1] != names:
@@ -450,8 +497,10 @@ def watched_changes(root: Path, stop: threading.Event | None):
         return [str(root / name) for name, seen in zip(names, found, strict=False) if seen is not None], found
 
     top = lambda _change, path: Path(path).name in WATCHED_FILES  # noqa: E731 - the filter of one watch
-    watchers = [threading.Thread(target=follow, args=(folders, True), daemon=True),
-                threading.Thread(target=follow, args=(lambda: ([str(root)], None), False, top), daemon=True)]
+    watchers = [
+        threading.Thread(target=follow, args=(folders, True), daemon=True),
+        threading.Thread(target=follow, args=(lambda: ([str(root)], None), False, top), daemon=True),
+    ]
     for watcher in watchers:
         watcher.start()
     try:
@@ -461,8 +510,11 @@ def watched_changes(root: Path, stop: threading.Event | None):
             except queue.Empty:
                 continue
             if isinstance(batch, Exception):
-                print(f"atlas-site: the file watcher could not name a change ({one_line(str(batch))}); rebuilding",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"atlas-site: the file watcher could not name a change ({one_line(str(batch))}); rebuilding",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 yield set()  # something changed: the build says what
                 continue
             yield batch
@@ -470,7 +522,14 @@ def watched_changes(root: Path, stop: threading.Event | None):
         done.set()
 
 
-def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=None, stop: threading.Event | None = None) -> None:
+def serve(
+    root: Path,
+    site: Path,
+    port: int = 8000,
+    search: bool = False,
+    ready=None,
+    stop: threading.Event | None = None,
+) -> None:
     check_destination(site, root)
     state = LiveState()
     server = open_server(site, state, port)
@@ -478,7 +537,9 @@ def serve(root: Path, site: Path, port: int = 8000, search: bool = False, ready=
     try:
         cache = BuildCache(root / ".atlas-cache" / "artefacts")  # only what an edit affects is redone
         served = _Served()
-        rebuild(root, site, state, search=True, cache=cache, served=served)  # the first build includes the search index
+        rebuild(
+            root, site, state, search=True, cache=cache, served=served
+        )  # the first build includes the search index
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         builder = _Builder(root, site, state, search, cache, served)

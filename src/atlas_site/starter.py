@@ -5,6 +5,7 @@ templates/ of its own. DIR must be empty or absent: nothing is ever overwritten.
 
 The sample is a real work with a number its authors report (the Transformer paper's BLEU score),
 so that the page shows every kind of evidence the engine checks; the page says how to replace it."""
+
 from __future__ import annotations
 
 import datetime
@@ -30,8 +31,14 @@ BIBTEX = """@inproceedings{vaswani-2017,
 # Every text of the sample in each language the default theme has interface strings for.
 TEXT = {
     "zh": {
-        "name": "中文", "html_lang": "zh-Hans", "title": "我的书", "short": "我的书",
-        "registry": "参考文献", "paper": "论文", "page_title": "从这里开始", "section": "第一节",
+        "name": "中文",
+        "html_lang": "zh-Hans",
+        "title": "我的书",
+        "short": "我的书",
+        "registry": "参考文献",
+        "paper": "论文",
+        "page_title": "从这里开始",
+        "section": "第一节",
         "term": "机器翻译",
         "definition": "由程序把一种语言的文本译成另一种语言。",
         "claim": "英译德 BLEU 28.4",
@@ -46,8 +53,14 @@ TEXT = {
         ),
     },
     "en": {
-        "name": "English", "html_lang": "en", "title": "My book", "short": "My book",
-        "registry": "references", "paper": "paper", "page_title": "Start here", "section": "A first section",
+        "name": "English",
+        "html_lang": "en",
+        "title": "My book",
+        "short": "My book",
+        "registry": "references",
+        "paper": "paper",
+        "page_title": "Start here",
+        "section": "A first section",
         "term": "machine translation",
         "definition": "Translating text from one language into another by a program.",
         "claim": "28.4 BLEU on English-to-German",
@@ -76,18 +89,36 @@ def init_book(target: Path, languages: list[str], today: datetime.date) -> tuple
     known = sorted(TEXT)
     unknown = [lang for lang in languages if lang not in TEXT]
     if unknown or not languages or len(set(languages)) != len(languages):
-        problems.append(Diagnostic(SourceLocation("--languages"), "init.languages",
-                                   f"init writes a book in {', '.join(known)} (got {', '.join(languages) or 'none'})",
-                                   "the default theme has interface strings for these; for another language, start with"
-                                   " one of them and add templates/strings/<code>.yaml"))
-    missing_strings = [lang for lang in languages if lang in TEXT and theme_file(target, f"strings/{lang}.yaml") is None]
+        problems.append(
+            Diagnostic(
+                SourceLocation("--languages"),
+                "init.languages",
+                f"init writes a book in {', '.join(known)} (got {', '.join(languages) or 'none'})",
+                "the default theme has interface strings for these; for another language, start with"
+                " one of them and add templates/strings/<code>.yaml",
+            )
+        )
+    missing_strings = [
+        lang for lang in languages if lang in TEXT and theme_file(target, f"strings/{lang}.yaml") is None
+    ]
     if missing_strings:
-        problems.append(Diagnostic(SourceLocation("templates/strings"), "template.missing",
-                                   f"the installed theme has no interface strings for {', '.join(missing_strings)}",
-                                   "reinstall atlas-site (its wheel carries the default theme)"))
+        problems.append(
+            Diagnostic(
+                SourceLocation("templates/strings"),
+                "template.missing",
+                f"the installed theme has no interface strings for {', '.join(missing_strings)}",
+                "reinstall atlas-site (its wheel carries the default theme)",
+            )
+        )
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        problems.append(Diagnostic(where, "init.not-empty", f"{target} exists and is not an empty folder: init never overwrites",
-                                   "choose a new folder name"))
+        problems.append(
+            Diagnostic(
+                where,
+                "init.not-empty",
+                f"{target} exists and is not an empty folder: init never overwrites",
+                "choose a new folder name",
+            )
+        )
     if problems:
         return [], problems
     files = _files(languages, today)
@@ -106,7 +137,9 @@ def init_book(target: Path, languages: list[str], today: datetime.date) -> tuple
             shutil.rmtree(target / folder, ignore_errors=True)
         if made_folder:
             shutil.rmtree(target, ignore_errors=True)
-        return [], [Diagnostic(where, "init.write-failed", f"could not write the book: {error.strerror or error}")]
+        return [], [
+            Diagnostic(where, "init.write-failed", f"could not write the book: {error.strerror or error}")
+        ]
     return written, []
 
 
@@ -123,26 +156,60 @@ def _files(languages: list[str], today: datetime.date) -> dict[str, str]:
         "title": _localized("title", languages),
         "short_title": _localized("short", languages),
         "languages": [
-            {"code": lang, "html_lang": TEXT[lang]["html_lang"], "name": TEXT[lang]["name"],
-             **({"called": {other: NAMES_IN[(lang, other)] for other in languages if other != lang}}
-                if len(languages) > 1 else {})}
+            {
+                "code": lang,
+                "html_lang": TEXT[lang]["html_lang"],
+                "name": TEXT[lang]["name"],
+                **(
+                    {"called": {other: NAMES_IN[(lang, other)] for other in languages if other != lang}}
+                    if len(languages) > 1
+                    else {}
+                ),
+            }
             for lang in languages
         ],
         "sources": {"references": {"label": "{number}", "title": _localized("registry", languages)}},
         "evidence": {"paper": _localized("paper", languages)},
         "parts": [{"chapter": PAGE, "number": 1}, {"generated": "bibliography"}],
     }
-    claims = {"claims": [{
-        "id": "transformer-bleu", "kind": "author-reported", "source": "r1", "value": 28.4, "unit": "BLEU",
-        "text": _localized("claim", languages), "setting": _localized("setting", languages),
-        "seed": "Vaswani et al. 2017, Table 2", "verified": today,
-    }]}
-    glossary = {"terms": [{"id": "machine-translation", **_localized("term", languages),
-                           "definition": _localized("definition", languages)}]}
-    references = [{"ref": 1, "work": WORK_KEY, "title": "Attention Is All You Need", "url_status": "known",
-                   "accessed": today, "material_date": "2017-06-12", "evidence": "paper"}]
+    claims = {
+        "claims": [
+            {
+                "id": "transformer-bleu",
+                "kind": "author-reported",
+                "source": "r1",
+                "value": 28.4,
+                "unit": "BLEU",
+                "text": _localized("claim", languages),
+                "setting": _localized("setting", languages),
+                "seed": "Vaswani et al. 2017, Table 2",
+                "verified": today,
+            }
+        ]
+    }
+    glossary = {
+        "terms": [
+            {
+                "id": "machine-translation",
+                **_localized("term", languages),
+                "definition": _localized("definition", languages),
+            }
+        ]
+    }
+    references = [
+        {
+            "ref": 1,
+            "work": WORK_KEY,
+            "title": "Attention Is All You Need",
+            "url_status": "known",
+            "accessed": today,
+            "material_date": "2017-06-12",
+            "evidence": "paper",
+        }
+    ]
     files = {
-        "book.yaml": "# The book profile: its languages, parts in reading order and rules (CONTRIBUTING.md).\n" + _dump(profile),
+        "book.yaml": "# The book profile: its languages, parts in reading order and rules (CONTRIBUTING.md).\n"
+        + _dump(profile),
         "ledger/claims.md": f"---\n{_dump(claims)}---\nEvery number the book reports from a source, once, with its setting.\n",
         "ledger/glossary.md": f"---\n{_dump(glossary)}---\nThe book's terms, each defined once in every language.\n",
         "sources/references.yaml": _dump(references),
@@ -152,5 +219,7 @@ def _files(languages: list[str], today: datetime.date) -> dict[str, str]:
     for lang in languages:
         text = TEXT[lang]
         front = _dump({"page": PAGE, "title": text["page_title"], "status": "draft", "last_verified": today})
-        files[f"content/{lang}/{PAGE}/00-start.md"] = f"---\n{front}---\n\n## {text['section']} {{#first}}\n\n{text['body']}"
+        files[f"content/{lang}/{PAGE}/00-start.md"] = (
+            f"---\n{front}---\n\n## {text['section']} {{#first}}\n\n{text['body']}"
+        )
     return files

@@ -8,6 +8,7 @@ code object is kept in memory, keyed by everything the compiler reads: the sourc
 environment's syntax and whitespace settings, autoescape for that name, the extensions, and the
 filter and test functions (the generated code depends on how each is called). Nothing is written
 to disk: a cache never stores executable formats."""
+
 from __future__ import annotations
 
 import threading
@@ -33,7 +34,9 @@ class MemoEnvironment(Environment):
             if code is not None:
                 _CODE.move_to_end(key)
         if code is None:
-            code = super().compile(source, name, filename, raw, defer_init)  # a syntax error raises: nothing kept
+            code = super().compile(
+                source, name, filename, raw, defer_init
+            )  # a syntax error raises: nothing kept
             with _LOCK:
                 _CODE[key] = code
                 if len(_CODE) > MEMO_SIZE:
@@ -42,12 +45,27 @@ class MemoEnvironment(Environment):
 
     def _compiler_settings(self, name) -> tuple:
         autoescape = self.autoescape(name) if callable(self.autoescape) else self.autoescape
-        return (type(self), self.block_start_string, self.block_end_string, self.variable_start_string,
-                self.variable_end_string, self.comment_start_string, self.comment_end_string,
-                self.line_statement_prefix, self.line_comment_prefix, self.trim_blocks, self.lstrip_blocks,
-                self.newline_sequence, self.keep_trailing_newline, self.optimized, self.is_async, bool(autoescape),
-                tuple(sorted(type(ext).__qualname__ for ext in self.extensions.values())),
-                frozenset(self.filters.items()), frozenset(self.tests.items()))
+        return (
+            type(self),
+            self.block_start_string,
+            self.block_end_string,
+            self.variable_start_string,
+            self.variable_end_string,
+            self.comment_start_string,
+            self.comment_end_string,
+            self.line_statement_prefix,
+            self.line_comment_prefix,
+            self.trim_blocks,
+            self.lstrip_blocks,
+            self.newline_sequence,
+            self.keep_trailing_newline,
+            self.optimized,
+            self.is_async,
+            bool(autoescape),
+            tuple(sorted(type(ext).__qualname__ for ext in self.extensions.values())),
+            frozenset(self.filters.items()),
+            frozenset(self.tests.items()),
+        )
 
 
 def _named(code: CodeType, filename: str) -> CodeType:

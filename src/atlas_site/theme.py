@@ -5,6 +5,7 @@ default theme that ships inside the engine (`atlas_site/default_theme/` in an in
 checkout of the engine, the repository's top-level `templates/`, which is the theme's source and
 is what the wheel packages). So a book with no `templates/` publishes with the default theme, and a
 book that wants another home page puts its own `home.html.j2` in `templates/`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,9 +47,16 @@ def theme_path(root: Path, relative: str) -> Path:
     theme has it (an engine installed without its theme, a book's broken override)."""
     found = theme_file(root, relative)
     if found is None:
-        raise AtlasError([Diagnostic(SourceLocation(f"{BOOK_FOLDER}/{relative}"), "template.missing",
-                                     f"the theme has no file {relative}",
-                                     "reinstall atlas-site (its wheel carries the default theme), or add the file")])
+        raise AtlasError(
+            [
+                Diagnostic(
+                    SourceLocation(f"{BOOK_FOLDER}/{relative}"),
+                    "template.missing",
+                    f"the theme has no file {relative}",
+                    "reinstall atlas-site (its wheel carries the default theme), or add the file",
+                )
+            ]
+        )
     return found
 
 

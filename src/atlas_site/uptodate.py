@@ -2,6 +2,7 @@
 site changed since the last build, there is nothing to do. Imports nothing heavy, so it answers
 before pydantic, markdown-it and Jinja are even loaded. The stamp is a hint only: a missing,
 unreadable or garbled one means "build"."""
+
 from __future__ import annotations
 
 import hashlib
@@ -38,7 +39,11 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
                 elif path.is_file():
                     hasher.update(hashlib.sha256(path.read_bytes()).digest())
                 else:
-                    hasher.update(b"folder" if path.is_dir() else b"other:" + os.fsencode(os.readlink(path) if path.is_symlink() else ""))
+                    hasher.update(
+                        b"folder"
+                        if path.is_dir()
+                        else b"other:" + os.fsencode(os.readlink(path) if path.is_symlink() else "")
+                    )
             except (OSError, RuntimeError):  # unreadable, vanished, a link loop: the build will say what
                 hasher.update(b"unreadable")
     return hasher.hexdigest()
@@ -47,9 +52,16 @@ def _files_digest(roots: list[Path], relative_to: Path) -> str:
 def inputs_digest(root: Path, options: dict) -> str:
     package = Path(__file__).resolve().parent
     checkout_theme = package.parents[1] / "templates"  # the default theme of an editable install (theme.py)
-    engine = [package] if checkout_theme.resolve() == (root / "templates").resolve() else [package, checkout_theme]
-    return hashlib.sha256((_files_digest([root / f for f in INPUTS], root) + _files_digest(engine, package.parents[1])
-                           + json.dumps(options, sort_keys=True)).encode()).hexdigest()
+    engine = (
+        [package] if checkout_theme.resolve() == (root / "templates").resolve() else [package, checkout_theme]
+    )
+    return hashlib.sha256(
+        (
+            _files_digest([root / f for f in INPUTS], root)
+            + _files_digest(engine, package.parents[1])
+            + json.dumps(options, sort_keys=True)
+        ).encode()
+    ).hexdigest()
 
 
 def site_digest(site: Path) -> str:
@@ -66,8 +78,11 @@ def is_up_to_date(root: Path, site: Path, options: dict, inputs: str | None = No
         return False
     if not isinstance(recorded, dict) or not site.is_dir():
         return False
-    return (recorded.get("site") == str(site) and recorded.get("inputs") == (inputs or inputs_digest(root, options))
-            and recorded.get("output") == site_digest(site))
+    return (
+        recorded.get("site") == str(site)
+        and recorded.get("inputs") == (inputs or inputs_digest(root, options))
+        and recorded.get("output") == site_digest(site)
+    )
 
 
 def record(root: Path, site: Path, options: dict, inputs: str | None = None) -> None:
@@ -76,5 +91,7 @@ def record(root: Path, site: Path, options: dict, inputs: str | None = None) -> 
     so an edit made during the build is not recorded as built. Raises OSError when it cannot."""
     stamp = root / ".atlas-cache" / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"site": str(site), "inputs": inputs or inputs_digest(root, options), "output": site_digest(site)})
+    text = json.dumps(
+        {"site": str(site), "inputs": inputs or inputs_digest(root, options), "output": site_digest(site)}
+    )
     replace_file(stamp, text, durable=False)

@@ -7,6 +7,7 @@ never a missing `index.html`. (A versioned folder behind a symlink would also be
 changes what `_site` is, breaks `cd _site` and Windows checkouts.) Where the exchange is not
 available (another OS, a file system without it) two renames are used, with a moment between them.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -24,8 +25,13 @@ from .diagnostics import AtlasError, Diagnostic, SourceLocation
 from .output import Output
 
 MARKER = ".atlas-site"  # left in every site we write: only such a folder may be replaced
-MARKER_TEXT = json.dumps({"generator": "atlas-site", "note": "built by atlas-site: the next build replaces this folder"},
-                         sort_keys=True) + "\n"
+MARKER_TEXT = (
+    json.dumps(
+        {"generator": "atlas-site", "note": "built by atlas-site: the next build replaces this folder"},
+        sort_keys=True,
+    )
+    + "\n"
+)
 INPUT_FOLDERS = ("content", "ledger", "sources", "templates", "labs_js", ".atlas-cache", ".git")
 
 
@@ -62,22 +68,38 @@ def check_destination(destination: Path, root: Path | None = None) -> None:
     if root is not None:
         _check_against_project(destination, root, shown)
     if destination.exists() and not destination.is_dir():
-        raise _problem(shown, "output.not-a-folder", f"the output {shown} exists and is not a folder",
-                       "name a folder that is missing, empty, or an earlier build")
+        raise _problem(
+            shown,
+            "output.not-a-folder",
+            f"the output {shown} exists and is not a folder",
+            "name a folder that is missing, empty, or an earlier build",
+        )
     if destination.is_dir() and not is_ours(destination) and any(destination.iterdir()):
-        raise _problem(shown, "output.not-ours", f"the output folder {shown} is not empty and was not written by atlas-site",
-                       f"it would be replaced: empty or move it yourself, or choose another --out (a built site holds {MARKER})")
+        raise _problem(
+            shown,
+            "output.not-ours",
+            f"the output folder {shown} is not empty and was not written by atlas-site",
+            f"it would be replaced: empty or move it yourself, or choose another --out (a built site holds {MARKER})",
+        )
 
 
 def _check_against_project(destination: Path, root: Path, shown: str) -> None:
     if destination == root or destination in root.parents:
-        raise _problem(shown, "output.contains-project", f"the output folder {shown} holds the project itself",
-                       "build into a folder of its own, e.g. --out _site")
+        raise _problem(
+            shown,
+            "output.contains-project",
+            f"the output folder {shown} holds the project itself",
+            "build into a folder of its own, e.g. --out _site",
+        )
     for name in INPUT_FOLDERS:
         folder = root / name
         if destination == folder or folder in destination.parents:
-            raise _problem(shown, "output.inside-inputs", f"the output folder {shown} is inside the project's {name}/",
-                           "build into a folder of its own, e.g. --out _site")
+            raise _problem(
+                shown,
+                "output.inside-inputs",
+                f"the output folder {shown} is inside the project's {name}/",
+                "build into a folder of its own, e.g. --out _site",
+            )
 
 
 def remove_ours(folder: Path) -> None:
@@ -120,7 +142,7 @@ def clean_leftovers(destination: Path) -> list[str]:
     for kind in ("new", "old"):
         prefix = f".{destination.name}.{kind}-"
         for folder in sorted(destination.parent.glob(prefix + "*")):
-            if _alive(folder.name[len(prefix):]) or folder.is_symlink() or not folder.is_dir():
+            if _alive(folder.name[len(prefix) :]) or folder.is_symlink() or not folder.is_dir():
                 continue
             if is_ours(folder) or not any(folder.iterdir()):
                 remove_ours(folder)
@@ -202,18 +224,28 @@ def write_site(output: Output, destination: Path, finish=None, root: Path | None
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         reason = error.strerror or str(error)
-        raise _problem(shown, "output.write-failed", f"cannot write the site: {reason}" + (f" ({error.filename})" if error.filename else ""),
-                       "free some space or choose a writable --out; the previous site is unchanged") from None
+        raise _problem(
+            shown,
+            "output.write-failed",
+            f"cannot write the site: {reason}" + (f" ({error.filename})" if error.filename else ""),
+            "free some space or choose a writable --out; the previous site is unchanged",
+        ) from None
     except BaseException:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
     if left is None:
         return []
-    return [Diagnostic(SourceLocation(shown), "output.old-site-left",
-                       f"the new site is published; the previous one could not be removed entirely and is left in "
-                       f"{_shown(left, root.resolve()) if root is not None else left}",
-                       "the next build removes it (or delete it yourself)", severity="warning")]
+    return [
+        Diagnostic(
+            SourceLocation(shown),
+            "output.old-site-left",
+            f"the new site is published; the previous one could not be removed entirely and is left in "
+            f"{_shown(left, root.resolve()) if root is not None else left}",
+            "the next build removes it (or delete it yourself)",
+            severity="warning",
+        )
+    ]
 
 
 @contextmanager

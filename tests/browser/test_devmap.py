@@ -1,6 +1,7 @@
 """The development map (page tf-map) in Chromium: a readable list without JavaScript; with it, a
 node selected by keyboard, click or tap shows what it solved, what it left, its year and its
 citation in the details panel; the document never scrolls sideways at 390 px."""
+
 from __future__ import annotations
 
 import pytest
@@ -66,7 +67,9 @@ def _panel_shows(page, node, lang):
 
 
 def _sideways(page):
-    return page.evaluate("() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    return page.evaluate(
+        "() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -100,7 +103,9 @@ def test_readable_list_without_javascript(site, lang):
         assert item.locator("[data-field=left]").inner_text().strip() == sample.left[lang]
         assert item.locator("[data-field=year]").inner_text().strip() == str(sample.year)
         assert item.locator("[data-field=cites] a.cite").count() == len(sample.cites)
-        earlier = item.locator("[data-field=after] a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        earlier = item.locator("[data-field=after] a").evaluate_all(
+            "links => links.map(a => a.getAttribute('href'))"
+        )
         assert earlier == [f"#map-{a}" for a in sample.after]
         width, client = _sideways(page)
         assert width <= client
@@ -113,15 +118,25 @@ def test_the_map_is_built_when_the_reader_comes_near_or_the_address_names_a_node
     """The first load of a phone does not pay for the map below its first screen: the readable list
     stands there until the reader scrolls within half a screen; an address naming a node builds it
     at once and shows that node."""
-    context = site["browser"].new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = site["browser"].new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     page = context.new_page()
     try:
         page.goto(f"{site['base']}{lang}/{PAGE}.html", wait_until="load")
         page.wait_for_timeout(300)
         root = page.locator("[data-devmap]")
-        assert root.evaluate("el => el.getBoundingClientRect().top") > 844 * 1.5, "the map starts below the first screen and a half"
-        assert page.locator(".devmap-stage").count() == 0 and root.get_attribute("class").count("is-enhanced") == 0
-        page.evaluate("(y) => window.scrollTo(0, y)", root.evaluate("el => el.getBoundingClientRect().top + scrollY - 844 * 1.4"))
+        assert root.evaluate("el => el.getBoundingClientRect().top") > 844 * 1.5, (
+            "the map starts below the first screen and a half"
+        )
+        assert (
+            page.locator(".devmap-stage").count() == 0
+            and root.get_attribute("class").count("is-enhanced") == 0
+        )
+        page.evaluate(
+            "(y) => window.scrollTo(0, y)",
+            root.evaluate("el => el.getBoundingClientRect().top + scrollY - 844 * 1.4"),
+        )
         page.wait_for_selector("[data-devmap].is-enhanced", timeout=5000)
         assert page.locator(".devmap-chip").count() == len(site["book"].map_nodes)
         sample = _sample(site["book"])
@@ -161,7 +176,8 @@ def test_keyboard_selects_a_node(site, lang):
         page.keyboard.press("Home")
         first = page.evaluate("() => document.activeElement.dataset.node")
         assert first == page.evaluate(
-            "() => document.activeElement.closest('.devmap-lane').querySelector('.devmap-chip').dataset.node")
+            "() => document.activeElement.closest('.devmap-lane').querySelector('.devmap-chip').dataset.node"
+        )
         page.keyboard.press("ArrowRight")
         moved = page.evaluate("() => document.activeElement.dataset.node")
         assert moved in lane and moved != first
@@ -222,7 +238,9 @@ def test_touch_and_no_sideways_scroll_at_390(site, lang):
 
 def _years(book):
     years = sorted({n.year for n in book.map_nodes})
-    return list(range(years[0], years[-1] + 1)), {y for y in range(years[0], years[-1] + 1)} - {n.year for n in book.map_nodes}
+    return list(range(years[0], years[-1] + 1)), {y for y in range(years[0], years[-1] + 1)} - {
+        n.year for n in book.map_nodes
+    }
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
@@ -233,11 +251,14 @@ def test_every_year_is_on_the_axis_and_a_year_without_nodes_is_a_visible_gap(sit
     context, page, errors = _open(site, "en", width=width, height=height)
     try:
         heads = page.locator(".devmap-year-head").evaluate_all(
-            "heads => heads.map(h => [+h.dataset.year, h.classList.contains('is-gap'), h.getBoundingClientRect().width])")
+            "heads => heads.map(h => [+h.dataset.year, h.classList.contains('is-gap'), h.getBoundingClientRect().width])"
+        )
         assert [year for year, _, _ in heads] == every, "one column per calendar year, none skipped"
         assert {year for year, gap, _ in heads if gap} == empty
         widths = {gap: [w for _, g, w in heads if g == gap] for gap in (True, False)}
-        assert max(widths[True]) < min(widths[False]), "a gap year is narrower than a year with nodes, but present"
+        assert max(widths[True]) < min(widths[False]), (
+            "a gap year is narrower than a year with nodes, but present"
+        )
         misplaced = page.evaluate("""() => {
           const heads = Object.fromEntries([...document.querySelectorAll('.devmap-year-head')].map(h => [h.dataset.year, h.getBoundingClientRect()]));
           return [...document.querySelectorAll('.devmap-chip')].filter(c => {
@@ -266,14 +287,18 @@ def test_at_390_the_map_scrolls_only_sideways_shows_every_lane_and_opens_where_t
                   columns: [...el.querySelectorAll('.devmap-year-head:not(.is-gap)')].filter(h => {
                     const b = h.getBoundingClientRect(); return b.left >= r.left - 1 && b.right <= r.right + 1; }).length};
         }""")
-        assert state["vertical"] <= 1, "the map box never scrolls up and down: the page is the one vertical axis"
+        assert state["vertical"] <= 1, (
+            "the map box never scrolls up and down: the page is the one vertical axis"
+        )
         assert state["lanes"] == len(book.map_routes) == 6 and state["inside"], "every lane is inside the box"
         assert state["columns"] >= 2, f"at least two whole year columns fit on a phone: {state}"
         assert state["left"] > 0, "the map does not open on its sparse first years"
         at_start = box.evaluate("""el => { const keep = el.scrollLeft; el.scrollLeft = 0; const r = el.getBoundingClientRect();
           const n = [...el.querySelectorAll('.devmap-chip')].filter(c => { const b = c.getBoundingClientRect();
             return b.right > r.left && b.left < r.right; }).length; el.scrollLeft = keep; return n; }""")
-        assert state["visible"] > at_start, f"it opens where more nodes are ({state['visible']} in view, {at_start} at the start)"
+        assert state["visible"] > at_start, (
+            f"it opens where more nodes are ({state['visible']} in view, {at_start} at the start)"
+        )
         assert not errors, errors
     finally:
         context.close()
@@ -288,18 +313,24 @@ def test_at_390_a_tapped_node_and_its_details_are_on_screen_together(site, lang)
             chip = page.locator(f".devmap-chip[data-node='{node.id}']")
             chip.scroll_into_view_if_needed()
             # the worst place to tap: just above where the details panel sits (the bottom edge at first)
-            page.evaluate("""(id) => {
+            page.evaluate(
+                """(id) => {
               const c = document.querySelector(`.devmap-chip[data-node='${id}']`).getBoundingClientRect();
               const pinned = document.querySelector('.devmap.has-selection [data-devmap-panel]');
               const edge = pinned ? pinned.getBoundingClientRect().top : innerHeight;
               window.scrollBy(0, c.bottom - edge + 4);
-            }""", node.id)
+            }""",
+                node.id,
+            )
             chip.tap()
             _panel_shows(page, node, lang)
             chip_box, panel_box = chip.bounding_box(), page.locator("[data-devmap-panel]").bounding_box()
-            assert panel_box["y"] >= 0 and panel_box["y"] + panel_box["height"] <= 844 + 1, "the details are on screen"
-            assert 0 <= chip_box["y"] and chip_box["y"] + chip_box["height"] <= panel_box["y"] + 1, \
+            assert panel_box["y"] >= 0 and panel_box["y"] + panel_box["height"] <= 844 + 1, (
+                "the details are on screen"
+            )
+            assert 0 <= chip_box["y"] and chip_box["y"] + chip_box["height"] <= panel_box["y"] + 1, (
                 f"the node stays in view above its details: node {chip_box}, panel {panel_box}"
+            )
         assert not errors, errors
     finally:
         context.close()

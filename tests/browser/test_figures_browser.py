@@ -1,6 +1,7 @@
 """Every figure of the real site in Chromium, both languages: text at least 13 CSS px at 390 px
 (sub- and superscripts included), no figure narrower than 60 % of the text column at 1280 px,
 labels inside their boxes and not overlapping at both widths, in light and dark."""
+
 from __future__ import annotations
 
 import pytest
@@ -88,7 +89,11 @@ def test_every_figure_is_shown_somewhere(site):
     seen = set()
     for path in PAGES:
         context, page = _open(site, path, 1280)
-        seen |= set(page.evaluate("() => [...document.querySelectorAll('figure.figure')].map((f) => f.dataset.figure)"))
+        seen |= set(
+            page.evaluate(
+                "() => [...document.querySelectorAll('figure.figure')].map((f) => f.dataset.figure)"
+            )
+        )
         context.close()
     assert seen == set(book.figures)
 
@@ -104,8 +109,10 @@ def test_the_checks_fail_on_a_cramped_figure(site):
         }""")
         assert any("text column" in p for p in figure_width_problems(page))
         assert any("renders at" in p for p in figure_layout_problems(page))
-        page.evaluate("() => { document.querySelector('[data-figure]:not(figure)').style.width = '1000px'; "
-                      "document.querySelector('[data-figure]:not(figure) svg').style.maxWidth = 'none'; }")
+        page.evaluate(
+            "() => { document.querySelector('[data-figure]:not(figure)').style.width = '1000px'; "
+            "document.querySelector('[data-figure]:not(figure) svg').style.maxWidth = 'none'; }"
+        )
         assert any("larger than the" in p for p in figure_scale_problems(page))
     finally:
         context.close()
@@ -122,6 +129,8 @@ def test_the_ink_check_finds_a_label_on_a_curve(site):
             const label = [...fig.querySelectorAll('text')].find((t) => t.textContent.includes('goodput peaks'));
             label.setAttribute('x', point.x - 10); label.setAttribute('y', point.y + 5);
             label.querySelectorAll('tspan[x]').forEach((s) => s.setAttribute('x', point.x - 10)); }""")
-        assert any("goodput peaks" in p and "sits on a curve" in p for p in figure_ink_problems(page)), figure_ink_problems(page)
+        assert any("goodput peaks" in p and "sits on a curve" in p for p in figure_ink_problems(page)), (
+            figure_ink_problems(page)
+        )
     finally:
         context.close()

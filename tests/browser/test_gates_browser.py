@@ -1,4 +1,5 @@
 """Each browser gate fails on a small break of the fixture site, named by page and selector."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,9 +32,19 @@ def browser_rules(built, cards: int, tabs: int | None = None) -> list:
     from atlas_site.rules import RULE_KINDS
 
     part = built.book.profile.parts[0]
-    rules = [RULE_KINDS["first_screen"](RULE_KINDS["first_screen"].Args(block="question-cards", count=cards), part, SourceLocation("book.yaml", 22, 9))]
+    rules = [
+        RULE_KINDS["first_screen"](
+            RULE_KINDS["first_screen"].Args(block="question-cards", count=cards),
+            part,
+            SourceLocation("book.yaml", 22, 9),
+        )
+    ]
     if tabs:
-        rules.append(RULE_KINDS["lab_tabs"](RULE_KINDS["lab_tabs"].Args(count=tabs), part, SourceLocation("book.yaml", 23, 9)))
+        rules.append(
+            RULE_KINDS["lab_tabs"](
+                RULE_KINDS["lab_tabs"].Args(count=tabs), part, SourceLocation("book.yaml", 23, 9)
+            )
+        )
     return rules
 
 
@@ -41,46 +52,95 @@ def reports(output, rules=(), browser=None) -> dict:
     return {r.name: r for r in run_browser_gates(output, rules, ("zh", "en"), browser=browser)}
 
 
-STATIC_TABLIST = ('<div role="tablist" aria-label="labs">'
-                  + "".join(f'<button role="tab" id="t{i}" aria-controls="p{i}" aria-selected="{str(i == 0).lower()}">{i}</button>' for i in range(4))
-                  + "</div>" + "".join(f'<div role="tabpanel" id="p{i}"{"" if i == 0 else " hidden"}><button>in {i}</button></div>' for i in range(4)))
+STATIC_TABLIST = (
+    '<div role="tablist" aria-label="labs">'
+    + "".join(
+        f'<button role="tab" id="t{i}" aria-controls="p{i}" aria-selected="{str(i == 0).lower()}">{i}</button>'
+        for i in range(4)
+    )
+    + "</div>"
+    + "".join(
+        f'<div role="tabpanel" id="p{i}"{"" if i == 0 else " hidden"}><button>in {i}</button></div>'
+        for i in range(4)
+    )
+)
 
 
-CRAMPED_FIGURE = ('<figure class="figure"><div class="figure-box"><svg data-figure="cramped" viewBox="0 0 200 60" width="200" height="60" role="img">'
-                  '<g data-box="tiny"><rect x="10" y="10" width="40" height="20"></rect><text x="14" y="25">a label far too long for its box</text></g>'
-                  '</svg></div></figure>')
+CRAMPED_FIGURE = (
+    '<figure class="figure"><div class="figure-box"><svg data-figure="cramped" viewBox="0 0 200 60" width="200" height="60" role="img">'
+    '<g data-box="tiny"><rect x="10" y="10" width="40" height="20"></rect><text x="14" y="25">a label far too long for its box</text></g>'
+    "</svg></div></figure>"
+)
 
 
 def test_browser_gates_catch_breaks(built, site, chromium):
     tamper(site, "assets/atlas.css", ":root{", ".prose{min-width:700px}:root{")
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
-    tamper(site, "en/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + STATIC_TABLIST)
+    tamper(
+        site,
+        "en/ch14.html",
+        '<article class="prose" data-pagefind-body data-skippable>',
+        '<article class="prose" data-pagefind-body data-skippable>' + STATIC_TABLIST,
+    )
     tamper(site, "en/ch14.html", "</main>", '<img src="https://example.com/pixel.png" alt=""></main>')
     tamper(site, "en/ch14.html", 'id="q1"', 'id="metrics"')
-    tamper(site, "en/bibliography.html", 'href="../zh/bibliography.html" hreflang="zh"', 'href="bibliography.html" hreflang="zh"')
-    tamper(site, "zh/ch14.html", '<article class="prose" data-pagefind-body data-skippable>', '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE)
+    tamper(
+        site,
+        "en/bibliography.html",
+        'href="../zh/bibliography.html" hreflang="zh"',
+        'href="bibliography.html" hreflang="zh"',
+    )
+    tamper(
+        site,
+        "zh/ch14.html",
+        '<article class="prose" data-pagefind-body data-skippable>',
+        '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE,
+    )
     found = reports(site, browser_rules(built, cards=18, tabs=4), browser=chromium)
 
     overflow = [str(p) for p in found["390 px"].problems]
-    assert "_site/en/ch14.html: error[gate.390.overflow]: en/ch14.html at 390 px: document scrolls sideways" in "\n".join(overflow)
+    assert (
+        "_site/en/ch14.html: error[gate.390.overflow]: en/ch14.html at 390 px: document scrolls sideways"
+        in "\n".join(overflow)
+    )
     first = [str(p) for p in found["first screen"].problems]
-    assert any(line.startswith("book.yaml:22:9: error[rule.first_screen]: en/ch14.html: at 1280 px: 1 question-cards items (expected 18)") for line in first), first
+    assert any(
+        line.startswith(
+            "book.yaml:22:9: error[rule.first_screen]: en/ch14.html: at 1280 px: 1 question-cards items (expected 18)"
+        )
+        for line in first
+    ), first
     tabs = [str(p) for p in found["lab tabs"].problems]
-    assert any(line.startswith("book.yaml:23:9: error[rule.lab_tabs]: en/ch14.html: after ArrowRight") for line in tabs), tabs
+    assert any(
+        line.startswith("book.yaml:23:9: error[rule.lab_tabs]: en/ch14.html: after ArrowRight")
+        for line in tabs
+    ), tabs
     offline = "\n".join(str(p) for p in found["offline"].problems)
     assert "en/ch14.html" in offline and ("example.com" in offline)
     layout = [str(p) for p in found["figure layout"].problems]
-    assert any('fig-cramped: text "a label far too long for its box" overflows box "tiny"' in line for line in layout), layout
+    assert any(
+        'fig-cramped: text "a label far too long for its box" overflows box "tiny"' in line for line in layout
+    ), layout
     switch = [str(p) for p in found["language switch"].problems]
-    assert any(line.startswith("_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1") for line in switch), switch
+    assert any(
+        line.startswith(
+            "_site/zh/ch14.html [data-lang-switch]: error[gate.parity.switch]: zh/ch14.html: switch from #q1"
+        )
+        for line in switch
+    ), switch
     # a page without sections: its switch is clicked, and there it stayed in its own language
-    assert any("en/bibliography.html: switch landed on" in line and "not on the twin in another language" in line for line in switch), switch
+    assert any(
+        "en/bibliography.html: switch landed on" in line and "not on the twin in another language" in line
+        for line in switch
+    ), switch
 
 
 def test_browser_gates_pass_on_the_fixture(built, site, chromium):
     found = reports(site, [r for r in built.rules if r.browser], browser=chromium)
     assert [r.line() for r in found.values() if r.status == "FAIL"] == []
-    assert found["first screen"].status == "pass" and found["first screen"].figures.startswith("4 page × viewport checks")
+    assert found["first screen"].status == "pass" and found["first screen"].figures.startswith(
+        "4 page × viewport checks"
+    )
     assert found["lab tabs"].status == "skip"  # the fixture has no lab_tabs rule: said, not passed
 
 
@@ -89,14 +149,24 @@ def test_accessibility_gate_names_the_page_and_element_of_a_broken_contrast_and_
     one ARIA attribute that does not exist: each fails the gate with its page and element."""
     tamper(site, "assets/atlas.css", ":root{", ':root[data-theme="dark"] .faint{color:#2a2f36}:root{')
     tamper(site, "en/ch14.html", '<h2 id="q1"', '<p class="faint">barely there</p><h2 id="q1"')
-    tamper(site, "zh/ch14.html", '<h2 id="q1"', '<div id="broken" role="button" aria-bogus="x" tabindex="0">x</div><h2 id="q1"')
+    tamper(
+        site,
+        "zh/ch14.html",
+        '<h2 id="q1"',
+        '<div id="broken" role="button" aria-bogus="x" tabindex="0">x</div><h2 id="q1"',
+    )
     found = reports(site, browser=chromium)
     lines = [str(p) for p in found["accessibility"].problems]
     contrast = [line for line in lines if "gate.a11y.contrast" in line]
     assert len(contrast) == 1, lines
-    assert contrast[0].startswith("_site/en/ch14.html: error[gate.a11y.contrast]: en/ch14.html: dark scheme: ")
+    assert contrast[0].startswith(
+        "_site/en/ch14.html: error[gate.a11y.contrast]: en/ch14.html: dark scheme: "
+    )
     assert 'main#main > article.prose > p.faint "barely there": contrast 1.39:1, needs 4.5:1' in contrast[0]
     aria = [line for line in lines if "gate.a11y.axe" in line]
-    assert any(line.startswith("_site/zh/ch14.html: error[gate.a11y.axe]: zh/ch14.html: aria-valid-attr")
-               and "#broken" in line for line in aria), lines
+    assert any(
+        line.startswith("_site/zh/ch14.html: error[gate.a11y.axe]: zh/ch14.html: aria-valid-attr")
+        and "#broken" in line
+        for line in aria
+    ), lines
     assert found["accessibility"].status == "FAIL"

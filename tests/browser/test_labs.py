@@ -2,6 +2,7 @@
 buttons and the keyboard. Numbers on the page must equal what the same model computes in Node
 (labs_js/compute.js); presets must not depend on what was clicked before; an invalid input must
 replace the outputs with a message; the key outputs must stay on a phone screen while editing."""
+
 from __future__ import annotations
 
 import json
@@ -31,11 +32,32 @@ CASES = [
     ("batch", {"strategy": "pd", "kv_link_gbps": 2}),
     ("fleet", {"physical_page": 6144, "hash_block": 512, "shared_tokens": 2800}),
     ("fleet", {"routing": "round_robin", "clusters": 8, "secondary_failure": True}),
-    ("cost", {"hourly_cost": 100, "good_tokens_per_s": 10000, "opt_hourly_cost": 120, "opt_good_tokens_per_s": 15000}),
+    (
+        "cost",
+        {
+            "hourly_cost": 100,
+            "good_tokens_per_s": 10000,
+            "opt_hourly_cost": 120,
+            "opt_good_tokens_per_s": 15000,
+        },
+    ),
     ("cost", {"attempt_cost_a": 0.08, "attempts_a": 1, "attempt_cost_b": 0.05, "attempts_b": 2}),
-    ("cost", {"step_gflop": 4000, "compute_tflops": 400, "step_gb": 2, "hbm_tbps": 3.35, "step_comm_mb": 300,
-              "net_gbps": 50, "overhead_ms": 1.5, "optimizable_share": 0.6, "local_speedup": 3,
-              "cheap_share": 0.5, "cheap_cost_ratio": 0.1}),
+    (
+        "cost",
+        {
+            "step_gflop": 4000,
+            "compute_tflops": 400,
+            "step_gb": 2,
+            "hbm_tbps": 3.35,
+            "step_comm_mb": 300,
+            "net_gbps": 50,
+            "overhead_ms": 1.5,
+            "optimizable_share": 0.6,
+            "local_speedup": 3,
+            "cheap_share": 0.5,
+            "cheap_cost_ratio": 0.1,
+        },
+    ),
 ]
 
 # The state of a panel: every input's value, every output's text (the pinned copies excluded) and
@@ -103,7 +125,10 @@ class Lab:
         """Click a preset and read the state in one round trip (the labs update synchronously in
         the click handler; a late update would show as a wrong state, never as a pass)."""
         selector = "[data-preset-reset]" if preset_id is None else f"[data-preset='{preset_id}']"
-        return self.panel.evaluate(f"(panel, selector) => {{ panel.querySelector(selector).click(); return ({STATE_JS})(panel); }}", selector)
+        return self.panel.evaluate(
+            f"(panel, selector) => {{ panel.querySelector(selector).click(); return ({STATE_JS})(panel); }}",
+            selector,
+        )
 
     def done(self) -> None:
         """The end of a test on this page: no script error or console error happened."""
@@ -146,8 +171,13 @@ def labs(browser, base):
 
 def node_models(calls: list[tuple[str, dict]]) -> list[dict]:
     """What the labs' own functions compute for each (function, inputs), in one Node run."""
-    run = subprocess.run(["node", str(ROOT / "labs_js" / "compute.js")], input=json.dumps([{"fn": fn, "args": args} for fn, args in calls]),
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        ["node", str(ROOT / "labs_js" / "compute.js")],
+        input=json.dumps([{"fn": fn, "args": args} for fn, args in calls]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     models = json.loads(run.stdout)
     assert len(models) == len(calls), run.stdout
     return models
@@ -155,10 +185,12 @@ def node_models(calls: list[tuple[str, dict]]) -> list[dict]:
 
 def page_inputs(state: dict) -> dict:
     """Input values as the model takes them (numbers where the box holds a number)."""
+
     def value(v):
         if isinstance(v, bool):
             return v
         return float(v) if re.fullmatch(r"-?\d+(\.\d+)?(e-?\d+)?", v) else v
+
     return {k: value(v) for k, v in state["inputs"].items()}
 
 
@@ -170,7 +202,12 @@ def assert_shows_model(contract: dict, shown: dict, model: dict, labels: dict) -
     for spec in contract["outputs"]:
         name, text = spec["name"], shown[spec["name"]]
         if spec.get("labels"):
-            assert text == labels[name][str(model[name]).lower() if isinstance(model[name], bool) else str(model[name])], name
+            assert (
+                text
+                == labels[name][
+                    str(model[name]).lower() if isinstance(model[name], bool) else str(model[name])
+                ]
+            ), name
             continue
         number_text, _, unit = text.partition(" ")
         number = float(number_text.replace(",", "").replace("−", "-").replace("+", "").rstrip("%"))
@@ -184,7 +221,9 @@ def assert_shows_model(contract: dict, shown: dict, model: dict, labels: dict) -
         if math.isinf(want):
             assert number_text == "∞", name
             continue
-        assert abs(number - want) <= 0.5 * 10 ** -digits + 1e-9 * max(1, abs(want)), f"{name}: page {text!r}, model {model[name]!r}"
+        assert abs(number - want) <= 0.5 * 10**-digits + 1e-9 * max(1, abs(want)), (
+            f"{name}: page {text!r}, model {model[name]!r}"
+        )
 
 
 def output_labels(lab: Lab) -> dict:
@@ -208,8 +247,9 @@ def test_outputs_equal_the_node_model(labs, contracts, lang, lab_id):
         for name, value in inputs.items():
             lab.set(name, value)
         state = lab.state()
-        assert {k: str(v) for k, v in inputs.items() if not isinstance(v, bool)} == \
-            {k: state["inputs"][k] for k, v in inputs.items() if not isinstance(v, bool)}, f"{lab_id}: the case's inputs took"
+        assert {k: str(v) for k, v in inputs.items() if not isinstance(v, bool)} == {
+            k: state["inputs"][k] for k, v in inputs.items() if not isinstance(v, bool)
+        }, f"{lab_id}: the case's inputs took"
         states.append(state)
     models = node_models([(contract["fn"], page_inputs(state)) for state in states])
     for inputs, state, model in zip(cases, states, models, strict=False):
@@ -250,7 +290,9 @@ def test_presets_do_not_depend_on_click_order(labs, contracts, lang, lab_id):
         if fresh:
             lab.preset_and_state(None)
         fresh[preset] = lab.preset_and_state(preset)
-    assert len({json.dumps(s, sort_keys=True) for s in fresh.values()}) == len(presets), "every preset shows something of its own"
+    assert len({json.dumps(s, sort_keys=True) for s in fresh.values()}) == len(presets), (
+        "every preset shows something of its own"
+    )
     assert dict(defaults, note="") == dict(fresh[None], note=""), "Reset restores the page as it loaded"
     lab.preset(None)  # as good as a fresh load, just proved
     for name, value in defaults["inputs"].items():  # a reader's own scenario first
@@ -263,7 +305,9 @@ def test_presets_do_not_depend_on_click_order(labs, contracts, lang, lab_id):
     assert len(walk) == len(presets) * (len(presets) - 1) + 1
     for step, preset in enumerate(walk):
         got = lab.preset_and_state(preset)
-        assert got == fresh[preset], f"{lab_id}: preset {preset!r} after {walk[step - 1] if step else 'edits'!r} differs from a fresh page"
+        assert got == fresh[preset], (
+            f"{lab_id}: preset {preset!r} after {walk[step - 1] if step else 'edits'!r} differs from a fresh page"
+        )
     lab.done()
 
 
@@ -299,20 +343,29 @@ def test_every_preset_visibly_changes_the_lab_or_is_marked_as_its_start(labs, la
     nothing a reader could see. The class: from the page as it loaded, every preset changes an
     output, or it is the scenario the lab starts in and is shown pressed from the start."""
     lab = labs.get(lab_id, lang, fresh=True)
-    marked = lab.panel.evaluate("p => Object.fromEntries([...p.querySelectorAll('[data-preset]')]"
-                                ".map(b => [b.dataset.preset, b.getAttribute('aria-pressed') === 'true']))")
+    marked = lab.panel.evaluate(
+        "p => Object.fromEntries([...p.querySelectorAll('[data-preset]')]"
+        ".map(b => [b.dataset.preset, b.getAttribute('aria-pressed') === 'true']))"
+    )
     for preset_id, pressed in marked.items():
         before = lab.preset_and_state(None)["outputs"]  # Reset: the page as it loaded
         after = lab.preset_and_state(preset_id)["outputs"]
-        assert after != before or pressed, f"{lab_id}: preset {preset_id} changes no output and is not marked as the start"
-        assert not (after != before and pressed), f"{lab_id}: preset {preset_id} is marked as the start but changes outputs"
+        assert after != before or pressed, (
+            f"{lab_id}: preset {preset_id} changes no output and is not marked as the start"
+        )
+        assert not (after != before and pressed), (
+            f"{lab_id}: preset {preset_id} is marked as the start but changes outputs"
+        )
     assert sum(marked.values()) <= 1
     lab.done()
 
 
 INVALID = {  # lab: (input, bad value) — the issue's own example first
-    "memory": ("kv_heads", "0"), "batch": ("arrival_rate", "500"), "speculative": ("k", "2.5"),
-    "fleet": ("hash_block", ""), "cost": ("hbm_tbps", "0"),
+    "memory": ("kv_heads", "0"),
+    "batch": ("arrival_rate", "500"),
+    "speculative": ("k", "2.5"),
+    "fleet": ("hash_block", ""),
+    "cost": ("hbm_tbps", "0"),
 }
 
 
@@ -332,8 +385,12 @@ def test_invalid_input_replaces_the_outputs_with_a_message(labs, contracts, buil
     assert label in message and built.book.lab_strings["labs.invalid.title"][lang] in message, message
     assert lab.panel.locator(".lab-outputs").first.is_hidden()
     summary = lab.panel.locator(".lab-summary-invalid")
-    assert summary.is_visible() and summary.inner_text() == built.book.lab_strings["labs.summary_invalid"][lang]
-    assert lab.panel.locator(f"[data-param='{name}']:not([type=range])").get_attribute("aria-invalid") == "true"
+    assert (
+        summary.is_visible() and summary.inner_text() == built.book.lab_strings["labs.summary_invalid"][lang]
+    )
+    assert (
+        lab.panel.locator(f"[data-param='{name}']:not([type=range])").get_attribute("aria-invalid") == "true"
+    )
     lab.set(name, contracts[lab_id]["defaults"][name])
     assert lab.state() == before, "a valid value brings the outputs back"
     assert error.is_hidden()
@@ -343,22 +400,31 @@ def test_invalid_input_replaces_the_outputs_with_a_message(labs, contracts, buil
 @pytest.mark.parametrize("lab_id", LABS)
 def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id):
     lab = labs.get(lab_id, "en", PHONE)
-    names = lab.panel.evaluate("p => [...p.querySelectorAll('[data-param]:not([type=range])')].map(el => el.dataset.param)")
+    names = lab.panel.evaluate(
+        "p => [...p.querySelectorAll('[data-param]:not([type=range])')].map(el => el.dataset.param)"
+    )
     for name in names:
         field = lab.panel.locator(f"[data-param='{name}']:not([type=range])")
         field.focus()
-        field.evaluate("el => el.scrollIntoView({block: 'center'})")  # where a reader editing it would hold it
-        seen = lab.panel.evaluate("""(panel, name) => {
+        field.evaluate(
+            "el => el.scrollIntoView({block: 'center'})"
+        )  # where a reader editing it would hold it
+        seen = lab.panel.evaluate(
+            """(panel, name) => {
           const field = panel.querySelector(`[data-param='${name}']:not([type=range])`).getBoundingClientRect();
           const items = [...panel.querySelectorAll('.lab-summary-item')].filter(el => !el.hidden);
           return items.map(el => { const r = el.getBoundingClientRect(); const out = el.querySelector('[data-output]');
             const main = [...panel.querySelectorAll(`[data-output='${out.dataset.output}']`)].find(o => !o.closest('[data-lab-summary]'));
             return {top: r.top, bottom: r.bottom, text: out.textContent, main: main.textContent,
                     overlaps: r.top < field.bottom && r.bottom > field.top}; });
-        }""", name)
+        }""",
+            name,
+        )
         assert seen, f"{lab_id}: no pinned output while editing {name}"
         for item in seen:
-            assert 0 <= item["top"] and item["bottom"] <= PHONE["height"], f"{lab_id}.{name}: pinned output off screen {item}"
+            assert 0 <= item["top"] and item["bottom"] <= PHONE["height"], (
+                f"{lab_id}.{name}: pinned output off screen {item}"
+            )
             assert not item["overlaps"], f"{lab_id}.{name}: the pinned outputs cover the input"
             assert item["text"] == item["main"]
     lab.done()
@@ -368,7 +434,9 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id
 @pytest.mark.parametrize("lab_id", LABS)
 def test_charts_are_legible_on_a_phone_and_never_scroll_sideways(labs, lang, lab_id):
     lab = labs.get(lab_id, lang, PHONE)
-    for preset in lab.panel.evaluate("p => [...p.querySelectorAll('[data-preset]')].map(b => b.dataset.preset)"):
+    for preset in lab.panel.evaluate(
+        "p => [...p.querySelectorAll('[data-preset]')].map(b => b.dataset.preset)"
+    ):
         lab.preset(preset)
         charts = lab.panel.evaluate("""panel => [...panel.querySelectorAll('[data-lab-chart] svg')].map(svg => {
           const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
@@ -381,7 +449,9 @@ def test_charts_are_legible_on_a_phone_and_never_scroll_sideways(labs, lang, lab
         for chart in charts:
             assert chart["texts"] and chart["smallest"] >= 13, f"{lab_id} {preset}: chart text {chart}"
             assert chart["inside"], f"{lab_id} {preset}: a chart label runs out of its box"
-        assert lab.page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth")
+        assert lab.page.evaluate(
+            "document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
+        )
     lab.done()
 
 
@@ -389,14 +459,18 @@ def test_the_slow_pd_link_visibly_stretches_the_hand_off(labs):
     lab = labs.get("batch", "en")
 
     def widest_hand_off():
-        return lab.panel.evaluate("p => Math.max(0, ...[...p.querySelectorAll('[data-lab-chart] rect.lab-seg-cluster')].map(r => r.getBBox().width))")
+        return lab.panel.evaluate(
+            "p => Math.max(0, ...[...p.querySelectorAll('[data-lab-chart] rect.lab-seg-cluster')].map(r => r.getBBox().width))"
+        )
 
     lab.preset("pd-20gbs")
     fast = widest_hand_off()
     lab.preset("pd-2gbs")
     slow = widest_hand_off()
     assert slow >= 20 and slow >= 5 * fast, (fast, slow)
-    assert lab.panel.locator("[data-lab-chart] text", has_text="L").count() >= 1, "the long prompt is on the timeline"
+    assert lab.panel.locator("[data-lab-chart] text", has_text="L").count() >= 1, (
+        "the long prompt is on the timeline"
+    )
     lab.done()
 
 

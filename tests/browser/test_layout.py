@@ -2,6 +2,7 @@
 tap away on a phone deep in the chapter, the section being read shown and carried by the language
 switch, the theme applied before the first paint, wide formulas that say they scroll, a text
 column of a readable measure, settings and figure kinds in the margin at wide screens, and print."""
+
 from __future__ import annotations
 
 import base64
@@ -29,16 +30,23 @@ def _open(site, path, **options):
 
 def _scroll_to_heading(page, section):
     """Scroll by hand (no hash) so the heading sits just below the sticky header."""
-    page.evaluate("""(id) => {
+    page.evaluate(
+        """(id) => {
       const head = document.getElementById(id);
       const header = document.querySelector('.site-header').offsetHeight;
       window.scrollTo(0, head.getBoundingClientRect().top + window.scrollY - header - 8);
-    }""", section)
-    page.wait_for_function("(id) => document.querySelector('.toc a[aria-current=\"true\"]')?.getAttribute('href') === '#' + id",
-                           arg=section, timeout=5000)
+    }""",
+        section,
+    )
+    page.wait_for_function(
+        "(id) => document.querySelector('.toc a[aria-current=\"true\"]')?.getAttribute('href') === '#' + id",
+        arg=section,
+        timeout=5000,
+    )
 
 
 # -- navigation ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_contents_are_one_tap_away_at_390_deep_in_the_chapter(site, lang):
@@ -46,11 +54,15 @@ def test_contents_are_one_tap_away_at_390_deep_in_the_chapter(site, lang):
     try:
         _scroll_to_heading(page, "q14")
         header = page.locator(".site-header").bounding_box()
-        assert header["y"] == 0 and header["height"] <= 56, f"the header stays at the top and compact: {header}"
+        assert header["y"] == 0 and header["height"] <= 56, (
+            f"the header stays at the top and compact: {header}"
+        )
         toggle = page.locator("[data-toc-toggle]")
         assert toggle.is_visible()
         title = page.locator(".toc a[href='#q14']").text_content()
-        assert page.locator("[data-toc-current]").text_content() == title, "the header names the section being read"
+        assert page.locator("[data-toc-current]").text_content() == title, (
+            "the header names the section being read"
+        )
         assert toggle.get_attribute("aria-label").endswith(title)
         toggle.tap()  # one tap
         panel = page.locator("#toc")
@@ -58,14 +70,20 @@ def test_contents_are_one_tap_away_at_390_deep_in_the_chapter(site, lang):
         links = panel.locator("ol a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
         ids = page.evaluate("() => [...document.querySelectorAll('article h2[id]')].map(h => '#' + h.id)")
         assert links == ids
-        assert page.evaluate("() => document.activeElement.getAttribute('href')") == "#q14", "focus goes to the section being read"
+        assert page.evaluate("() => document.activeElement.getAttribute('href')") == "#q14", (
+            "focus goes to the section being read"
+        )
         box = panel.bounding_box()
-        assert box["y"] >= header["height"] - 1 and box["y"] + box["height"] <= 844 + 1, "the panel opens on screen, under the header"
+        assert box["y"] >= header["height"] - 1 and box["y"] + box["height"] <= 844 + 1, (
+            "the panel opens on screen, under the header"
+        )
         panel.locator("a[href='#q3']").tap()
         page.wait_for_function("() => location.hash === '#q3'")
         assert panel.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
         top = page.locator("#q3").bounding_box()["y"]
-        assert header["height"] - 1 <= top <= header["height"] + 40, f"q3 lands just below the header (at {top})"
+        assert header["height"] - 1 <= top <= header["height"] + 40, (
+            f"q3 lands just below the header (at {top})"
+        )
     finally:
         context.close()
 
@@ -81,7 +99,9 @@ def test_an_address_into_the_bibliography_lands_below_the_phone_header(site, lan
         header = page.locator(".site-header").bounding_box()
         assert header["height"] > 56, "the test needs the tall header (page links in rows)"
         top = page.locator(f"#src-{key}").bounding_box()["y"]
-        assert header["height"] - 1 <= top <= header["height"] + 40, f"the entry lands just below the header (at {top})"
+        assert header["height"] - 1 <= top <= header["height"] + 40, (
+            f"the entry lands just below the header (at {top})"
+        )
     finally:
         context.close()
 
@@ -97,11 +117,15 @@ def test_contents_panel_by_keyboard_escape_returns_focus(site):
         assert page.evaluate("() => document.getElementById('toc').contains(document.activeElement)")
         page.keyboard.press("Escape")
         assert page.locator("#toc").is_hidden()
-        assert page.evaluate("() => document.activeElement.hasAttribute('data-toc-toggle')"), "focus returns to the button"
+        assert page.evaluate("() => document.activeElement.hasAttribute('data-toc-toggle')"), (
+            "focus returns to the button"
+        )
         page.keyboard.press(" ")
         assert page.locator("#toc").is_visible(), "Space opens it too"
         page.keyboard.press("Tab")
-        assert page.evaluate("() => document.getElementById('toc').contains(document.activeElement)"), "Tab moves through the panel"
+        assert page.evaluate("() => document.getElementById('toc').contains(document.activeElement)"), (
+            "Tab moves through the panel"
+        )
         page.keyboard.press("Enter")  # follows the focused link: the panel closes
         page.wait_for_function("() => location.hash.length > 1")
         assert page.locator("#toc").is_hidden()
@@ -189,7 +213,9 @@ def test_stored_dark_theme_applies_before_the_first_paint(site):
         page.goto(site["base"] + "en/ch14.html", wait_until="load")
         probe = page.evaluate("window.__probe")
         assert requested, "site.js was requested (and refused): the theme cannot come from it"
-        assert probe["atBody"] == "dark", "data-theme is set before <body> exists, so before anything is painted"
+        assert probe["atBody"] == "dark", (
+            "data-theme is set before <body> exists, so before anything is painted"
+        )
         assert probe["deferredRan"] is False
         rgb = [int(x) for x in re.findall(r"\d+", probe["bg"])[:3]]
         assert sum(rgb) < 3 * 60, f"dark background before any deferred script: {probe['bg']}"
@@ -231,22 +257,30 @@ def test_a_wide_formula_at_390_scrolls_in_a_focusable_box_with_a_visible_edge(si
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         width, client = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
         assert width > client + 100, f"the Q11 transfer-time formula overflows its box ({width} in {client})"
-        assert page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")[0] <= 390, "the page itself never scrolls sideways"
+        assert page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")[0] <= 390, (
+            "the page itself never scrolls sideways"
+        )
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         left, middle, right = _edge_shades(page, box)
         # at the start: the right edge differs from the page (more to see that way), the left does not
-        assert abs(right - left) > 8, f"no edge shade on the right: left {left:.0f}, right {right:.0f} ({background})"
+        assert abs(right - left) > 8, (
+            f"no edge shade on the right: left {left:.0f}, right {right:.0f} ({background})"
+        )
         box.focus()
         assert box.evaluate("el => el === document.activeElement"), "the scroll box takes keyboard focus"
         # its frame may be skippable, and a skippable block clips its paint: the ring must fall inside
         ring = box.evaluate("""el => { const cs = getComputedStyle(el);
           return [el.matches(':focus-visible'), parseFloat(cs.outlineWidth), parseFloat(cs.outlineOffset),
                   getComputedStyle(el.parentElement).contentVisibility]; }""")
-        assert ring[0] and ring[1] >= 2 and ring[2] + ring[1] <= 0 and ring[3] == "auto", f"focus ring outside a clipping frame: {ring}"
+        assert ring[0] and ring[1] >= 2 and ring[2] + ring[1] <= 0 and ring[3] == "auto", (
+            f"focus ring outside a clipping frame: {ring}"
+        )
         for _ in range(6):
             page.keyboard.press("ArrowRight")
         page.wait_for_function("el => el.scrollLeft > 0", arg=box.element_handle())
-        box.evaluate("el => { el.scrollLeft = el.scrollWidth; el.blur(); }")  # the ring would paint both edges
+        box.evaluate(
+            "el => { el.scrollLeft = el.scrollWidth; el.blur(); }"
+        )  # the ring would paint both edges
         page.wait_for_timeout(50)
         left_end, _, right_end = _edge_shades(page, box)
         assert abs(left_end - right_end) > 8, "at the end the shade moves to the left edge"
@@ -291,10 +325,18 @@ def test_text_column_measure_at_1280(site, lang, low, high):
         counts = page.evaluate(LINES, ["article.prose > p", 1 if lang == "zh" else 0])
         assert len(counts) >= 20
         median = counts[len(counts) // 2]
-        assert low <= median <= high, f"{lang}: median {median} characters a line (want {low}-{high}); {counts}"
-        column = page.evaluate("() => document.querySelector('article.prose > p').getBoundingClientRect().width")
-        figure = page.evaluate("() => Math.max(...[...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().width))")
-        assert 880 <= figure <= 1000 and figure > column * 1.3, f"figures break out of the {column:.0f} px column: {figure:.0f} px"
+        assert low <= median <= high, (
+            f"{lang}: median {median} characters a line (want {low}-{high}); {counts}"
+        )
+        column = page.evaluate(
+            "() => document.querySelector('article.prose > p').getBoundingClientRect().width"
+        )
+        figure = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().width))"
+        )
+        assert 880 <= figure <= 1000 and figure > column * 1.3, (
+            f"figures break out of the {column:.0f} px column: {figure:.0f} px"
+        )
     finally:
         context.close()
 
@@ -308,13 +350,16 @@ def test_claim_settings_and_figure_kinds_sit_in_the_margin_at_1280_and_inline_at
           const overflow = document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth;
           return [settings.length, settings.filter(inMargin).length, kinds.length, kinds.filter(inMargin).length, overflow];
         }""")
+
     for options, expect_margin in ((LAPTOP, True), (PHONE, False)):
         context, page = _open(site, "zh/ch14.html", **options)
         try:
             settings, margin_settings, kinds, margin_kinds, overflow = placement(page)
             assert settings > 20 and kinds > 10 and overflow <= 0
             if expect_margin:
-                assert (margin_settings, margin_kinds) == (settings, kinds), "every setting and figure kind in the margin"
+                assert (margin_settings, margin_kinds) == (settings, kinds), (
+                    "every setting and figure kind in the margin"
+                )
             else:
                 assert (margin_settings, margin_kinds) == (0, 0), "inline on a phone"
         finally:
@@ -323,25 +368,42 @@ def test_claim_settings_and_figure_kinds_sit_in_the_margin_at_1280_and_inline_at
 
 # -- print -----------------------------------------------------------------------------------------
 
-A4_CONTENT = (680, 994)  # px inside the @page margins of site.css (210 × 297 mm less 15 + 15 mm and 16 + 18 mm)
+A4_CONTENT = (
+    680,
+    994,
+)  # px inside the @page margins of site.css (210 × 297 mm less 15 + 15 mm and 16 + 18 mm)
 
 
 def test_print_shows_the_address_and_the_works_cited_and_keeps_figures_small(site):
     width, height = A4_CONTENT
     context, page = _open(site, "en/ch14.html", viewport={"width": width, "height": height})
     try:
-        cited = page.evaluate("""() => [...new Set([...document.querySelectorAll('article a.cite')].map(a => a.textContent))]""")
+        cited = page.evaluate(
+            """() => [...new Set([...document.querySelectorAll('article a.cite')].map(a => a.textContent))]"""
+        )
         page.emulate_media(media="print")
         assert page.locator(".print-refs").is_visible()
         listed = page.locator(".print-refs li").all_inner_texts()
         shown = " ".join(listed)
-        assert all(re.search(rf"[\[ ]{re.escape(label)}[\] ]", shown) for label in cited), "every number cited on the page is listed"
+        assert all(re.search(rf"[\[ ]{re.escape(label)}[\] ]", shown) for label in cited), (
+            "every number cited on the page is listed"
+        )
         sources = site["book"].registry
-        assert len(listed) == len({sources.work_of(n).key for n in
-                                   page.evaluate("() => [...document.querySelectorAll('article a.cite')].map(a => a.dataset.cite)")})
+        assert len(listed) == len(
+            {
+                sources.work_of(n).key
+                for n in page.evaluate(
+                    "() => [...document.querySelectorAll('article a.cite')].map(a => a.dataset.cite)"
+                )
+            }
+        )
         assert page.locator("[data-print-url]").inner_text() == site["base"] + "en/ch14.html"
-        heights = page.evaluate("() => [...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().height)")
-        assert max(heights) < 0.6 * height, f"a figure with its caption takes at most 60% of a page (never a page of its own): {max(heights):.0f} px"
+        heights = page.evaluate(
+            "() => [...document.querySelectorAll('figure.figure')].map(f => f.getBoundingClientRect().height)"
+        )
+        assert max(heights) < 0.6 * height, (
+            f"a figure with its caption takes at most 60% of a page (never a page of its own): {max(heights):.0f} px"
+        )
         numbered = page.evaluate("""() => [...document.styleSheets].flatMap(s => [...s.cssRules])
           .some(r => r instanceof CSSPageRule && /counter\\(page\\)/.test(r.cssText))""")
         assert numbered, "an @page rule numbers the pages"

@@ -2,6 +2,7 @@
 no-script fallbacks, table-of-contents highlight, and the figure contrast check. (axe-core and text
 contrast on every page, in both colour schemes, are the accessibility gate of `check --browser`, which
 scripts/test.sh runs on the whole book.)"""
+
 from __future__ import annotations
 
 import re
@@ -11,7 +12,14 @@ import pytest
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
 
-SEARCHES = [("zh", "分页"), ("zh", "前缀缓存"), ("zh", "推测解码"), ("en", "goodput"), ("en", "PagedAttention"), ("en", "KV cache")]
+SEARCHES = [
+    ("zh", "分页"),
+    ("zh", "前缀缓存"),
+    ("zh", "推测解码"),
+    ("en", "goodput"),
+    ("en", "PagedAttention"),
+    ("en", "KV cache"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +33,9 @@ def test_search_finds_sections_in_its_language(browser, base, lang, query):
     page.goto(base + f"{lang}/ch14.html")
     page.fill("#search-input", query)
     page.wait_for_selector(".search-result", timeout=10000)
-    links = page.eval_on_selector_all(".search-link", "els => els.map(a => [a.getAttribute('href'), a.textContent])")
+    links = page.eval_on_selector_all(
+        ".search-link", "els => els.map(a => [a.getAttribute('href'), a.textContent])"
+    )
     assert links, "no results"
     assert all(f"/{lang}/" in href for href, _ in links), f"results from the other language: {links}"
     assert any("#" in href for href, _ in links), f"results do not point at sections: {links}"
@@ -61,7 +71,10 @@ def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, base
     card.wait_for(state="visible", timeout=5000)
     assert page.url.endswith("zh/ch14.html"), "the first tap opens the card instead of leaving the page"
     link_box, card_box = cite.bounding_box(), card.bounding_box()
-    assert card_box["y"] >= link_box["y"] + link_box["height"] or card_box["y"] + card_box["height"] <= link_box["y"]
+    assert (
+        card_box["y"] >= link_box["y"] + link_box["height"]
+        or card_box["y"] + card_box["height"] <= link_box["y"]
+    )
     context.close()
 
 
@@ -87,7 +100,9 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, base):
     assert dark != light
     page.reload()
     assert background() == light, "the choice survives a reload"
-    figure_ink = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--c-state').trim()")
+    figure_ink = page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--c-state').trim()"
+    )
     assert figure_ink, "figures read their colours from the theme's custom properties"
     context.close()
 
@@ -109,7 +124,9 @@ def test_print_to_pdf_gives_clean_pages(browser, base):
     after = link.evaluate("a => getComputedStyle(a, '::after').content")
     assert after == f'" <{link.get_attribute("href")}>"', after
     page.emulate_media(media="screen")
-    assert link.evaluate("a => getComputedStyle(a, '::after').content") == "none", "the address is for paper only"
+    assert link.evaluate("a => getComputedStyle(a, '::after').content") == "none", (
+        "the address is for paper only"
+    )
     page.close()
 
 
@@ -127,10 +144,14 @@ def test_printing_from_the_dark_scheme_prints_dark_ink_on_white(browser, base, d
     page.goto(base + "en/ch14.html")
     if dark == "toggle":
         page.click("[data-theme-toggle]")
-    assert page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)") > 0.5, "the screen shows the dark scheme"
+    assert page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)") > 0.5, (
+        "the screen shows the dark scheme"
+    )
     page.emulate_media(media="print")
     ink = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)")
-    label = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.querySelector('figure.figure svg text')).fill)")
+    label = page.evaluate(
+        f"({LUMINANCE})(getComputedStyle(document.querySelector('figure.figure svg text')).fill)"
+    )
     caption = page.evaluate(f"({LUMINANCE})(getComputedStyle(document.querySelector('figcaption')).color)")
     context.close()
     # on white paper, 4.5:1 needs a luminance below 0.183 (dark-scheme ink is above 0.7)
@@ -141,12 +162,16 @@ def test_table_of_contents_highlights_the_current_section(browser, base):
     """Entering at a section marks it; scrolling down and back up moves the mark with the reader."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     # a function, not an expression: Playwright would poll an expression through eval, which the CSP refuses
-    current = "(want) => document.querySelector(\".toc a[aria-current='true']\")?.getAttribute('href') === want"
+    current = (
+        "(want) => document.querySelector(\".toc a[aria-current='true']\")?.getAttribute('href') === want"
+    )
     page.goto(base + "en/ch14.html#q7")
     page.wait_for_function(current, arg="#q7", timeout=5000)
     assert page.locator(".toc a[aria-current='true']").count() == 1
     for section in ("q12", "q3"):
-        page.locator(f"#{section}").evaluate("h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 100)")
+        page.locator(f"#{section}").evaluate(
+            "h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 100)"
+        )
         page.wait_for_function(current, arg=f"#{section}", timeout=5000)
         assert page.locator(".toc a[aria-current='true']").count() == 1
     page.close()

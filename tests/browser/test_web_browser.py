@@ -6,6 +6,7 @@ What is asserted is what is deterministic without CPU throttling: the layout shi
 (which depends on the order things are laid out, not on speed) and, through the Long Animation Frames
 API, that none of our own scripts runs for 50 ms or more at startup. Long tasks under 4x CPU
 throttling, and Lighthouse, belong to the benchmark (scripts/bench.py --lighthouse)."""
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,9 @@ def test_first_load_of_chapter_14_does_not_shift_and_our_scripts_force_no_layout
     page.wait_for_timeout(1500)  # the deferred scripts have run and the header tools are shown
     assert page.locator("[data-search]").is_visible() and page.locator("[data-theme-toggle]").is_visible()
     shift = page.evaluate("window.__shifts")
-    assert shift < 0.02, f"cumulative layout shift {shift:.3f} on the first load: {page.evaluate('window.__shifted')}"
+    assert shift < 0.02, (
+        f"cumulative layout shift {shift:.3f} on the first load: {page.evaluate('window.__shifted')}"
+    )
     # How long a script runs depends on how busy the machine is (the benchmark's Lighthouse runs time
     # it); whether it forces the browser to lay out the page early does not: none of ours may.
     frames = page.evaluate("window.__frames")
@@ -98,7 +101,9 @@ def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(brow
 def test_render_everything_reports_labs_whose_code_never_loads(browser, base, monkeypatch):
     """The gates measure the labs' controls only once the lab code has made them: when it cannot
     load, render_everything says so (the page walk reports it) rather than measuring the text."""
-    monkeypatch.setattr(browser_gates, "NEAR_SECONDS", 2)  # the code is refused: waiting 15 s shows nothing more
+    monkeypatch.setattr(
+        browser_gates, "NEAR_SECONDS", 2
+    )  # the code is refused: waiting 15 s shows nothing more
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.route("**/assets/labs/**", lambda route: route.abort())
@@ -140,8 +145,13 @@ def test_long_pages_skip_the_blocks_far_from_the_screen_but_never_a_heading(brow
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(base + path, wait_until="load")
     assert page.evaluate(SKIPPED) > 20, "the stylesheet skips no block on the first load"
-    assert page.evaluate("() => [...document.querySelectorAll('[data-skippable] > :is(h2, h3)')]"
-                         ".filter(h => getComputedStyle(h).contentVisibility === 'auto').length") == 0
+    assert (
+        page.evaluate(
+            "() => [...document.querySelectorAll('[data-skippable] > :is(h2, h3)')]"
+            ".filter(h => getComputedStyle(h).contentVisibility === 'auto').length"
+        )
+        == 0
+    )
     # formulas and tables were laid out wherever they were: half of Chapter 14's first layouts
     boxes = page.evaluate(SCROLL_BOXES)
     assert [box for box in boxes if box[0] or not (box[1] or box[2])] == []
@@ -192,14 +202,30 @@ TARGETS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["zh/ch14.html", "en/ch14.html", "en/tf-overview.html", "zh/tf-map.html", "en/numbers.html",
-                                  "zh/glossary.html", "en/index.html", "index.html", "zh/bibliography.html"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "zh/ch14.html",
+        "en/ch14.html",
+        "en/tf-overview.html",
+        "zh/tf-map.html",
+        "en/numbers.html",
+        "zh/glossary.html",
+        "en/index.html",
+        "index.html",
+        "zh/bibliography.html",
+    ],
+)
 def test_pointer_targets_are_24_px_or_spaced_at_390(browser, base, path):
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(base + path, wait_until="load")
-    assert render_everything(page) == []  # real boxes everywhere, not the placeholders of blocks far from the screen
-    page.wait_for_timeout(800 if "ch14" in path or "overview" in path else 300)  # labs and the map build their controls
+    assert (
+        render_everything(page) == []
+    )  # real boxes everywhere, not the placeholders of blocks far from the screen
+    page.wait_for_timeout(
+        800 if "ch14" in path or "overview" in path else 300
+    )  # labs and the map build their controls
     count, bad = page.evaluate(TARGETS)
     assert count > 5, f"only {count} targets measured on {path}"
     assert bad == [], f"{len(bad)} of {count} targets on {path} are under 24 px and crowded: {bad[:12]}"
@@ -240,8 +266,12 @@ def test_previews_by_mouse_show_section_figure_term_and_claim(browser, base, lan
         if expected:
             assert expected in text, (selector, text)
         box, window = card.bounding_box(), page.viewport_size
-        assert 0 <= box["x"] and box["x"] + box["width"] <= window["width"] and 0 <= box["y"] and box["y"] + box["height"] <= window["height"], \
-            f"{selector}: card off screen {box}"
+        assert (
+            0 <= box["x"]
+            and box["x"] + box["width"] <= window["width"]
+            and 0 <= box["y"]
+            and box["y"] + box["height"] <= window["height"]
+        ), f"{selector}: card off screen {box}"
         page.mouse.move(2, 400)
         page.wait_for_timeout(450)
         assert card.is_hidden(), f"{selector}: card stays after the pointer leaves"
@@ -254,11 +284,17 @@ def test_previews_by_mouse_show_section_figure_term_and_claim(browser, base, lan
     term = page.locator("a.term[data-term='moe']").first
     _reveal(term).hover()
     text = _card(page).inner_text()
-    assert ("mixture of experts" in text) if lang == "zh" else ("混合专家" in text), "the other language's term"
+    assert ("mixture of experts" in text) if lang == "zh" else ("混合专家" in text), (
+        "the other language's term"
+    )
     assert _card(page).locator("a.cite-card-link").get_attribute("href") == "glossary.html#term-moe"
     figure = page.locator("a.figref").first
     _reveal(figure).hover()
-    assert ("结构示意" in _card(page).inner_text()) if lang == "zh" else ("structural sketch" in _card(page).inner_text())
+    assert (
+        ("结构示意" in _card(page).inner_text())
+        if lang == "zh"
+        else ("structural sketch" in _card(page).inner_text())
+    )
     context.close()
 
 
@@ -302,7 +338,10 @@ def test_previews_by_touch_open_first_and_follow_second(browser, base):
     card = _card(page)
     assert page.url.endswith("en/ch14.html"), "the first tap opens the card"
     link_box, card_box = link.bounding_box(), card.bounding_box()
-    assert card_box["y"] >= link_box["y"] + link_box["height"] or card_box["y"] + card_box["height"] <= link_box["y"], "docked clear of the line"
+    assert (
+        card_box["y"] >= link_box["y"] + link_box["height"]
+        or card_box["y"] + card_box["height"] <= link_box["y"]
+    ), "docked clear of the line"
     page.locator("h1").tap()
     assert card.is_hidden(), "a tap elsewhere closes it"
     section = page.locator(".prose p a[href='#q18']").first
@@ -348,7 +387,12 @@ def test_numbers_page_filters_and_sorts_and_is_complete_without_script(browser, 
     header.locator("button").focus()
     page.keyboard.press("Enter")
     assert header.get_attribute("aria-sort") == "ascending"
-    values = [float(v) for v in page.locator("[data-numbers] tbody tr td:first-child").evaluate_all("cells => cells.map(c => c.dataset.value)")]
+    values = [
+        float(v)
+        for v in page.locator("[data-numbers] tbody tr td:first-child").evaluate_all(
+            "cells => cells.map(c => c.dataset.value)"
+        )
+    ]
     assert values == sorted(values)
     page.keyboard.press("Enter")
     assert header.get_attribute("aria-sort") == "descending"
@@ -368,7 +412,9 @@ def test_the_chooser_remembers_the_language_without_a_loop(browser, base, site):
         page.wait_for_url(re.compile(r"en/index\.html$"))
         page.locator("a[href='../index.html#choose']").click()
         page.wait_for_timeout(300)
-        assert page.url.endswith("index.html#choose"), "the home's own link to the chooser is not bounced back"
+        assert page.url.endswith("index.html#choose"), (
+            "the home's own link to the chooser is not bounced back"
+        )
         page.locator("a[data-choose-lang='zh']").click()
         page.goto(root + "index.html")
         page.wait_for_url(re.compile(r"zh/index\.html$"))
@@ -387,8 +433,11 @@ def test_a_link_to_a_late_section_still_shows_it_after_the_content_above_settles
     page = context.new_page()
     page.goto(base + f"{lang}/{page_id}.html#{section}")
     page.wait_for_timeout(3000)  # the labs near the target have started, the blocks around it are laid out
-    top, rest = page.evaluate("""id => { const el = document.getElementById(id);
-      return [el.getBoundingClientRect().top, parseFloat(getComputedStyle(el).scrollMarginTop)]; }""", section)
+    top, rest = page.evaluate(
+        """id => { const el = document.getElementById(id);
+      return [el.getBoundingClientRect().top, parseFloat(getComputedStyle(el).scrollMarginTop)]; }""",
+        section,
+    )
     context.close()
     assert abs(top - rest) <= 2, f"{target} sits at {top:.0f} px, not {rest:.0f} px below the top"
 
@@ -400,15 +449,27 @@ MINIMUM_SHARE = 0.95
 
 
 def _normalised(query):
-    return re.sub(r"\s+", " ", re.sub(r"([\u3400-\u9fff])([A-Za-z0-9])|([A-Za-z0-9])([\u3400-\u9fff])",
-                                     lambda m: " ".join(g for g in m.groups() if g), query)).strip()
+    return re.sub(
+        r"\s+",
+        " ",
+        re.sub(
+            r"([\u3400-\u9fff])([A-Za-z0-9])|([A-Za-z0-9])([\u3400-\u9fff])",
+            lambda m: " ".join(g for g in m.groups() if g),
+            query,
+        ),
+    ).strip()
 
 
 def _top_three(page, query):
     page.fill("#search-input", query)
-    page.wait_for_function("q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
-                           arg=_normalised(query), timeout=30000)
-    return page.eval_on_selector_all(".search-link", "els => els.slice(0, 3).map(a => a.getAttribute('href'))")
+    page.wait_for_function(
+        "q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
+        arg=_normalised(query),
+        timeout=30000,
+    )
+    return page.eval_on_selector_all(
+        ".search-link", "els => els.slice(0, 3).map(a => a.getAttribute('href'))"
+    )
 
 
 def _section(href):
@@ -429,7 +490,9 @@ def test_search_query_set_finds_each_section_in_the_top_three(browser, base, lan
             misses.append(f"{query} -> {want} (got {[_section(h) for h in top]})")
     hits = len(queries) - len(misses)
     print(f"search {lang}: {hits}/{len(queries)} in the top three; misses: {misses}")
-    assert hits >= MINIMUM_SHARE * len(queries), f"{lang}: {hits}/{len(queries)} in the top three; misses: {misses}"
+    assert hits >= MINIMUM_SHARE * len(queries), (
+        f"{lang}: {hits}/{len(queries)} in the top three; misses: {misses}"
+    )
     page.close()
 
 
@@ -443,8 +506,9 @@ def test_a_query_in_the_other_language_offers_that_languages_results(browser, ba
     assert top and all(f"/{other}/" in href for href in top), top
     assert any(_section(href) in wanted(want) for href in top), top
     assert page.locator(".search-result[lang] a[hreflang]").count() > 0, "each result says its language"
-    assert page.locator("[data-search-status]").inner_text().startswith("Results in 中文"), \
-        page.locator("[data-search-status]").inner_text()
+    assert page.locator("[data-search-status]").inner_text().startswith("Results in 中文"), page.locator(
+        "[data-search-status]"
+    ).inner_text()
     page.close()
 
 
@@ -496,14 +560,18 @@ def test_search_says_it_is_working_and_keeps_its_results_in_place(browser, base)
     page.goto(base + "en/ch14.html")
     page.locator("#search-input").focus()
     page.keyboard.type("g")
-    page.wait_for_function("() => document.querySelector('[data-search-status]').textContent === 'Searching…'", timeout=1000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-search-status]').textContent === 'Searching…'", timeout=1000
+    )
     _top_three(page, "goodput")
     top = page.locator(".search-results").bounding_box()["y"]
     page.keyboard.type(" ttft")
     page.wait_for_selector(".search.is-busy", timeout=2000)
     assert page.locator(".search-result").count() > 0, "the earlier results stay while the next search runs"
-    page.wait_for_function("() => document.querySelector('[data-search-results]').getAttribute('data-query') === 'goodput ttft'",
-                           timeout=30000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-search-results]').getAttribute('data-query') === 'goodput ttft'",
+        timeout=30000,
+    )
     assert page.locator(".search-results").bounding_box()["y"] == top
     page.close()
 

@@ -1,6 +1,7 @@
 """The engine as another book's author gets it: a wheel built from this repository, installed into a
 fresh virtual environment outside it, starts a book with `atlas-site init`, which builds and passes
 `atlas-site check --browser` with the packaged default theme; a `theme: css` entry changes its colours."""
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,9 @@ pytestmark = pytest.mark.browser
 
 def _run(*command, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    done = subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment)
+    done = subprocess.run(
+        [str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment
+    )
     assert done.returncode == 0, f"{command}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return done
 
@@ -28,8 +31,16 @@ def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_pat
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path)
     wheel = next(wheels.glob("atlas_site-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "atlas_site/default_theme/base.html.j2" in names and "atlas_site/default_theme/strings/zh.yaml" in names
-    assert not [n for n in names if n.startswith("atlas_site/default_theme/figures/") and not n.rsplit("/", 1)[1].startswith(("_", "figures.css"))]
+    assert (
+        "atlas_site/default_theme/base.html.j2" in names
+        and "atlas_site/default_theme/strings/zh.yaml" in names
+    )
+    assert not [
+        n
+        for n in names
+        if n.startswith("atlas_site/default_theme/figures/")
+        and not n.rsplit("/", 1)[1].startswith(("_", "figures.css"))
+    ]
 
     venv = tmp_path / "venv"
     _run("python3", "-m", "venv", venv, cwd=tmp_path)

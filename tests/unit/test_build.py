@@ -1,4 +1,5 @@
 """Whole builds of the small fixture: golden output, determinism, atomic replacement."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,8 +14,11 @@ UPDATE = os.environ.get("ATLAS_UPDATE_GOLDEN") == "1"
 
 
 def tree_digest(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def article(html: str) -> str:
@@ -32,7 +36,9 @@ def test_golden_fixture_chapter_in_both_languages(mini):
         if UPDATE:
             golden.parent.mkdir(exist_ok=True)
             golden.write_text(produced, encoding="utf-8")
-        assert produced == golden.read_text(encoding="utf-8"), f"{lang} differs from {golden} (ATLAS_UPDATE_GOLDEN=1 to accept)"
+        assert produced == golden.read_text(encoding="utf-8"), (
+            f"{lang} differs from {golden} (ATLAS_UPDATE_GOLDEN=1 to accept)"
+        )
 
 
 def test_build_is_byte_identical_whatever_the_hash_seed(mini, tmp_path):
@@ -50,7 +56,9 @@ def test_failed_build_leaves_previous_site_untouched(mini):
     assert failed.returncode == 2
     assert "left as it was" in failed.stderr
     assert tree_digest(mini / "_site") == before
-    assert not [p for p in mini.iterdir() if p.name.startswith("._site")], "staging folders must be cleaned up"
+    assert not [p for p in mini.iterdir() if p.name.startswith("._site")], (
+        "staging folders must be cleaned up"
+    )
 
 
 def test_build_summary_counts_stages(mini):
@@ -69,7 +77,7 @@ def test_lab_scripts_load_define_first_then_each_model_before_its_ui():
     scripts = lab_scripts(ROOT, every_lab(ROOT))
     assert scripts[0] == "shared/define.js"
     shared = [s for s in scripts if s.startswith("shared/")]
-    assert scripts[:len(shared)] == shared and "shared/format.js" in shared
+    assert scripts[: len(shared)] == shared and "shared/format.js" in shared
     for lab in ("memory", "batch", "speculative", "fleet", "cost"):
         assert scripts.index(f"{lab}/model.js") < scripts.index(f"{lab}/ui.js")
     assert not any(s.startswith("tests/") for s in scripts)

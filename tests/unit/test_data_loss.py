@@ -1,6 +1,7 @@
 """Nothing an author owns is ever lost: a folder of the user's is never taken for a site, an author's
 file is replaced whole or not at all, two syncs never lose a declaration, and the published site is
 readable by a web server running as another user."""
+
 from __future__ import annotations
 
 import os
@@ -107,7 +108,11 @@ def test_two_syncs_at_once_keep_both_declarations(mini):
     runs: list[subprocess.CompletedProcess] = []
 
     def run(section: str) -> None:
-        runs.append(subprocess.run([*command, section, "--date", "2026-12-02"], capture_output=True, text=True, timeout=180))
+        runs.append(
+            subprocess.run(
+                [*command, section, "--date", "2026-12-02"], capture_output=True, text=True, timeout=180
+            )
+        )
 
     for _ in range(3):  # the race was lost 2 times in 5
         threads = [threading.Thread(target=run, args=(section,)) for section in ("ch14#q1", "ch14#questions")]
@@ -131,7 +136,17 @@ def test_a_sync_waits_while_another_holds_the_translation_lock(mini):
     from atlas_site.write import project_lock
 
     edit(mini / EN, "counts from arrival.", "counts from the moment a request arrives.")
-    command = [sys.executable, "-m", "atlas_site", "--root", str(mini), "sync", "ch14#q1", "--date", "2026-12-02"]
+    command = [
+        sys.executable,
+        "-m",
+        "atlas_site",
+        "--root",
+        str(mini),
+        "sync",
+        "ch14#q1",
+        "--date",
+        "2026-12-02",
+    ]
     with project_lock(mini, "sync"):
         waiting = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3)
@@ -146,4 +161,6 @@ def _out_of_step(project: Path) -> list[str]:
     """The sections `sync --status` lists as outdated or missing in some language."""
     status = run_cli("sync", "--status", "--date", "2026-12-02", cwd=project)
     assert status.returncode == 0, status.stderr
-    return sorted({line.split()[2] for line in status.stdout.splitlines() if line.startswith(("outdated", "missing"))})
+    return sorted(
+        {line.split()[2] for line in status.stdout.splitlines() if line.startswith(("outdated", "missing"))}
+    )

@@ -2,6 +2,7 @@
 is an error. Codes are found in the source by where they are used (the code argument of a
 Diagnostic, of Collector.error, of the links gate's report), not by a list of known prefixes;
 tests/conftest.py also makes every Diagnostic refuse an unexplained code while the suite runs."""
+
 from __future__ import annotations
 
 import ast
@@ -24,9 +25,15 @@ def emitted_codes() -> set[str]:
     found = set()
     for path in sorted((ROOT / "src" / "atlas_site").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "code" for t in node.targets):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "code" for t in node.targets
+            ):
                 # code = "a" if … else "b", then Diagnostic(where, code, …)
-                found |= {n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+                found |= {
+                    n.value
+                    for n in ast.walk(node.value)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                }
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
@@ -42,8 +49,15 @@ def emitted_codes() -> set[str]:
 
 def test_the_scan_finds_the_codes_it_should():
     found = emitted_codes()
-    assert {"yaml.syntax", "cite.unknown", "gate.links.anchor", "profile.missing-page", "directive.misplaced",
-            "block.unclosed", "i18n.missing-language"} <= found
+    assert {
+        "yaml.syntax",
+        "cite.unknown",
+        "gate.links.anchor",
+        "profile.missing-page",
+        "directive.misplaced",
+        "block.unclosed",
+        "i18n.missing-language",
+    } <= found
     assert len(found) > 60
 
 
@@ -83,9 +97,16 @@ def test_the_strict_mode_refuses_an_unexplained_code_in_this_process_and_in_a_ne
     with pytest.raises(ValueError, match="no `check --explain` entry"):
         Diagnostic(SourceLocation("x.md"), "no.such-code", "a message")
     Diagnostic(SourceLocation("x.md"), "cite.unknown", "a message")  # an explained code is fine
-    script = ("from atlas_site.cli import main; main(['--root', '.', 'sync', '--status']);"
-              "from atlas_site.diagnostics import Diagnostic, SourceLocation;"
-              "Diagnostic(SourceLocation('x.md'), 'no.such-code', 'a message')")
-    child = subprocess.run([sys.executable, "-c", script], cwd=mini, capture_output=True, text=True,
-                           env={**os.environ, "ATLAS_STRICT_CODES": "1"})
+    script = (
+        "from atlas_site.cli import main; main(['--root', '.', 'sync', '--status']);"
+        "from atlas_site.diagnostics import Diagnostic, SourceLocation;"
+        "Diagnostic(SourceLocation('x.md'), 'no.such-code', 'a message')"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=mini,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ATLAS_STRICT_CODES": "1"},
+    )
     assert child.returncode != 0 and "no `check --explain` entry" in child.stderr, child.stderr[-500:]

@@ -4,6 +4,7 @@ in its navigation and reading order, keeps MathML and SVG, has no script, cites 
 bibliography, and is byte-identical when made twice; the second fixture book exports through the
 CLI, its download links resolve with their sizes, a plain build keeps them and an edit retires
 them; bad settings and a missing browser are one located line each."""
+
 from __future__ import annotations
 
 import re
@@ -59,8 +60,12 @@ def _xml(archive: zipfile.ZipFile, name: str) -> ET.Element:
 
 
 def test_epubcheck_reports_no_error_and_no_warning(epubs):
-    runs = {lang: subprocess.Popen(EPUBCHECK + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for lang, (path, _) in epubs.items()}
+    runs = {
+        lang: subprocess.Popen(
+            EPUBCHECK + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        for lang, (path, _) in epubs.items()
+    }
     for lang, run in runs.items():
         report = run.communicate(timeout=600)[0]
         assert "Messages: 0 fatals / 0 errors / 0 warnings" in report, f"{lang}:\n{report}"
@@ -75,7 +80,9 @@ def test_the_zip_starts_with_a_stored_mimetype_and_is_byte_identical_when_made_a
         first = archive.infolist()[0]
         assert (first.filename, first.compress_type) == ("mimetype", zipfile.ZIP_STORED)
         assert archive.read("mimetype") == b"application/epub+zip"
-        assert {info.date_time for info in archive.infolist()} == {(2026, 10, 2, 0, 0, 0)}  # the newest last_verified
+        assert {info.date_time for info in archive.infolist()} == {
+            (2026, 10, 2, 0, 0, 0)
+        }  # the newest last_verified
         assert make_epub(assemble_edition(again.book, again.output, lang, env), env, ROOT) == data
 
 
@@ -88,13 +95,21 @@ def test_package_metadata_comes_from_the_book(epubs, book):
         assert metadata.find("dc:title", OPF).text == book.book.profile.title[lang]
         assert metadata.find("dc:creator", OPF).text == book.book.profile.downloads.author[lang]
         assert metadata.find("dc:identifier", OPF).text.startswith("urn:uuid:")
-        modified = [m.text for m in metadata.findall("opf:meta", OPF) if m.get("property") == "dcterms:modified"]
+        modified = [
+            m.text for m in metadata.findall("opf:meta", OPF) if m.get("property") == "dcterms:modified"
+        ]
         newest = max(p.meta.last_verified for p in book.book.pages_in(lang) if p.meta.last_verified)
         assert modified == [f"{newest.isoformat()}T00:00:00Z"]
-        cover = [i for i in package.iter("{http://www.idpf.org/2007/opf}item") if "cover-image" in (i.get("properties") or "")]
+        cover = [
+            i
+            for i in package.iter("{http://www.idpf.org/2007/opf}item")
+            if "cover-image" in (i.get("properties") or "")
+        ]
         assert [c.get("href") for c in cover] == ["images/cover.svg"]
-    assert _xml(_zip(epubs["zh"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text != \
-        _xml(_zip(epubs["en"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text
+    assert (
+        _xml(_zip(epubs["zh"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text
+        != _xml(_zip(epubs["en"][1]), "EPUB/package.opf").find("opf:metadata/dc:identifier", OPF).text
+    )
 
 
 def test_reading_order_is_the_books_one_file_per_page(epubs, book):
@@ -102,10 +117,16 @@ def test_reading_order_is_the_books_one_file_per_page(epubs, book):
         package = _xml(_zip(data), "EPUB/package.opf")
         hrefs = {i.get("id"): i.get("href") for i in package.iter("{http://www.idpf.org/2007/opf}item")}
         spine = [hrefs[ref.get("idref")] for ref in package.find("opf:spine", OPF)]
-        parts = [f"text/{part.generated}.xhtml" if part.generated else f"text/{page_id}.xhtml"
-                 for part in book.book.profile.parts
-                 for page_id in ([None] if part.generated else [i for i in part.page_ids if book.book.page(lang, i)])]
-        assert "text/numbers.xhtml" in parts and "text/glossary.xhtml" in parts  # generated pages are parts too
+        parts = [
+            f"text/{part.generated}.xhtml" if part.generated else f"text/{page_id}.xhtml"
+            for part in book.book.profile.parts
+            for page_id in (
+                [None] if part.generated else [i for i in part.page_ids if book.book.page(lang, i)]
+            )
+        ]
+        assert (
+            "text/numbers.xhtml" in parts and "text/glossary.xhtml" in parts
+        )  # generated pages are parts too
         assert spine == ["cover.xhtml", "nav.xhtml"] + parts
 
 
@@ -119,8 +140,11 @@ def test_navigation_lists_every_chapter_and_section_and_the_landmarks(epubs, edi
         for chapter in editions[lang].chapters:
             assert f"text/{chapter.id}.xhtml" in listed, chapter.id
             page = _xml(archive, f"EPUB/text/{chapter.id}.xhtml")
-            sections = [f"text/{chapter.id}.xhtml#{h.get('id')}" for h in page.iter()
-                        if h.tag in (f"{XHTML}h2", f"{XHTML}h3") and h.get("id")]
+            sections = [
+                f"text/{chapter.id}.xhtml#{h.get('id')}"
+                for h in page.iter()
+                if h.tag in (f"{XHTML}h2", f"{XHTML}h3") and h.get("id")
+            ]
             assert sections or chapter.id not in pages, f"{lang}/{chapter.id} has no sections"
             if chapter.id == "glossary":  # its sections are its initial letters: not contents
                 assert sections and not set(sections) & listed
@@ -128,7 +152,13 @@ def test_navigation_lists_every_chapter_and_section_and_the_landmarks(epubs, edi
             missing = [s for s in sections if s not in listed]
             assert not missing, f"{lang}/{chapter.id}: sections not in the navigation: {missing}"
         landmarks = next(n for n in nav.iter(f"{XHTML}nav") if n.get(EPUB_TYPE) == "landmarks")
-        assert [a.get(EPUB_TYPE) for a in landmarks.iter(f"{XHTML}a")] == ["cover", "toc", "bodymatter", "glossary", "bibliography"]
+        assert [a.get(EPUB_TYPE) for a in landmarks.iter(f"{XHTML}a")] == [
+            "cover",
+            "toc",
+            "bodymatter",
+            "glossary",
+            "bibliography",
+        ]
 
 
 def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
@@ -137,10 +167,12 @@ def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
         site = book.output.document(f"{lang}/ch14.html")  # the editions keep the chapter whole
         chapter = archive.read("EPUB/text/ch14.xhtml").decode("utf-8")
         assert chapter.count("<math ") == site.count("<math ") > 10
-        main = site[site.index("<main"):site.index("</main>")]
+        main = site[site.index("<main") : site.index("</main>")]
         figures = len(book.manifest.record(lang, "ch14").figures)
         assert chapter.count('<figure class="figure') == main.count('<figure class="figure') == figures > 10
-        assert chapter.count("<svg ") == main.count("<svg ") == main.count('<svg class="fig-panel"') >= figures
+        assert (
+            chapter.count("<svg ") == main.count("<svg ") == main.count('<svg class="fig-panel"') >= figures
+        )
         for name in archive.namelist():
             if name.endswith(".xhtml"):
                 text = archive.read(name).decode("utf-8")
@@ -156,17 +188,29 @@ def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
             classes = {c for e in panel.iter() for c in (e.get("class") or "").split()}
             assert {"lab-formulas", "lab-static", "lab-online"} <= classes
             assert not classes & {"lab-body", "lab-presets", "lab-tablist"}
-            address = "".join(next(e for e in panel.iter() if "lab-online" in (e.get("class") or "")).itertext())
-            assert f"{lang}/ch14.html#{panel.get('id')}" in address  # book.yaml has no site_url: the relative path
+            address = "".join(
+                next(e for e in panel.iter() if "lab-online" in (e.get("class") or "")).itertext()
+            )
+            assert (
+                f"{lang}/ch14.html#{panel.get('id')}" in address
+            )  # book.yaml has no site_url: the relative path
 
 
 def test_citations_are_note_references_into_the_bibliography(epubs):
     for _lang, (_, data) in epubs.items():
         archive = _zip(data)
-        entries = {li.get("id") for li in _xml(archive, "EPUB/text/bibliography.xhtml").iter(f"{XHTML}li")
-                   if li.get(EPUB_TYPE) == "endnote"}
-        cites = [a for name in archive.namelist() if name.startswith("EPUB/text/") and "bibliography" not in name
-                 for a in _xml(archive, name).iter(f"{XHTML}a") if "cite" in (a.get("class") or "").split()]
+        entries = {
+            li.get("id")
+            for li in _xml(archive, "EPUB/text/bibliography.xhtml").iter(f"{XHTML}li")
+            if li.get(EPUB_TYPE) == "endnote"
+        }
+        cites = [
+            a
+            for name in archive.namelist()
+            if name.startswith("EPUB/text/") and "bibliography" not in name
+            for a in _xml(archive, name).iter(f"{XHTML}a")
+            if "cite" in (a.get("class") or "").split()
+        ]
         assert len(cites) > 500
         for cite in cites:
             assert cite.get(EPUB_TYPE) == "noteref"
@@ -195,7 +239,9 @@ def test_the_numbers_appendix_is_a_table_without_its_web_tools(editions, book):
         table = next(numbers.body.iter(f"{XHTML}table"))
         assert not (table.text or "").strip() and table.find(f"{XHTML}caption") is None
         rows = table.findall(f"{XHTML}tbody/{XHTML}tr")
-        assert len(rows) == book.output.text(f"{lang}/numbers.html").count('<tr class="claim numbers-row"') > 10
+        assert (
+            len(rows) == book.output.text(f"{lang}/numbers.html").count('<tr class="claim numbers-row"') > 10
+        )
         columns = ["".join(th.itertext()).strip() for th in table.iter(f"{XHTML}th")]
         for row in rows:  # each cell names its column for an e-reader's stacked rows
             labels = ["".join(td.find(f"{XHTML}span").itertext()) for td in row.findall(f"{XHTML}td")]
@@ -208,8 +254,17 @@ def test_what_the_web_pages_print_for_themselves_is_not_in_the_editions(editions
     for lang, edition in editions.items():
         for chapter in edition.chapters:
             found = {c for e in chapter.body.iter() for c in (e.get("class") or "").split()}
-            assert not found & {"print-only", "print-refs", "print-url", "toc", "toc-toggle", "search", "site-footer",
-                                "downloads", "cite-card"}, (lang, chapter.id)
+            assert not found & {
+                "print-only",
+                "print-refs",
+                "print-url",
+                "toc",
+                "toc-toggle",
+                "search",
+                "site-footer",
+                "downloads",
+                "cite-card",
+            }, (lang, chapter.id)
 
 
 # -- the second book, through the CLI ---------------------------------------------------------------
@@ -224,8 +279,10 @@ def _footer_links(site):
     for page in sorted(site.rglob("*.html")):
         if page.name == "dashboard.html" or page == site / "index.html":
             continue
-        links = re.findall(r'<a href="([^"]*downloads/[^"]+)" download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
-                           page.read_text(encoding="utf-8"))
+        links = re.findall(
+            r'<a href="([^"]*downloads/[^"]+)" download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
+            page.read_text(encoding="utf-8"),
+        )
         yield page, links
 
 
@@ -233,7 +290,10 @@ def test_exported_editions_are_linked_with_their_sizes_kept_by_a_build_and_retir
     result = run_cli("export", "epub", "--no-search", cwd=workshop)
     assert result.returncode == 0, result.stderr
     site = workshop / "_site"
-    assert sorted(p.name for p in (site / "downloads").iterdir()) == ["caching-workshop-de.epub", "caching-workshop-en.epub"]
+    assert sorted(p.name for p in (site / "downloads").iterdir()) == [
+        "caching-workshop-de.epub",
+        "caching-workshop-en.epub",
+    ]
     chooser = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="en/index.html"' in chooser and 'href="de/index.html"' in chooser
     for page, links in _footer_links(site):
@@ -252,32 +312,66 @@ def test_exported_editions_are_linked_with_their_sizes_kept_by_a_build_and_retir
 
 
 def test_the_epub_is_byte_identical_across_two_exports_whatever_the_hash_seed(workshop, tmp_path):
-    first = run_cli("export", "epub", "--no-search", "--out", str(tmp_path / "a"), cwd=workshop, env={"PYTHONHASHSEED": "1"})
-    second = run_cli("export", "epub", "--no-search", "--out", str(tmp_path / "b"), cwd=workshop, env={"PYTHONHASHSEED": "977"})
+    first = run_cli(
+        "export",
+        "epub",
+        "--no-search",
+        "--out",
+        str(tmp_path / "a"),
+        cwd=workshop,
+        env={"PYTHONHASHSEED": "1"},
+    )
+    second = run_cli(
+        "export",
+        "epub",
+        "--no-search",
+        "--out",
+        str(tmp_path / "b"),
+        cwd=workshop,
+        env={"PYTHONHASHSEED": "977"},
+    )
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     for name in ("caching-workshop-en.epub", "caching-workshop-de.epub"):
-        assert (tmp_path / "a" / "downloads" / name).read_bytes() == (tmp_path / "b" / "downloads" / name).read_bytes()
+        assert (tmp_path / "a" / "downloads" / name).read_bytes() == (
+            tmp_path / "b" / "downloads" / name
+        ).read_bytes()
 
 
 def test_a_missing_browser_is_one_located_line_and_the_site_is_left_as_it_was(workshop):
     assert run_cli("build", "--no-search", cwd=workshop).returncode == 0
     before = (workshop / "_site" / "index.html").read_bytes()
-    result = run_cli("export", "pdf", "--no-search", cwd=workshop, env={"ATLAS_CHROMIUM": "/nowhere/chromium"})
+    result = run_cli(
+        "export", "pdf", "--no-search", cwd=workshop, env={"ATLAS_CHROMIUM": "/nowhere/chromium"}
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("/nowhere/chromium: error[export.browser]: the PDF edition is printed by Chromium"), result.stderr
+    assert result.stderr.startswith(
+        "/nowhere/chromium: error[export.browser]: the PDF edition is printed by Chromium"
+    ), result.stderr
     assert "bash scripts/test.sh" in result.stderr
     assert (workshop / "_site" / "index.html").read_bytes() == before
 
 
 def test_the_downloads_setting_is_validated_at_its_line(workshop):
-    edit(workshop / "book.yaml", "downloads: {basename: caching-workshop}", "downloads: {basename: Caching Workshop, cover: yes}")
+    edit(
+        workshop / "book.yaml",
+        "downloads: {basename: caching-workshop}",
+        "downloads: {basename: Caching Workshop, cover: yes}",
+    )
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
-    assert any(re.match(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: downloads\.basename: String should match pattern", line)
-               for line in lines), result.stderr
-    assert any(re.match(r"book\.yaml:\d+:\d+: error\[schema\.unknown-key\]: unknown key 'downloads\.cover'", line) for line in lines), result.stderr
+    assert any(
+        re.match(
+            r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: downloads\.basename: String should match pattern",
+            line,
+        )
+        for line in lines
+    ), result.stderr
+    assert any(
+        re.match(r"book\.yaml:\d+:\d+: error\[schema\.unknown-key\]: unknown key 'downloads\.cover'", line)
+        for line in lines
+    ), result.stderr
 
 
 def test_strings_the_editions_need_are_checked_before_exporting(workshop):
@@ -288,8 +382,10 @@ def test_strings_the_editions_need_are_checked_before_exporting(workshop):
     result = run_cli("export", "epub", "--no-search", cwd=workshop)
     assert result.returncode == 2
     for lang in ("en", "de"):
-        assert (f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks export_landmarks, "
-                "which the editions use (templates/export/)") in result.stderr
+        assert (
+            f"templates/strings/{lang}.yaml:1:1: error[strings.missing-key]: templates/strings/{lang}.yaml lacks export_landmarks, "
+            "which the editions use (templates/export/)"
+        ) in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -299,7 +395,10 @@ def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book):
     edition = assemble_edition(deployed, book.output, "en", make_environment(ROOT))
     lines = [e for e in edition.chapter("ch14").body.iter() if "lab-online" in (e.get("class") or "")]
     links = [a.get("href") for line in lines for a in line.iter(f"{XHTML}a")]
-    assert links == [f"https://atlas.example/en/ch14.html#lab-{lab}-panel" for lab in ("memory", "batch", "speculative", "fleet")]
+    assert links == [
+        f"https://atlas.example/en/ch14.html#lab-{lab}-panel"
+        for lab in ("memory", "batch", "speculative", "fleet")
+    ]
 
 
 def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
@@ -309,10 +408,16 @@ def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
     from atlas_site.export.pdf_finish import _parse_cmap, _repaired, radical_equivalents
 
     equivalents = radical_equivalents(CJK_FONTS)  # read from the Noto CJK fonts' own cmaps
-    assert equivalents["\u2ec5"] == ["见"] and equivalents["\u2f00"] == ["一"] and equivalents["\u2ed3"] == ["长"]
+    assert (
+        equivalents["\u2ec5"] == ["见"]
+        and equivalents["\u2f00"] == ["一"]
+        and equivalents["\u2ed3"] == ["长"]
+    )
     cmap = DecodedStreamObject()
-    cmap.set_data(b"/CIDInit /ProcSet findresource begin\nbegincmap\n1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
-                  b"2 beginbfchar\n<01> <2EC5>\n<02> <0041>\nendbfchar\n1 beginbfrange\n<03> <04> <2F00>\nendbfrange\nendcmap\n")
+    cmap.set_data(
+        b"/CIDInit /ProcSet findresource begin\nbegincmap\n1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+        b"2 beginbfchar\n<01> <2EC5>\n<02> <0041>\nendbfchar\n1 beginbfrange\n<03> <04> <2F00>\nendbfrange\nendcmap\n"
+    )
     repaired = _parse_cmap(_repaired(cmap, equivalents, used={"见", "一"}).get_data())
     assert repaired == {1: "见", 2: "A", 3: "一", 4: equivalents["\u2f01"][0]}
     kept = _repaired(cmap, {"\u2ec5": ["见"]}, used={"\u2ec5"})  # the book itself writes the radical: kept

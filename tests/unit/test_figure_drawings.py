@@ -1,5 +1,6 @@
 """The figure drawings gate on a fixture figure: a drawing that shows its labels passes; a typed
 text, a label never drawn and a colour of its own each fail with the figure's spec located."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -56,11 +57,27 @@ def test_a_drawing_of_its_labels_passes(book):
     assert "pass  figure drawings: 1 figures drawn in 2 languages" in checked.stdout
 
 
-@pytest.mark.parametrize("edit, said", [
-    (lambda t: t.replace('{% endcall %}', '{{ m.label("typed by hand", 16, 70) }}\n{% endcall %}'), "'typed by hand' is no label"),
-    (lambda t: t.replace('{{ m.box("reply", 220, 8, 160, t("reply"), h=44, cls="fig-resource") }}\n', ""), "label 'reply' is never drawn"),
-    (lambda t: t.replace('{% endcall %}', '<rect x="1" y="1" width="4" height="4" fill="#ff0000"/>\n{% endcall %}'), "colour of its own"),
-])
+@pytest.mark.parametrize(
+    "edit, said",
+    [
+        (
+            lambda t: t.replace("{% endcall %}", '{{ m.label("typed by hand", 16, 70) }}\n{% endcall %}'),
+            "'typed by hand' is no label",
+        ),
+        (
+            lambda t: t.replace(
+                '{{ m.box("reply", 220, 8, 160, t("reply"), h=44, cls="fig-resource") }}\n', ""
+            ),
+            "label 'reply' is never drawn",
+        ),
+        (
+            lambda t: t.replace(
+                "{% endcall %}", '<rect x="1" y="1" width="4" height="4" fill="#ff0000"/>\n{% endcall %}'
+            ),
+            "colour of its own",
+        ),
+    ],
+)
 def test_each_fault_fails_located_at_the_spec(book, edit, said):
     template = book / "templates" / "figures" / "demo.svg.j2"
     template.write_text(edit(TEMPLATE), encoding="utf-8")
@@ -72,7 +89,7 @@ def test_each_fault_fails_located_at_the_spec(book, edit, said):
 
 def test_a_number_no_label_shows_is_refused_with_the_spec(book):
     figures = book / "ledger" / "figures.md"
-    figures.write_text(SPEC.replace("numbers: {}", "numbers: {kv: \"ex:kv-per-token\"}"), encoding="utf-8")
+    figures.write_text(SPEC.replace("numbers: {}", 'numbers: {kv: "ex:kv-per-token"}'), encoding="utf-8")
     checked = run_cli("check", cwd=book)
     assert checked.returncode != 0
     assert "figure 'demo': number 'kv' is shown by no label" in checked.stdout + checked.stderr

@@ -24,15 +24,29 @@ from atlas_site.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
-CHAPTER = ["serving-stack", "request-clock", "goodput-load", "kv-formula", "attention-state",
-           "paged-allocator", "roofline", "batching-timelines", "radix-tree", "pd-disaggregation",
-           "speculative-state-machine", "quantization-objects", "parallel-topologies",
-           "deepseek-lineage", "kimi-cache-lineage", "fleet-objectives"]
+CHAPTER = [
+    "serving-stack",
+    "request-clock",
+    "goodput-load",
+    "kv-formula",
+    "attention-state",
+    "paged-allocator",
+    "roofline",
+    "batching-timelines",
+    "radix-tree",
+    "pd-disaggregation",
+    "speculative-state-machine",
+    "quantization-objects",
+    "parallel-topologies",
+    "deepseek-lineage",
+    "kimi-cache-lineage",
+    "fleet-objectives",
+]
 TUTORIAL = ["factory-map", "cost-curve", "bottleneck-chart"]
 IDS = CHAPTER + TUTORIAL
 LANGS = ("zh", "en")
 PLACEHOLDER = re.compile(r"(?<![_^])\{([A-Za-z0-9_]+)\}")
-GENERATED = re.compile(r"^-?[\d.,]+[KMG%]?$")   # tick and value labels: numbers computed from the data
+GENERATED = re.compile(r"^-?[\d.,]+[KMG%]?$")  # tick and value labels: numbers computed from the data
 
 
 def front_matter(path: Path) -> dict:
@@ -67,7 +81,9 @@ def fake_values(spec: dict, lang: str) -> dict[str, str]:
 
 
 def render(spec: dict, lang: str, series: dict, values: dict | None = None) -> str:
-    return render_figure_svg(spec, lang, values if values is not None else fake_values(spec, lang), TEMPLATES, series)
+    return render_figure_svg(
+        spec, lang, values if values is not None else fake_values(spec, lang), TEMPLATES, series
+    )
 
 
 def squash(text: str) -> str:
@@ -84,8 +100,10 @@ def texts(root: ET.Element) -> list[ET.Element]:
 
 def label_texts(spec: dict, lang: str, shown: dict[str, str]) -> dict[str, str]:
     """Every label as drawn: placeholders filled, script markup removed."""
+
     def fill(m):
         return shown[spec["numbers"][m.group(1)]]
+
     return {key: squash(plain(PLACEHOLDER.sub(fill, e[lang]))) for key, e in spec["labels"].items()}
 
 
@@ -95,6 +113,7 @@ def shown_numbers(spec: dict, lang: str, series: dict) -> dict[str, str]:
     values = fake_values(spec, lang)
     out = dict(values)
     from atlas_site.figures.render import Texts
+
     texts_ = Texts(spec, lang, values, series)
     for key, ref in (spec.get("numbers") or {}).items():
         out.setdefault(ref, texts_.n(key))
@@ -103,11 +122,14 @@ def shown_numbers(spec: dict, lang: str, series: dict) -> dict[str, str]:
 
 # -- the ledger ------------------------------------------------------------------
 
+
 def test_every_figure_is_placed_in_both_languages():
     placed = {lang: set() for lang in LANGS}
     for lang in LANGS:
         for path in (ROOT / "content" / lang).rglob("*.md"):
-            placed[lang] |= set(re.findall(r"^\{\{figure:([a-z0-9-]+)\}\}$", path.read_text(encoding="utf-8"), re.M))
+            placed[lang] |= set(
+                re.findall(r"^\{\{figure:([a-z0-9-]+)\}\}$", path.read_text(encoding="utf-8"), re.M)
+            )
     assert placed["zh"] == placed["en"] == set(IDS)
 
 
@@ -119,7 +141,10 @@ def test_referenced_examples_and_claims_exist(project):
         for ref in (spec.get("numbers") or {}).values():
             kind, _, key = ref.partition(":")
             name, _, field = key.partition(".")
-            if kind == "ex" and (name not in book.examples or field not in {**book.examples[name].outputs, **book.examples[name].args}):
+            if kind == "ex" and (
+                name not in book.examples
+                or field not in {**book.examples[name].outputs, **book.examples[name].args}
+            ):
                 missing.append(f"{spec['id']}: {ref}")
             elif kind == "claim" and key not in book.claims:
                 missing.append(f"{spec['id']}: {ref}")
@@ -132,6 +157,7 @@ def test_referenced_examples_and_claims_exist(project):
 
 # -- rendering -------------------------------------------------------------------
 
+
 @pytest.mark.book  # this book's figures and computed series
 def test_text_is_escaped(project):
     spec = copy.deepcopy(BY_ID["serving-stack"])
@@ -139,7 +165,7 @@ def test_text_is_escaped(project):
     spec["title"] = {"zh": "a<b", "en": "a<b"}
     svg = render(spec, "en", {})
     assert "&lt;b&gt;&amp;" in svg and "<b>" not in svg
-    assert "<title id=\"fig-serving-stack-title\">a&lt;b</title>" in svg
+    assert '<title id="fig-serving-stack-title">a&lt;b</title>' in svg
 
 
 @pytest.mark.book  # this book's figures and computed series
@@ -200,6 +226,7 @@ def test_unknown_language_is_rejected():
 
 # -- the pictures tell the truth -----------------------------------------------------
 
+
 @pytest.mark.book  # this book's figures and computed series
 def test_serving_stack_request_enters_at_the_cluster_and_flows_down(project):
     spec = BY_ID["serving-stack"]
@@ -208,7 +235,9 @@ def test_serving_stack_request_enters_at_the_cluster_and_flows_down(project):
     down, back = [p.get("points") for p in root.iter("polyline")][:2]
     ys = [float(pt.split(",")[1]) for pt in down.split()]
     assert ys[1] > ys[0], "the request arrow must run downwards, from the cluster to the model"
-    assert float(back.split()[-1].split(",")[1]) < float(back.split()[0].split(",")[1]), "tokens travel back up"
+    assert float(back.split()[-1].split(",")[1]) < float(back.split()[0].split(",")[1]), (
+        "tokens travel back up"
+    )
 
 
 def test_request_clock_ttft_ends_at_the_first_token_after_the_first_decode_step():
@@ -260,11 +289,12 @@ def test_roofline_bandwidth_roof_passes_through_the_origin(project):
     attainable = [x / t for x, t in zip(roof["x"], roof["lower_bound_s"], strict=False)]
     bandwidth, peak = roof["args"]["bytes_per_s"], roof["args"]["flops_per_s"]
     for x, y, bound in zip(roof["x"], attainable, roof["bound"], strict=False):
-        assert y == pytest.approx(min(peak, bandwidth * x))       # y = B × I: zero at zero intensity
+        assert y == pytest.approx(min(peak, bandwidth * x))  # y = B × I: zero at zero intensity
         assert bound == ("memory" if bandwidth * x < peak else "compute")
 
 
 # -- series: computed by the labs' formulas ------------------------------------------
+
 
 @pytest.mark.book  # this book's figures and computed series
 def test_series_are_the_labs_formulas(project):
@@ -272,7 +302,16 @@ def test_series_are_the_labs_formulas(project):
     kv = series_of(project, "kv-formula")["gqa_many"]
     per_token = book.examples["kv-per-token"]
     for tokens, gib in zip(kv["x"], kv["gib"], strict=False):
-        expected = kv["args"]["concurrency"] * tokens * per_token.args["layers"] * 2 * per_token.args["kv_heads"] * per_token.args["head_dim"] * 2 / 2 ** 30
+        expected = (
+            kv["args"]["concurrency"]
+            * tokens
+            * per_token.args["layers"]
+            * 2
+            * per_token.args["kv_heads"]
+            * per_token.args["head_dim"]
+            * 2
+            / 2**30
+        )
         assert gib == pytest.approx(expected)
     case = series_of(project, "speculative-state-machine")["case"]["expected_tokens"][0]
     assert case == pytest.approx(_computed(project, "spec-expected-tokens-teaching")["expected_tokens"])
@@ -298,23 +337,45 @@ def test_changing_a_formula_input_changes_the_chart(project):
 
     def faster(raw):
         raw["assume"] = {"peak_tflops": 400}
+
     book = _book_with(faster)
     computed, problems = compute_examples(book, ROOT)
     assert problems == []
     spec = book.figures["roofline"].model_dump()
     after_series = computed[SERIES_KEY.format("roofline")]
-    assert max(x / t for x, t in zip(after_series["roof"]["x"], after_series["roof"]["lower_bound_s"], strict=False)) == pytest.approx(400)
+    assert max(
+        x / t for x, t in zip(after_series["roof"]["x"], after_series["roof"]["lower_bound_s"], strict=False)
+    ) == pytest.approx(400)
     after = render(spec, "en", after_series)
     assert after != before and "400 TFLOP/s" in after and "400 TFLOP/s" not in before
 
 
-@pytest.mark.parametrize("edit, code, message", [
-    (lambda raw: raw["series"]["roof"].update(fn="bottleneck.no_such_function"), "figure.series-failed", "no_such_function"),
-    (lambda raw: raw["series"]["roof"].update(outputs=["lower_bound_s", "nonsense"]), "figure.series", "returns no output nonsense"),
-    (lambda raw: raw["series"]["roof"]["args"].update(bytes_per_s="ex:no-such-example.x"), "figure.series", "no input of a worked example"),
-    (lambda raw: raw["series"]["points"].update(values="series:roof.nothing"), "figure.series", "names no output"),
-    (lambda raw: raw["series"]["roof"].update(lab="nolab"), "figure.series", "no lab 'nolab'"),
-])
+@pytest.mark.parametrize(
+    "edit, code, message",
+    [
+        (
+            lambda raw: raw["series"]["roof"].update(fn="bottleneck.no_such_function"),
+            "figure.series-failed",
+            "no_such_function",
+        ),
+        (
+            lambda raw: raw["series"]["roof"].update(outputs=["lower_bound_s", "nonsense"]),
+            "figure.series",
+            "returns no output nonsense",
+        ),
+        (
+            lambda raw: raw["series"]["roof"]["args"].update(bytes_per_s="ex:no-such-example.x"),
+            "figure.series",
+            "no input of a worked example",
+        ),
+        (
+            lambda raw: raw["series"]["points"].update(values="series:roof.nothing"),
+            "figure.series",
+            "names no output",
+        ),
+        (lambda raw: raw["series"]["roof"].update(lab="nolab"), "figure.series", "no lab 'nolab'"),
+    ],
+)
 def test_series_problems_are_located(edit, code, message):
     book = _book_with(edit)
     _, problems = compute_examples(book, ROOT)
@@ -336,6 +397,16 @@ def test_cost_curve_names_the_batch_its_ring_marks(project, lang):
     root = parse(render(spec, lang, series))
     circles = list(root.iter("{http://www.w3.org/2000/svg}circle")) + list(root.iter("circle"))
     ring = next(c for c in circles if "fig-outline" in c.get("class", ""))
-    numbers = [t for t in texts(root) if "fig-value" in t.get("class", "") and squash("".join(t.itertext())).isdigit()]
-    nearest = min(numbers, key=lambda t: (float(t.get("x")) - float(ring.get("cx"))) ** 2 + (float(t.get("y")) - float(ring.get("cy"))) ** 2)
+    numbers = [
+        t
+        for t in texts(root)
+        if "fig-value" in t.get("class", "") and squash("".join(t.itertext())).isdigit()
+    ]
+    nearest = min(
+        numbers,
+        key=lambda t: (
+            (float(t.get("x")) - float(ring.get("cx"))) ** 2
+            + (float(t.get("y")) - float(ring.get("cy"))) ** 2
+        ),
+    )
     assert "".join(nearest.itertext()).strip() == str(decode["x"][cheapest]) == "40"

@@ -9,6 +9,7 @@ draws its mutations from this module's snippets and edits (each case replayable 
 
     .venv/bin/python scripts/fuzz.py --seed 33 --count 1000
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,36 +37,166 @@ LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: error\[[a-z0-9.-]+\]: \S")
 OUTPUT_LOCATED = re.compile(r"^_site/\S+: error\[gate\.(?:links|security)\.[a-z0-9.-]+\]: \S")
 
 EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b")
-LEDGERS = ("ledger/claims.md", "ledger/examples.md", "ledger/glossary.md", "ledger/misconceptions.md",
-           "ledger/questions.md", "ledger/leads.md")
+LEDGERS = (
+    "ledger/claims.md",
+    "ledger/examples.md",
+    "ledger/glossary.md",
+    "ledger/misconceptions.md",
+    "ledger/questions.md",
+    "ledger/leads.md",
+)
 CONTENT = ("content/en/ch14/00-intro.md", "content/zh/ch14/00-intro.md")
 SNIPPETS = (
-    "&x [*x]", "*x", "&a a", "? [a, b]\n", "\x07", "\x00", "\ufeff", "\r\n", "\u2028", "\t", "---\n", "\n---\n",
-    "{{figure:", "{{figure:nope}}", "{{figure:kv-formula}}", "{{ex:kv-per-token.kib}}", "{{labs}}", "{{claim:",
-    "{{term:ttft|x}}", ":::", "\n:::\n", "::: misconception m07\n", "::: lineage nope\n", "[@n99]", "[@n04; @r42]",
-    "$\\href{javascript:alert(1)}{x}$", "$\\href{https://evil.example/}{x}$", "$\\frac{1}{", "$$\n\\alpha\n$$",
-    "![](https://evil.example/p.png)", "![x](../../etc/passwd)", "[x](javascript:alert(1))", "<script>alert(1)</script>",
-    "\"><svg onload=alert(1)>", "## Heading {#q1}\n", "## Heading\n", "2026-01-01", ".inf", ".nan", "-.inf", "1e999",
-    "!!python/object/apply:os.system ['true']", "!!binary aGk=", "{a: ", "[", "]", "{", "}", ": ", "- ", "#", "|",
-    ">", "'", '"', "%", "@", "`", "\\", "PagedAttention has zero fragmentation", "PagedAttention 零碎片", "7.4×",
-    "提升 75%", "x" * 300, "3.5-fold", "3.5-times faster", "\u202e", "\u2066", ">" * 40 + " ", "\r", "1e400",
+    "&x [*x]",
+    "*x",
+    "&a a",
+    "? [a, b]\n",
+    "\x07",
+    "\x00",
+    "\ufeff",
+    "\r\n",
+    "\u2028",
+    "\t",
+    "---\n",
+    "\n---\n",
+    "{{figure:",
+    "{{figure:nope}}",
+    "{{figure:kv-formula}}",
+    "{{ex:kv-per-token.kib}}",
+    "{{labs}}",
+    "{{claim:",
+    "{{term:ttft|x}}",
+    ":::",
+    "\n:::\n",
+    "::: misconception m07\n",
+    "::: lineage nope\n",
+    "[@n99]",
+    "[@n04; @r42]",
+    "$\\href{javascript:alert(1)}{x}$",
+    "$\\href{https://evil.example/}{x}$",
+    "$\\frac{1}{",
+    "$$\n\\alpha\n$$",
+    "![](https://evil.example/p.png)",
+    "![x](../../etc/passwd)",
+    "[x](javascript:alert(1))",
+    "<script>alert(1)</script>",
+    '"><svg onload=alert(1)>',
+    "## Heading {#q1}\n",
+    "## Heading\n",
+    "2026-01-01",
+    ".inf",
+    ".nan",
+    "-.inf",
+    "1e999",
+    "!!python/object/apply:os.system ['true']",
+    "!!binary aGk=",
+    "{a: ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ": ",
+    "- ",
+    "#",
+    "|",
+    ">",
+    "'",
+    '"',
+    "%",
+    "@",
+    "`",
+    "\\",
+    "PagedAttention has zero fragmentation",
+    "PagedAttention 零碎片",
+    "7.4×",
+    "提升 75%",
+    "x" * 300,
+    "3.5-fold",
+    "3.5-times faster",
+    "\u202e",
+    "\u2066",
+    ">" * 40 + " ",
+    "\r",
+    "1e400",
 )
-BOMB = "[" + ", ".join(["&a [1, 1, 1, 1, 1, 1, 1, 1, 1]"] + [f"&{b} [" + ", ".join([f"*{a}"] * 9) + "]"
-                                 for a, b in zip("abcdefgh", "bcdefghi", strict=False)]) + "]"
+BOMB = (
+    "["
+    + ", ".join(
+        ["&a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+        + [f"&{b} [" + ", ".join([f"*{a}"] * 9) + "]" for a, b in zip("abcdefgh", "bcdefghi", strict=False)]
+    )
+    + "]"
+)
 YAML_VALUES = (  # a value of some `key: value` line of a ledger replaced by one of these
-    "&x [*x]", "*x", "&a 1", BOMB, ".inf", "-.inf", ".nan", "2026-01-01", "2026-13-45", "1e999", "!!binary aGk=",
-    "!!python/object/apply:os.system ['true']", "!!set {a, b}", "{nokey}", "'{nokey}'", "[", "{", "? [a, b]", "~",
-    "[]", "{}", "yes", "0x1F", "'unterminated", '"\\x07"', '"\\0"', "|", '["^(\\\\w+\\\\s?)*$"]', '"x\\u0000y"',
-    "{zh: x}", "{zh: a, en: b}", "[1, 2]", "-1", "0", "99999999999999999999", "''", "1e400", "-1e400",
+    "&x [*x]",
+    "*x",
+    "&a 1",
+    BOMB,
+    ".inf",
+    "-.inf",
+    ".nan",
+    "2026-01-01",
+    "2026-13-45",
+    "1e999",
+    "!!binary aGk=",
+    "!!python/object/apply:os.system ['true']",
+    "!!set {a, b}",
+    "{nokey}",
+    "'{nokey}'",
+    "[",
+    "{",
+    "? [a, b]",
+    "~",
+    "[]",
+    "{}",
+    "yes",
+    "0x1F",
+    "'unterminated",
+    '"\\x07"',
+    '"\\0"',
+    "|",
+    '["^(\\\\w+\\\\s?)*$"]',
+    '"x\\u0000y"',
+    "{zh: x}",
+    "{zh: a, en: b}",
+    "[1, 2]",
+    "-1",
+    "0",
+    "99999999999999999999",
+    "''",
+    "1e400",
+    "-1e400",
     "1E+999",
-    "{layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16, extra: 1}", "'\u202eevil'",
+    "{layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16, extra: 1}",
+    "'\u202eevil'",
 )
 BLOCKS = (  # a whole line inserted into a content file
-    ":::", "::: misconception m07", "::: misconception m99", "::: note", "::: lineage deepseek", "{{figure:kv-formula}}",
-    "{{labs}}", "{{node-table}}", "{{reference-list}}", "$$", "```", "## X {#q1}", "## X {#new}", "## X", "---",
-    "| a | b |\n|---|---|\n| 1 | 2 |", "![](https://evil.example/p.png)", "![x](img/p.png)",
-    "$\\href{javascript:alert(1)}{x}$", "$\\href{https://evil.example/}{x}$", "- [@n04]", "> {{claim:distserve-goodput}}",
-    "[x]: https://evil.example/", "<div>raw</div>", "Some say PagedAttention has zero fragmentation.", "See {{figure:x}} here.",
+    ":::",
+    "::: misconception m07",
+    "::: misconception m99",
+    "::: note",
+    "::: lineage deepseek",
+    "{{figure:kv-formula}}",
+    "{{labs}}",
+    "{{node-table}}",
+    "{{reference-list}}",
+    "$$",
+    "```",
+    "## X {#q1}",
+    "## X {#new}",
+    "## X",
+    "---",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
+    "![](https://evil.example/p.png)",
+    "![x](img/p.png)",
+    "$\\href{javascript:alert(1)}{x}$",
+    "$\\href{https://evil.example/}{x}$",
+    "- [@n04]",
+    "> {{claim:distserve-goodput}}",
+    "[x]: https://evil.example/",
+    "<div>raw</div>",
+    "Some say PagedAttention has zero fragmentation.",
+    "See {{figure:x}} here.",
 )
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 VALUE_LINE = re.compile(r"^(\s*(?:-\s+)?[A-Za-z_][\w-]*:)[ \t]*(.*)$")
@@ -74,8 +205,22 @@ VALUE_LINE = re.compile(r"^(\s*(?:-\s+)?[A-Za-z_][\w-]*:)[ \t]*(.*)$")
 @st.composite
 def mutation(draw):
     """(operation, position in [0, 1], argument), applied to a file's text by `apply`."""
-    kind = draw(st.sampled_from(("insert", "insert", "value", "value", "line", "delete", "dup-line", "drop-line",
-                                 "swap-lines", "indent")))
+    kind = draw(
+        st.sampled_from(
+            (
+                "insert",
+                "insert",
+                "value",
+                "value",
+                "line",
+                "delete",
+                "dup-line",
+                "drop-line",
+                "swap-lines",
+                "indent",
+            )
+        )
+    )
     where = draw(st.floats(min_value=0, max_value=1, allow_nan=False))
     if kind == "insert":
         return kind, where, draw(st.one_of(st.sampled_from(SNIPPETS), TEXT))
@@ -99,7 +244,7 @@ def apply(text: str, change) -> str:
         return text[:at] + arg + text[at:]
     if kind == "delete":
         at = int(where * len(text))
-        return text[:at] + text[at + arg:]
+        return text[:at] + text[at + arg :]
     lines = text.split("\n")
     at = min(int(where * len(lines)), len(lines) - 1)
     if kind == "value":  # the nearest `key: value` line at or after the position (wrapping round)
@@ -127,13 +272,20 @@ def apply(text: str, change) -> str:
 # the two registries) and the book profile; the second mutation always hits a content file's
 # front matter or prose
 INPUTS = LEDGERS + ("sources/works.bib", "sources/nodes.yaml", "sources/references.yaml", "book.yaml")
-CASE = st.tuples(st.sampled_from(INPUTS), st.lists(mutation(), min_size=1, max_size=3),
-                 st.sampled_from(CONTENT), st.lists(mutation(), min_size=1, max_size=3))
+CASE = st.tuples(
+    st.sampled_from(INPUTS),
+    st.lists(mutation(), min_size=1, max_size=3),
+    st.sampled_from(CONTENT),
+    st.lists(mutation(), min_size=1, max_size=3),
+)
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() or p.is_symlink()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() or p.is_symlink()
+    }
 
 
 def run_build(project: Path, timeout: float = BUILD_TIMEOUT) -> tuple[int | None, str]:
@@ -227,8 +379,13 @@ def fuzz_project(tmp_path_factory):
 
 
 @seed(14)
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(case=CASE)
 def test_any_mutation_fails_cleanly_or_builds(fuzz_project, case):
     result, detail = outcome(fuzz_project, case)
@@ -239,7 +396,9 @@ def test_any_mutation_fails_cleanly_or_builds(fuzz_project, case):
 
 # a file name may hold ':' and spaces: the location is the last 'LINE:COL: ' before the severity
 ANY_NAME_LOCATED = re.compile(r"^\S.*:\d+:\d+: error\[[a-z0-9.-]+\]: \S")
-NAME_BYTES = st.binary(min_size=1, max_size=16).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+NAME_BYTES = st.binary(min_size=1, max_size=16).filter(
+    lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b"..")
+)
 
 
 def _outcome_ok(code, stderr) -> str | None:
@@ -249,14 +408,22 @@ def _outcome_ok(code, stderr) -> str | None:
         return "hang"
     if "Traceback" in stderr or code not in (0, 2):
         return f"exit {code}: {stderr.strip()[-300:]}"
-    unlocated = [line for line in stderr.splitlines() if "error[" in line and not ANY_NAME_LOCATED.match(line)
-                 and not OUTPUT_LOCATED.match(line)]
+    unlocated = [
+        line
+        for line in stderr.splitlines()
+        if "error[" in line and not ANY_NAME_LOCATED.match(line) and not OUTPUT_LOCATED.match(line)
+    ]
     return f"unlocated: {unlocated[0]}" if unlocated else None
 
 
 @seed(33)
-@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(name=NAME_BYTES, folder=st.sampled_from(("content/en/ch14", "ledger", "sources", "content/zh")))
 def test_any_file_name_builds_or_fails_cleanly(fuzz_project, name, folder):
     """A file of any name (bytes that are not UTF-8, control characters, newlines) in an input folder."""
@@ -272,14 +439,30 @@ def test_any_file_name_builds_or_fails_cleanly(fuzz_project, name, folder):
     assert all("\n" not in line for line in stderr.splitlines())
 
 
-FILE_KINDS = ("fifo", "socket", "folder", "broken link", "link loop", "link to a folder", "empty", "unreadable")
+FILE_KINDS = (
+    "fifo",
+    "socket",
+    "folder",
+    "broken link",
+    "link loop",
+    "link to a folder",
+    "empty",
+    "unreadable",
+)
 
 
 @seed(33)
-@settings(max_examples=len(FILE_KINDS) * 2, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-          phases=(Phase.explicit, Phase.generate))
-@given(kind=st.sampled_from(FILE_KINDS), name=st.sampled_from(("content/en/ch14/15-x.md", "ledger/x.md", "sources/x.bib",
-                                                                "sources/x.yaml")))
+@settings(
+    max_examples=len(FILE_KINDS) * 2,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),
+)
+@given(
+    kind=st.sampled_from(FILE_KINDS),
+    name=st.sampled_from(("content/en/ch14/15-x.md", "ledger/x.md", "sources/x.bib", "sources/x.yaml")),
+)
 def test_any_kind_of_file_builds_or_fails_cleanly(fuzz_project, kind, name):
     import socket as socket_module
 
@@ -334,15 +517,44 @@ def served(tmp_path_factory):
     server.server_close()
 
 
-PATH_BYTES = st.lists(st.one_of(st.sampled_from([b"/", b"..", b"%00", b"%2e", b"%2f", b"%ff", b"%ed%b0%80", b"%0a", b"en",
-                                                 b"ch14.html", b"index.html", b"?", b"#", b"%", b"%%", b"\\", b";"]),
-                                st.binary(min_size=1, max_size=3).filter(lambda b: not set(b) & set(b" \r\n\t\x00"))),
-                      min_size=1, max_size=8)
+PATH_BYTES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                b"/",
+                b"..",
+                b"%00",
+                b"%2e",
+                b"%2f",
+                b"%ff",
+                b"%ed%b0%80",
+                b"%0a",
+                b"en",
+                b"ch14.html",
+                b"index.html",
+                b"?",
+                b"#",
+                b"%",
+                b"%%",
+                b"\\",
+                b";",
+            ]
+        ),
+        st.binary(min_size=1, max_size=3).filter(lambda b: not set(b) & set(b" \r\n\t\x00")),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 @seed(33)
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(parts=PATH_BYTES)
 def test_any_request_path_gets_an_answer(served, parts):
     """Whatever the path's bytes, the preview answers with a status line (never a dead handler) and

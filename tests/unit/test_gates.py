@@ -1,4 +1,5 @@
 """Each static gate passes on the fixture and fails on a small break of it, located."""
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,10 @@ def publish(project, lang: str) -> None:
     page = project / f"content/{lang}/ch14/00-intro.md"
     edit(page, "status: draft", "status: published")
     text = page.read_text(encoding="utf-8")
-    page.write_text(re.sub(r"^short_title: .*$", 'description: "A published page."', text, count=1, flags=re.M), encoding="utf-8")
+    page.write_text(
+        re.sub(r"^short_title: .*$", 'description: "A published page."', text, count=1, flags=re.M),
+        encoding="utf-8",
+    )
 
 
 def gate(result, name: str):
@@ -25,35 +29,92 @@ def gate(result, name: str):
 def test_static_gates_pass_on_the_fixture(mini):
     result = assemble(mini)
     assert not result.errors, "\n".join(map(str, result.errors))
-    assert {r.name for r in result.gate_reports} == {"citations", "settings", "forbidden statements", "links", "bilingual parity",
-                                                     "leads", "security", "images", "scripts", "open data", "terms", "figure drawings", "rules of the book", "rules of ch14",
-                                                     "translations", "evidence freshness", "release"}
+    assert {r.name for r in result.gate_reports} == {
+        "citations",
+        "settings",
+        "forbidden statements",
+        "links",
+        "bilingual parity",
+        "leads",
+        "security",
+        "images",
+        "scripts",
+        "open data",
+        "terms",
+        "figure drawings",
+        "rules of the book",
+        "rules of ch14",
+        "translations",
+        "evidence freshness",
+        "release",
+    }
     assert all(r.status != "FAIL" for r in result.gate_reports)
 
 
 BREAKS = [
     # gate, file, old, new, expected start of the diagnostic
-    ("settings", "content/zh/ch14/00-intro.md", "{{term:goodput}} 只计算", "{{term:goodput}} 比基线快 7.4× 只计算",
-     "content/zh/ch14/00-intro.md:15:45: error[gate.claims.bare-multiplier]: bare multiplier '7.4×' outside a claim"),
-    ("settings", "content/en/ch14/00-intro.md", "counts from arrival.", "counts from arrival and improves throughput by 75%.",
-     "content/en/ch14/00-intro.md:15:62: error[gate.claims.bare-percentage]: percentage change '75%' outside a claim"),
-    ("forbidden statements", "content/en/ch14/00-intro.md", "FlashAttention reorders IO", "PagedAttention has zero fragmentation. FlashAttention reorders IO",
-     "content/en/ch14/00-intro.md:17:1: error[gate.forbidden.statement]: 'PagedAttention has zero fragmentation' states misconception m07 outside a misconception block"),
-    ("bilingual parity", "content/en/ch14/00-intro.md", "## Questions {#questions}\n\n{{question-cards}}\n\n## Service metrics {#q1}",
-     "## Service metrics {#q1}\n\n## Questions {#questions}\n\n{{question-cards}}",
-     "content/en/ch14/00-intro.md:9:1: error[gate.parity.sections]: ch14: section 'q1' is in a different place in en than in zh"),
-    ("bilingual parity", "content/en/ch14/00-intro.md", "reorders IO [@n04]", "reorders IO [@r42]",
-     "content/en/ch14/00-intro.md:17:28: error[gate.parity.uses]: ch14 §q1: cite:r42 is in en but not in zh"),
-    ("bilingual parity", "content/en/ch14/00-intro.md", "reorders IO [@n04]", "reorders IO [@r42]",
-     "content/zh/ch14/00-intro.md:17:27: error[gate.parity.uses]: ch14 §q1: cite:n04 is in zh but not in en"),
-    ("links", "content/en/ch14/00-intro.md", "see [metrics](#q1)", "see [metrics](#q99)",
-     "content/en/ch14/00-intro.md:20:98: error[gate.links.anchor]: en/ch14.html: link to missing anchor #q99"),
-    ("links", "content/zh/ch14/00-intro.md", "见[服务指标](#q1)", "见[服务指标](https://example.com/x)",
-     "content/zh/ch14/00-intro.md:20:"),
+    (
+        "settings",
+        "content/zh/ch14/00-intro.md",
+        "{{term:goodput}} 只计算",
+        "{{term:goodput}} 比基线快 7.4× 只计算",
+        "content/zh/ch14/00-intro.md:15:45: error[gate.claims.bare-multiplier]: bare multiplier '7.4×' outside a claim",
+    ),
+    (
+        "settings",
+        "content/en/ch14/00-intro.md",
+        "counts from arrival.",
+        "counts from arrival and improves throughput by 75%.",
+        "content/en/ch14/00-intro.md:15:62: error[gate.claims.bare-percentage]: percentage change '75%' outside a claim",
+    ),
+    (
+        "forbidden statements",
+        "content/en/ch14/00-intro.md",
+        "FlashAttention reorders IO",
+        "PagedAttention has zero fragmentation. FlashAttention reorders IO",
+        "content/en/ch14/00-intro.md:17:1: error[gate.forbidden.statement]: 'PagedAttention has zero fragmentation' states misconception m07 outside a misconception block",
+    ),
+    (
+        "bilingual parity",
+        "content/en/ch14/00-intro.md",
+        "## Questions {#questions}\n\n{{question-cards}}\n\n## Service metrics {#q1}",
+        "## Service metrics {#q1}\n\n## Questions {#questions}\n\n{{question-cards}}",
+        "content/en/ch14/00-intro.md:9:1: error[gate.parity.sections]: ch14: section 'q1' is in a different place in en than in zh",
+    ),
+    (
+        "bilingual parity",
+        "content/en/ch14/00-intro.md",
+        "reorders IO [@n04]",
+        "reorders IO [@r42]",
+        "content/en/ch14/00-intro.md:17:28: error[gate.parity.uses]: ch14 §q1: cite:r42 is in en but not in zh",
+    ),
+    (
+        "bilingual parity",
+        "content/en/ch14/00-intro.md",
+        "reorders IO [@n04]",
+        "reorders IO [@r42]",
+        "content/zh/ch14/00-intro.md:17:27: error[gate.parity.uses]: ch14 §q1: cite:n04 is in zh but not in en",
+    ),
+    (
+        "links",
+        "content/en/ch14/00-intro.md",
+        "see [metrics](#q1)",
+        "see [metrics](#q99)",
+        "content/en/ch14/00-intro.md:20:98: error[gate.links.anchor]: en/ch14.html: link to missing anchor #q99",
+    ),
+    (
+        "links",
+        "content/zh/ch14/00-intro.md",
+        "见[服务指标](#q1)",
+        "见[服务指标](https://example.com/x)",
+        "content/zh/ch14/00-intro.md:20:",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, path, old, new, expected", BREAKS, ids=[f"{b[0]}-{i}" for i, b in enumerate(BREAKS)])
+@pytest.mark.parametrize(
+    "name, path, old, new, expected", BREAKS, ids=[f"{b[0]}-{i}" for i, b in enumerate(BREAKS)]
+)
 def test_gate_fails_on_a_break_with_its_location(mini, name, path, old, new, expected):
     edit(mini / path, old, new)
     result = assemble(mini)
@@ -67,7 +128,8 @@ def test_citing_a_lead_is_refused(mini):
     edit(mini / "content/en/ch14/00-intro.md", "[@n04]", "[@fairness-serving]")
     result = assemble(mini)
     assert [str(e) for e in result.errors if e.code == "lead.cited"] == [
-        "content/en/ch14/00-intro.md:17:28: error[lead.cited]: 'fairness-serving' is a candidate lead (unverified); prose may cite only formal sources"]
+        "content/en/ch14/00-intro.md:17:28: error[lead.cited]: 'fairness-serving' is a candidate lead (unverified); prose may cite only formal sources"
+    ]
 
 
 def test_security_gate_catches_inline_script_and_loose_csp(mini):
@@ -76,13 +138,20 @@ def test_security_gate_catches_inline_script_and_loose_csp(mini):
     from atlas_site.gates.security import check_security
 
     page = "en/ch14.html"
-    html = result.output.text(page).replace("</main>", '<script>alert(1)</script><a href="#" onclick="x()">x</a></main>')
+    html = result.output.text(page).replace(
+        "</main>", '<script>alert(1)</script><a href="#" onclick="x()">x</a></main>'
+    )
     html = html.replace("script-src &#39;self&#39;", "script-src &#39;self&#39; &#39;unsafe-inline&#39;")
     result.output._files[page] = html.encode()
     report = check_security(GateContext(result.book, result.parsed, result.output))
     lines = [str(p) for p in report.problems]
-    assert "_site/en/ch14.html: error[gate.security.inline-script]: en/ch14.html: inline <script> body" in lines
-    assert "_site/en/ch14.html: error[gate.security.handler]: en/ch14.html: <a onclick=…> event handler attribute" in lines
+    assert (
+        "_site/en/ch14.html: error[gate.security.inline-script]: en/ch14.html: inline <script> body" in lines
+    )
+    assert (
+        "_site/en/ch14.html: error[gate.security.handler]: en/ch14.html: <a onclick=…> event handler attribute"
+        in lines
+    )
     assert any("CSP directive too loose: script-src 'self' 'unsafe-inline'" in line for line in lines)
 
 
@@ -100,28 +169,39 @@ def test_rules_on_a_draft_are_pending_and_enforced_once_published(mini):
         publish(mini, lang)
     report = gate(assemble(mini), "rules of ch14")
     assert report.status == "FAIL"
-    assert "content/en/ch14/00-intro.md:1:1: error[rule.sections]: en/ch14: no section 'q2' (rule at book.yaml:19:9) (hint: add a heading ending with {#q2})" in [str(p) for p in report.problems]
+    assert (
+        "content/en/ch14/00-intro.md:1:1: error[rule.sections]: en/ch14: no section 'q2' (rule at book.yaml:19:9) (hint: add a heading ending with {#q2})"
+        in [str(p) for p in report.problems]
+    )
 
 
 def test_cites_all_counts_nodes_cited_in_prose_only(mini):
     for lang in ("zh", "en"):
         publish(mini, lang)
-    edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04].", "FlashAttention reorders IO.")
+    edit(
+        mini / "content/en/ch14/00-intro.md",
+        "FlashAttention reorders IO [@n04].",
+        "FlashAttention reorders IO.",
+    )
     report = gate(assemble(mini), "rules of ch14")
     assert report.status == "FAIL"
     assert "every node cited 2/2 zh, 1/2 en" in report.figures
     assert [str(p) for p in report.problems] == [
         "content/en/ch14/00-intro.md:1:1: error[rule.cites_all]: en: 1 of 2 nodes not cited in the prose of ch14: n04 "
-        "(rule at book.yaml:21:9) (hint: defined n04 at sources/nodes.yaml:1:3)"]
+        "(rule at book.yaml:21:9) (hint: defined n04 at sources/nodes.yaml:1:3)"
+    ]
 
 
 def test_terms_before_use_points_at_the_early_mention(mini):
     for lang in ("zh", "en"):
         publish(mini, lang)
-    edit(mini / "content/en/ch14/00-intro.md", "## Service metrics {#q1}", "## Service metrics and TTFT {#q1}")
+    edit(
+        mini / "content/en/ch14/00-intro.md", "## Service metrics {#q1}", "## Service metrics and TTFT {#q1}"
+    )
     report = gate(assemble(mini), "rules of ch14")
     assert [str(p) for p in report.problems] == [
-        "content/en/ch14/00-intro.md:13:21: error[rule.terms_before_use]: en: 'TTFT' is mentioned before {{term:ttft}} defines it (rule at book.yaml:20:9)"]
+        "content/en/ch14/00-intro.md:13:21: error[rule.terms_before_use]: en: 'TTFT' is mentioned before {{term:ttft}} defines it (rule at book.yaml:20:9)"
+    ]
 
 
 def test_the_gates_read_claim_markup_links_and_ids_from_each_page(mini):
@@ -137,14 +217,24 @@ def test_the_gates_read_claim_markup_links_and_ids_from_each_page(mini):
     from atlas_site.gates.parity import check_parity
 
     result = assemble(mini)
-    chapter = result.output.text("en/ch14.html").replace("badge-claim", "badge", 1).replace(" data-lang-switch", "", 1)
-    bibliography = result.output.text("en/bibliography.html").replace('rel="noopener noreferrer"', 'rel="noopener"', 1)
+    chapter = (
+        result.output.text("en/ch14.html")
+        .replace("badge-claim", "badge", 1)
+        .replace(" data-lang-switch", "", 1)
+    )
+    bibliography = result.output.text("en/bibliography.html").replace(
+        'rel="noopener noreferrer"', 'rel="noopener"', 1
+    )
     entry = re.search(r'id="(src-[^"]+)"', bibliography).group(1)
     bibliography = bibliography.replace(f'id="{entry}"', 'id="gone"', 1)
     result.output._files["en/ch14.html"] = chapter.encode()
     result.output._files["en/bibliography.html"] = bibliography.encode()
     ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
-    lines = [str(p) for gate in (check_claims, check_links, check_parity, check_citations) for p in gate(ctx).problems]
+    lines = [
+        str(p)
+        for gate in (check_claims, check_links, check_parity, check_citations)
+        for p in gate(ctx).problems
+    ]
     key = entry.removeprefix("src-")
     assert lines == [
         "_site/en/ch14.html: error[gate.claims.unlabelled]: en/ch14.html: 1 claims but 0 labels and 1 settings",
@@ -152,7 +242,8 @@ def test_the_gates_read_claim_markup_links_and_ids_from_each_page(mini):
         "https://arxiv.org/abs/2205.14135",
         f"_site/en/ch14.html: error[gate.links.anchor]: en/ch14.html: link to missing anchor bibliography.html#{entry}",
         "_site/en/ch14.html: error[gate.parity.switch]: en/ch14: the language switch should point to ../zh/ch14.html, found []",
-        f"_site/en/bibliography.html: error[gate.citations.no-entry]: en/bibliography.html: no bibliography entry for '{key}'"]
+        f"_site/en/bibliography.html: error[gate.citations.no-entry]: en/bibliography.html: no bibliography entry for '{key}'",
+    ]
 
 
 def test_a_claim_or_example_link_without_its_permalink_row_fails_the_links_gate(mini):
@@ -163,7 +254,11 @@ def test_a_claim_or_example_link_without_its_permalink_row_fails_the_links_gate(
     from atlas_site.gates import GateContext
     from atlas_site.gates.links import check_links
 
-    edit(mini / "book.yaml", "  - generated: bibliography\n", "  - generated: bibliography\n  - generated: numbers\n")
+    edit(
+        mini / "book.yaml",
+        "  - generated: bibliography\n",
+        "  - generated: bibliography\n  - generated: numbers\n",
+    )
     result = assemble(mini)
     ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
     assert not [p for p in check_links(ctx).problems if p.code == "gate.links.anchor"]
@@ -174,8 +269,12 @@ def test_a_claim_or_example_link_without_its_permalink_row_fails_the_links_gate(
     for target in targets:
         numbers = numbers.replace(f'id="{target}"', 'id="gone"')
     result.output._files["en/numbers.html"] = numbers.encode()
-    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)  # a fresh index
-    missing = {p.message.rpartition("#")[2] for p in check_links(ctx).problems if p.code == "gate.links.anchor"}
+    ctx = GateContext(
+        result.book, result.parsed, result.output, result.manifest, result.rules
+    )  # a fresh index
+    missing = {
+        p.message.rpartition("#")[2] for p in check_links(ctx).problems if p.code == "gate.links.anchor"
+    }
     assert missing == set(targets)
 
 
@@ -184,19 +283,30 @@ def test_example_and_boundary_names_each_section_missing_either(mini):
     the rule kind names, at the section's heading, what each listed section lacks."""
     for lang in ("zh", "en"):
         publish(mini, lang)
-    edit(mini / "book.yaml", "      - cites_all: nodes\n",
-         "      - cites_all: nodes\n      - example_and_boundary: {sections: [q1], boundary: {zh: 边界, en: Where this stops holding}}\n")
+    edit(
+        mini / "book.yaml",
+        "      - cites_all: nodes\n",
+        "      - cites_all: nodes\n      - example_and_boundary: {sections: [q1], boundary: {zh: 边界, en: Where this stops holding}}\n",
+    )
     report = gate(assemble(mini), "rules of ch14")
     assert [str(p) for p in report.problems] == [
         f"content/{lang}/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: {lang}: section 'q1' has no boundary "
         f"paragraph (one beginning '{word}') (rule at book.yaml:22:9)"
-        for lang, word in (("zh", "边界"), ("en", "Where this stops holding"))]
-    edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04].",
-         "**Where this stops holding.** Counts are per request.\n\nFlashAttention reorders IO [@n04].")
-    edit(mini / "content/zh/ch14/00-intro.md", "FlashAttention 改写的是 IO 次序 [@n04]。",
-         "**边界。** 只按单个请求计。\n\nFlashAttention 改写的是 IO 次序 [@n04]。")
+        for lang, word in (("zh", "边界"), ("en", "Where this stops holding"))
+    ]
+    edit(
+        mini / "content/en/ch14/00-intro.md",
+        "FlashAttention reorders IO [@n04].",
+        "**Where this stops holding.** Counts are per request.\n\nFlashAttention reorders IO [@n04].",
+    )
+    edit(
+        mini / "content/zh/ch14/00-intro.md",
+        "FlashAttention 改写的是 IO 次序 [@n04]。",
+        "**边界。** 只按单个请求计。\n\nFlashAttention 改写的是 IO 次序 [@n04]。",
+    )
     assert gate(assemble(mini), "rules of ch14").problems == []
     edit(mini / "content/en/ch14/00-intro.md", "KV per token is {{ex:kv-per-token}}", "KV per token is small")
     assert [str(p) for p in gate(assemble(mini), "rules of ch14").problems] == [
         "content/en/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: en: section 'q1' has no worked example "
-        "(rule at book.yaml:22:9) (hint: add {{ex:ID.OUTPUT}} from ledger/examples.md)"]
+        "(rule at book.yaml:22:9) (hint: add {{ex:ID.OUTPUT}} from ledger/examples.md)"
+    ]

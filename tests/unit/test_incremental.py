@@ -1,5 +1,6 @@
 """Incremental builds: content hashes decide what is redone, and the result is byte-identical to a
 cold build of the same inputs."""
+
 from __future__ import annotations
 
 from atlas_site.build import assemble
@@ -23,7 +24,9 @@ def test_paragraph_edit_rerenders_that_page_and_its_twin_and_matches_a_cold_buil
     cache = primed(mini)
     edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival.")
     warm = assemble(mini, cache=cache)
-    assert rendered(cache) == 2, cache.summary()  # the en page, and the zh page whose section now says en changed
+    assert rendered(cache) == 2, (
+        cache.summary()
+    )  # the en page, and the zh page whose section now says en changed
     assert cache.stats["bibliography hit"] == 2 and cache.stats["bibliography miss"] == 0, cache.summary()
     cold = assemble(mini)
     assert warm.output.items() == cold.output.items()
@@ -60,7 +63,9 @@ def test_source_edit_rerenders_the_pages_that_cite_it(mini):
 def test_no_change_rebuild_is_a_no_op_and_identical(mini, tmp_path):
     first = run_cli("build", "--no-search", cwd=mini)
     assert first.returncode == 0, first.stderr
-    site = lambda: {p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
+    site = lambda: {
+        p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()
+    }
     before = site()
     assert "zh/ch14.html" in {p.as_posix() for p in before}, "the first build wrote the site"
     again = run_cli("build", "--no-search", cwd=mini)
@@ -72,8 +77,14 @@ def test_no_change_rebuild_is_a_no_op_and_identical(mini, tmp_path):
     assert "从请求到达的那一刻算起" in (mini / "_site/zh/ch14.html").read_text(encoding="utf-8")
     cold = run_cli("build", "--no-search", "--no-cache", "--out", str(tmp_path / "cold"), cwd=mini)
     assert cold.returncode == 0
-    warm_files = {p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()}
-    cold_files = {p.relative_to(tmp_path / "cold"): p.read_bytes() for p in (tmp_path / "cold").rglob("*") if p.is_file()}
+    warm_files = {
+        p.relative_to(mini / "_site"): p.read_bytes() for p in (mini / "_site").rglob("*") if p.is_file()
+    }
+    cold_files = {
+        p.relative_to(tmp_path / "cold"): p.read_bytes()
+        for p in (tmp_path / "cold").rglob("*")
+        if p.is_file()
+    }
     assert warm_files == cold_files
 
 
@@ -136,10 +147,20 @@ def test_the_cache_format_round_trips_the_types_a_build_stores():
     value = (
         [Diagnostic(SourceLocation("a.md", 3, 4), "cite.unknown", "m", "h")],
         {("claims", 0): SourceLocation("b.md", 1, 1), "$odd": {1, 2}, 3: frozenset({"a"})},
-        LocatedData({"when": datetime.date(2026, 1, 2), "at": datetime.datetime(2026, 1, 2, 3, 4)}, {("k",): SourceLocation("c", 1, 1)}, SourceLocation("c")),
-        float("inf"), -0.5, None, True, "text", (),
+        LocatedData(
+            {"when": datetime.date(2026, 1, 2), "at": datetime.datetime(2026, 1, 2, 3, 4)},
+            {("k",): SourceLocation("c", 1, 1)},
+            SourceLocation("c"),
+        ),
+        float("inf"),
+        -0.5,
+        None,
+        True,
+        "text",
+        (),
     )
     import json
+
     assert decode(json.dumps(encode(value))) == value
 
 
@@ -150,8 +171,13 @@ def test_the_cache_format_refuses_what_it_does_not_know():
 
     from atlas_site.cache import decode
 
-    for text in ('{"$": "object", "t": "os:system", "v": ["true"]}', '{"$": "object", "t": "atlas_site.cli:main", "v": []}',
-                 '{"$": "pickle", "v": "x"}', '{"$": "float", "v": "1e3"}', '{"$": "dict", "v": [[[1], 2]]}'):
+    for text in (
+        '{"$": "object", "t": "os:system", "v": ["true"]}',
+        '{"$": "object", "t": "atlas_site.cli:main", "v": []}',
+        '{"$": "pickle", "v": "x"}',
+        '{"$": "float", "v": "1e3"}',
+        '{"$": "dict", "v": [[[1], 2]]}',
+    ):
         with _pytest.raises((ValueError, TypeError, KeyError)):
             decode(text)
     assert decode(json.dumps({"a": [1, 2]})) == {"a": [1, 2]}
@@ -163,17 +189,35 @@ def test_the_cache_format_refuses_what_it_does_not_know():
 EVERY_KIND_OF_EDIT = [
     ("prose en", "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment of arrival."),
     ("prose zh", "content/zh/ch14/00-intro.md", "从请求到达算起", "从请求到达的那一刻算起"),
-    ("claim", "ledger/claims.md", 'en: "up to 7.4× per-GPU goodput"', 'en: "up to 7.4× more per-GPU goodput"'),
-    ("glossary", "ledger/glossary.md", "The rate of requests completed within their SLO.",
-     "The rate of requests that finish within their SLO."),
+    (
+        "claim",
+        "ledger/claims.md",
+        'en: "up to 7.4× per-GPU goodput"',
+        'en: "up to 7.4× more per-GPU goodput"',
+    ),
+    (
+        "glossary",
+        "ledger/glossary.md",
+        "The rate of requests completed within their SLO.",
+        "The rate of requests that finish within their SLO.",
+    ),
     ("source", "sources/works.bib", "title = {FlashAttention: Fast", "title = {FlashAttention — Fast"),
     ("figure", "ledger/figures.md", "any layer can be the bottleneck", "any one layer can be the bottleneck"),
-    ("misconception", "ledger/misconceptions.md", 'en: "PagedAttention has zero fragmentation."',
-     'en: "PagedAttention has zero fragmentation, ever."'),
+    (
+        "misconception",
+        "ledger/misconceptions.md",
+        'en: "PagedAttention has zero fragmentation."',
+        'en: "PagedAttention has zero fragmentation, ever."',
+    ),
     ("stylesheet", "templates/static/site.css", "\n", "\n.prose p { hyphens: auto; }\n"),
     ("template", "templates/page.html.j2", "</main>", "</main><!-- the page ends here -->"),
-    ("lab script", "labs_js/memory/model.js", "num(args, 'kv_bits') / 8;", "num(args, 'kv_bits') / 4;",
-     ("ledger/examples.md", "expect: {kib_per_token: 128}", "expect: {kib_per_token: 256}")),
+    (
+        "lab script",
+        "labs_js/memory/model.js",
+        "num(args, 'kv_bits') / 8;",
+        "num(args, 'kv_bits') / 4;",
+        ("ledger/examples.md", "expect: {kib_per_token: 128}", "expect: {kib_per_token: 256}"),
+    ),
     ("book.yaml", "book.yaml", 'en: "Mini book"', 'en: "Mini book, revised"'),
 ]
 
@@ -189,15 +233,22 @@ def with_a_figure(project):
     figures = yaml.safe_load(text.split("---\n")[1])["figures"]
     spec = next(figure for figure in figures if figure["id"] == "serving-stack")
     front = yaml.safe_dump({"figures": [spec]}, allow_unicode=True, sort_keys=False)
-    (project / "ledger/figures.md").write_text(f"---\n{front}---\nOne figure of the real book.\n", encoding="utf-8")
-    edit(project / "content/en/ch14/00-intro.md", "## Service metrics {#q1}\n",
-         "## Service metrics {#q1}\n\n{{figure:serving-stack}}\n")
+    (project / "ledger/figures.md").write_text(
+        f"---\n{front}---\nOne figure of the real book.\n", encoding="utf-8"
+    )
+    edit(
+        project / "content/en/ch14/00-intro.md",
+        "## Service metrics {#q1}\n",
+        "## Service metrics {#q1}\n\n{{figure:serving-stack}}\n",
+    )
     edit(project / "content/zh/ch14/00-intro.md", "{#q1}\n", "{#q1}\n\n{{figure:serving-stack}}\n")
     return project
 
 
 def site_files(folder) -> dict:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def test_every_kind_of_edit_builds_incrementally_to_the_bytes_of_a_cold_build(mini, tmp_path):
@@ -235,7 +286,9 @@ def test_every_kind_of_edit_builds_incrementally_to_the_bytes_of_a_cold_build(mi
         assert site_files(served_site) == expected, f"{what}: serve's build differs from a cold build"
         cached = run_cli("build", "--no-search", "--out", str(tmp_path / "cached"), cwd=project)
         assert cached.returncode == 0 and "built" in cached.stdout, f"{what}: {cached.stdout}{cached.stderr}"
-        assert site_files(tmp_path / "cached") == expected, f"{what}: the cached build differs from a cold build"
+        assert site_files(tmp_path / "cached") == expected, (
+            f"{what}: the cached build differs from a cold build"
+        )
         previous = expected
     assert hot_paths == ["prose en", "prose zh"], "prose edits take serve's hot path; the rest its full build"
 

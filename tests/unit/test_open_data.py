@@ -1,6 +1,7 @@
 """The evidence ledger as open data: claims.json and examples.json validate against the JSON Schemas
 published beside them, hold every record of the ledger, and give permalinks that resolve; sources.bib
 parses; and the gate fails when what is written does not fit its schema."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,11 @@ from conftest import edit, run_cli
 
 def with_numbers_page(project):
     """The fixture book with the generated numbers page, where each claim has its permalink."""
-    edit(project / "book.yaml", "  - generated: bibliography", "  - generated: bibliography\n  - generated: numbers")
+    edit(
+        project / "book.yaml",
+        "  - generated: bibliography",
+        "  - generated: bibliography\n  - generated: numbers",
+    )
     return project
 
 
@@ -24,7 +29,10 @@ def test_the_open_data_validates_holds_the_ledger_and_its_permalinks_resolve(min
     assert run_cli("build", "--no-search", cwd=mini).returncode == 0
     site = mini / "_site"
     result = assemble(mini)
-    for name, key, ledger in (("claims", "claims", result.book.claims), ("examples", "examples", result.book.examples)):
+    for name, key, ledger in (
+        ("claims", "claims", result.book.claims),
+        ("examples", "examples", result.book.examples),
+    ):
         data = json.loads((site / f"{name}.json").read_text(encoding="utf-8"))
         schema = json.loads((site / f"{name}.schema.json").read_text(encoding="utf-8"))
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -70,7 +78,13 @@ def test_open_data_that_does_not_fit_its_schema_fails_the_check(mini, monkeypatc
     result = run_cli("check", cwd=with_numbers_page(mini))
     assert result.returncode == 2
     lines = [line.strip() for line in result.stdout.splitlines() if "error[gate.data" in line]
-    assert any(line.startswith("_site/claims.json: error[gate.data.schema]: claims.json at claims/0: 'unit' is a required property")
-               for line in lines), lines
-    assert any("error[gate.data.permalink]" in line and "claim-nowhere names no element of en/numbers.html" in line
-               for line in lines), lines
+    assert any(
+        line.startswith(
+            "_site/claims.json: error[gate.data.schema]: claims.json at claims/0: 'unit' is a required property"
+        )
+        for line in lines
+    ), lines
+    assert any(
+        "error[gate.data.permalink]" in line and "claim-nowhere names no element of en/numbers.html" in line
+        for line in lines
+    ), lines

@@ -1,6 +1,7 @@
 """Sentences do not carry over from the seeds: no long run of the seed's own text appears in the
 prose (facts, numbers, names and URLs do; quoted formulas and titles are short). Skipped when the
 research material is not beside the repository (it is in CI and on the developers' machines)."""
+
 from __future__ import annotations
 
 import re
@@ -19,7 +20,7 @@ def normalise(text: str) -> str:
 
 
 def shingles(text: str, size: int) -> set[str]:
-    return {text[i:i + size] for i in range(0, max(0, len(text) - size + 1))}
+    return {text[i : i + size] for i in range(0, max(0, len(text) - size + 1))}
 
 
 @pytest.mark.skipif(not SEEDS.exists(), reason="the seeds are not beside the repository")

@@ -1,5 +1,6 @@
 """The page_weight rule: every page's first load (HTML + the CSS and JS it names, gzip -9) within
 the budget book.yaml sets, measured on the output the build is about to write."""
+
 from __future__ import annotations
 
 import gzip
@@ -30,7 +31,9 @@ def test_first_load_counts_the_page_and_what_it_names_once_each():
     output.add("assets/a.css", "body { color: red }" * 50)
     output.add("assets/b.js", "var x = 1;" * 50)
     output.add("assets/unused.js", "var y = 2;" * 500)
-    expected = sum(len(gzip.compress(output[p], 9, mtime=0)) for p in ("en/p.html", "assets/a.css", "assets/b.js"))
+    expected = sum(
+        len(gzip.compress(output[p], 9, mtime=0)) for p in ("en/p.html", "assets/a.css", "assets/b.js")
+    )
     assert first_load_bytes(output, "en/p.html") == expected
 
 
@@ -45,16 +48,27 @@ def test_a_page_over_its_budget_fails_at_the_page(workshop):
     with_rule(workshop, "page_weight: {kb: 1}")
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
-    lines = [line.strip() for line in (result.stdout + result.stderr).splitlines() if "error[rule.page_weight]" in line]
-    assert lines and all(line.startswith("_site/") and "over its budget of 1,024 B by" in line and "(rule at book.yaml:16:5)" in line
-                         for line in lines), result.stdout
+    lines = [
+        line.strip()
+        for line in (result.stdout + result.stderr).splitlines()
+        if "error[rule.page_weight]" in line
+    ]
+    assert lines and all(
+        line.startswith("_site/")
+        and "over its budget of 1,024 B by" in line
+        and "(rule at book.yaml:16:5)" in line
+        for line in lines
+    ), result.stdout
 
 
 def test_a_budget_for_a_page_the_book_does_not_have_is_refused(workshop):
     with_rule(workshop, "page_weight: {kb: 60, pages: {nowhere: 90}}")
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
-    assert "book.yaml:16:5: error[rule.reference]: rule 'page_weight': no page nowhere in this book" in result.stderr
+    assert (
+        "book.yaml:16:5: error[rule.reference]: rule 'page_weight': no page nowhere in this book"
+        in result.stderr
+    )
 
 
 def test_the_benchmark_weighs_a_written_site_as_the_rule_weighs_the_output(real_build):
@@ -69,5 +83,7 @@ def test_the_benchmark_weighs_a_written_site_as_the_rule_weighs_the_output(real_
     spec.loader.exec_module(bench)
     result, folder = real_build
     weights = dict(bench.page_weights(folder))
-    assert weights and weights == {path: first_load_bytes(result.output, path) for path in result.output.html_pages()}
+    assert weights and weights == {
+        path: first_load_bytes(result.output, path) for path in result.output.html_pages()
+    }
     assert weights["zh/ch14.html"] > weights["index.html"] > 0

@@ -1,6 +1,7 @@
 """What one process computes once for every project it builds: compiled templates (template_memo)
 and the answers Node gives without a cache (cache.SPAWNED_KINDS). Each is keyed by everything it
 depends on, so a copy that differs is computed afresh, and a build is the same bytes either way."""
+
 from __future__ import annotations
 
 import jinja2
@@ -15,7 +16,9 @@ from conftest import make_project
 
 
 def _environment(folder, **options) -> MemoEnvironment:
-    return MemoEnvironment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined, **options)
+    return MemoEnvironment(
+        loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined, **options
+    )
 
 
 def _frames(traceback):
@@ -35,14 +38,18 @@ def generated(fresh_memos, monkeypatch) -> list[str]:
     """The name of every template Jinja generates code for (what the memo did not have)."""
     names = []
     generate = jinja2.Environment._generate
-    monkeypatch.setattr(jinja2.Environment, "_generate", lambda self, *a, **k: names.append(a[1]) or generate(self, *a, **k))
+    monkeypatch.setattr(
+        jinja2.Environment, "_generate", lambda self, *a, **k: names.append(a[1]) or generate(self, *a, **k)
+    )
     return names
 
 
 def test_a_template_is_compiled_once_and_its_errors_name_their_own_file(tmp_path, generated):
     for copy in ("a", "b"):
         (tmp_path / copy).mkdir()
-        (tmp_path / copy / "page.j2").write_text("{% for x in items %}{{ x.name }} {% endfor %}", encoding="utf-8")
+        (tmp_path / copy / "page.j2").write_text(
+            "{% for x in items %}{{ x.name }} {% endfor %}", encoding="utf-8"
+        )
     first, second = _environment(tmp_path / "a"), _environment(tmp_path / "b")
     assert first.get_template("page.j2").render(items=[{"name": "one"}]) == "one "
     assert second.get_template("page.j2").render(items=[{"name": "two"}]) == "two "
@@ -62,7 +69,9 @@ def test_what_changes_the_generated_code_compiles_again(tmp_path, generated):
     plain.filters["shout"] = shout
     same = _environment(tmp_path)
     same.filters["shout"] = shout
-    assert plain.get_template("page.j2").render(x="hi") == same.get_template("page.j2").render(x="hi") == "  HI"
+    assert (
+        plain.get_template("page.j2").render(x="hi") == same.get_template("page.j2").render(x="hi") == "  HI"
+    )
     assert len(generated) == 1
     trimmed = _environment(tmp_path, lstrip_blocks=True)
     trimmed.filters["shout"] = shout
@@ -93,7 +102,9 @@ def test_a_copy_whose_lab_code_differs_asks_node_again(tmp_path, fresh_memos):
     first, second = make_project(tmp_path / "one", "mini"), make_project(tmp_path / "two", "mini")
     assemble(first, cache=NoCache())
     shipped = second / "labs_js/shared/format.js"  # lab code the pages ship and the examples run
-    shipped.write_text(shipped.read_text(encoding="utf-8") + "// other bytes, another key\n", encoding="utf-8")
+    shipped.write_text(
+        shipped.read_text(encoding="utf-8") + "// other bytes, another key\n", encoding="utf-8"
+    )
     changed = NoCache()
     assemble(second, cache=changed)
     assert changed.stats["examples miss"] == 1 and changed.stats["script-syntax miss"] == 1, changed.summary()

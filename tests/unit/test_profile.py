@@ -2,6 +2,7 @@
 chapter ids, a series with its own name, references numbered above 100, rules of five kinds)
 builds, and breaking each of its rules gives the located error. The profile itself is validated
 like every input."""
+
 from __future__ import annotations
 
 import shutil
@@ -26,8 +27,14 @@ def test_the_second_book_builds_with_every_rule_holding(workshop):
     assert result.returncode == 0, result.stderr
     checked = assemble(workshop)
     lines = {r.name: r.line() for r in checked.gate_reports}
-    assert "4/4 rules hold" in lines["rules of caching"] and "every node cited 1/1 en, 1/1 de" in lines["rules of caching"]
-    assert "2/2 rules hold" in lines["rules of workshop"] and "every reference cited 2/2 en, 2/2 de" in lines["rules of workshop"]
+    assert (
+        "4/4 rules hold" in lines["rules of caching"]
+        and "every node cited 1/1 en, 1/1 de" in lines["rules of caching"]
+    )
+    assert (
+        "2/2 rules hold" in lines["rules of workshop"]
+        and "every reference cited 2/2 en, 2/2 de" in lines["rules of workshop"]
+    )
     assert "1/1 rules hold" in lines["rules of the book"]
     assert lines["bilingual parity"].startswith("   pass  bilingual parity: 3 page pairs")
 
@@ -40,7 +47,10 @@ def test_languages_labels_and_series_come_from_the_profile(workshop):
     assert '<nav class="series" aria-label="Praxis-Workshop">' in german  # the series by its own name
     assert '<a href="../de/ws-setup.html">Praxis-Workshop</a>' in german
     assert 'data-cite="r101">R101</a>' in german  # a reference above 100, labelled as book.yaml says
-    assert '<a class="lang-switch" href="../en/ws-measure.html" hreflang="en" lang="en" data-lang-switch>English</a>' in german
+    assert (
+        '<a class="lang-switch" href="../en/ws-measure.html" hreflang="en" lang="en" data-lang-switch>English</a>'
+        in german
+    )
     chapter = (site / "en" / "caching.html").read_text(encoding="utf-8")
     assert '<span class="chapter-number">3</span> Caching' in chapter and 'data-cite="n07">S7</a>' in chapter
     assert not (site / "zh").exists()
@@ -48,24 +58,56 @@ def test_languages_labels_and_series_come_from_the_profile(workshop):
 
 # each break: (file, old, new, expected diagnostic) — the rule's own code, at the place to fix
 BREAKS = [
-    ("content/en/caching/00-caching.md", "## Pitfalls {#pitfalls}", "## Pitfalls {#traps}",
-     "content/en/caching/00-caching.md:1:1: error[rule.sections]: en/caching: no section 'pitfalls' (rule at book.yaml:20:9)"),
-    ("content/de/caching/00-caching.md", "## Überblick {#overview}\n", "## Überblick {#overview}\n\n::: misconception stale-forever\nEin Eintrag gilt für immer? Nein.\n:::\n",
-     "content/de/caching/00-caching.md:11:1: error[rule.block_in_section]: de: '::: misconception stale-forever' belongs in section pitfalls, not overview (rule at book.yaml:21:9)"),
-    ("content/en/caching/00-caching.md", "A cache keeps answers", "The hit rate of a cache keeps answers",
-     "content/en/caching/00-caching.md:11:5: error[rule.terms_before_use]: en: 'hit rate' is mentioned before {{term:hit-rate}} defines it (rule at book.yaml:22:9)"),
-    ("content/de/caching/00-caching.md", " [@n07].", ".",
-     "content/de/caching/00-caching.md:1:1: error[rule.cites_all]: de: 1 of 1 nodes not cited in the prose of caching: n07 (rule at book.yaml:23:9)"),
-    ("content/en/ws-setup/index.md", " [@r205].", ".",
-     "content/en/ws-setup/index.md:1:1: error[rule.cites_all]: en: 1 of 2 references not cited in the prose of ws-setup, ws-measure: r205 (rule at book.yaml:28:9)"),
-    ("content/de/ws-measure/index.md", "## Das Ergebnis lesen {#reading}", "## Das Ergebnis lesen {#result}",
-     "content/de/ws-measure/index.md:1:1: error[rule.sections]: de/ws-measure: no section 'reading' (rule at book.yaml:29:9)"),
-    ("book.yaml", "- counts: {nodes: 1, references: 2, misconceptions: 1}", "- counts: {nodes: 1, references: 3, misconceptions: 1}",
-     "book.yaml:15:5: error[rule.counts]: 2 references, the book promises 3 (rule at book.yaml:15:5)"),
+    (
+        "content/en/caching/00-caching.md",
+        "## Pitfalls {#pitfalls}",
+        "## Pitfalls {#traps}",
+        "content/en/caching/00-caching.md:1:1: error[rule.sections]: en/caching: no section 'pitfalls' (rule at book.yaml:20:9)",
+    ),
+    (
+        "content/de/caching/00-caching.md",
+        "## Überblick {#overview}\n",
+        "## Überblick {#overview}\n\n::: misconception stale-forever\nEin Eintrag gilt für immer? Nein.\n:::\n",
+        "content/de/caching/00-caching.md:11:1: error[rule.block_in_section]: de: '::: misconception stale-forever' belongs in section pitfalls, not overview (rule at book.yaml:21:9)",
+    ),
+    (
+        "content/en/caching/00-caching.md",
+        "A cache keeps answers",
+        "The hit rate of a cache keeps answers",
+        "content/en/caching/00-caching.md:11:5: error[rule.terms_before_use]: en: 'hit rate' is mentioned before {{term:hit-rate}} defines it (rule at book.yaml:22:9)",
+    ),
+    (
+        "content/de/caching/00-caching.md",
+        " [@n07].",
+        ".",
+        "content/de/caching/00-caching.md:1:1: error[rule.cites_all]: de: 1 of 1 nodes not cited in the prose of caching: n07 (rule at book.yaml:23:9)",
+    ),
+    (
+        "content/en/ws-setup/index.md",
+        " [@r205].",
+        ".",
+        "content/en/ws-setup/index.md:1:1: error[rule.cites_all]: en: 1 of 2 references not cited in the prose of ws-setup, ws-measure: r205 (rule at book.yaml:28:9)",
+    ),
+    (
+        "content/de/ws-measure/index.md",
+        "## Das Ergebnis lesen {#reading}",
+        "## Das Ergebnis lesen {#result}",
+        "content/de/ws-measure/index.md:1:1: error[rule.sections]: de/ws-measure: no section 'reading' (rule at book.yaml:29:9)",
+    ),
+    (
+        "book.yaml",
+        "- counts: {nodes: 1, references: 2, misconceptions: 1}",
+        "- counts: {nodes: 1, references: 3, misconceptions: 1}",
+        "book.yaml:15:5: error[rule.counts]: 2 references, the book promises 3 (rule at book.yaml:15:5)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("path, old, new, expected", BREAKS, ids=[b[3].split("error[")[1].split("]")[0] + f"-{i}" for i, b in enumerate(BREAKS)])
+@pytest.mark.parametrize(
+    "path, old, new, expected",
+    BREAKS,
+    ids=[b[3].split("error[")[1].split("]")[0] + f"-{i}" for i, b in enumerate(BREAKS)],
+)
 def test_breaking_each_rule_gives_its_located_error(workshop, path, old, new, expected):
     edit(workshop / path, old, new)
     result = run_cli("check", cwd=workshop)
@@ -79,8 +121,10 @@ def test_deleting_a_chapter_the_profile_names_fails_the_build(workshop):
         shutil.rmtree(workshop / "content" / lang / "caching")
     result = run_cli("build", cwd=workshop)
     assert result.returncode == 2
-    assert ("book.yaml:17:5: error[profile.missing-page]: book.yaml names page 'caching', but content/<lang>/caching/ "
-            "does not exist") in result.stderr
+    assert (
+        "book.yaml:17:5: error[profile.missing-page]: book.yaml names page 'caching', but content/<lang>/caching/ "
+        "does not exist"
+    ) in result.stderr
 
 
 def test_a_page_outside_the_profile_is_refused(workshop):
@@ -89,39 +133,81 @@ def test_a_page_outside_the_profile_is_refused(workshop):
         edit(workshop / "content" / lang / "extra" / "index.md", "page: ws-setup", "page: extra")
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
-    assert "content/de/extra/index.md:1:1: error[profile.unlisted-page]: page 'extra' is not in any part of book.yaml" in result.stderr
+    assert (
+        "content/de/extra/index.md:1:1: error[profile.unlisted-page]: page 'extra' is not in any part of book.yaml"
+        in result.stderr
+    )
 
 
 PROFILE_ERRORS = [
-    ("      - cites_all: nodes", "      - cites_every: nodes",
-     "book.yaml:23:9: error[rule.unknown-kind]: the engine has no rule kind 'cites_every' (hint: did you mean 'cites_all'?)"),
-    ("      - cites_all: nodes", "      - cites_all: studies",
-     "book.yaml:23:9: error[schema.invalid]: registry: Input should be 'nodes' or 'references'"),
-    ("      - cites_all: nodes", "      - figure_in_section: {figure: nowhere, section: overview}",
-     "book.yaml:23:9: error[rule.reference]: rule 'figure_in_section': names figure 'nowhere', which is not in the ledger"),
-    ("      - cites_all: references", "      - terms_before_use: [hit-rate]",
-     "book.yaml:28:9: error[rule.page]: rule 'terms_before_use' in series 'workshop' must name its `page:`"),
-    ("  - {code: de, html_lang: de, name: \"Deutsch\", called: {en: \"German\"}}",
-     "  - {code: de, html_lang: de, name: \"Deutsch\", called: {en: \"German\"}, script: latin}",
-     "book.yaml:7:72: error[schema.unknown-key]: unknown key 'script' in Language"),
-    (", called: {en: \"German\"}}", "}",
-     "book.yaml:7:5: error[schema.missing-key]: language 'de' needs its name in en: called: {en: …}"),
-    ("called: {en: \"German\"}", "called: {en: \"German\", de: \"Deutsch\"}",
-     "book.yaml:7:48: error[schema.invalid]: languages.called of 'de' names de, which is its own code"),
-    ("translations: {grace_days: 7}", "translations: {grace_days: -1}",
-     "book.yaml:32:16: error[schema.invalid]: translations.grace_days: Input should be greater than or equal to 0"),
-    ("translations: {grace_days: 7}", "translations: {grace: 7}",
-     "book.yaml:32:16: error[schema.unknown-key]: unknown key 'translations.grace' in BookProfile"),
-    ("rolling: 6, pages: 12}", "rolling: 6, page: 12}",
-     "book.yaml:33:54: error[schema.unknown-key]: unknown key 'review_months.page' in BookProfile"),
-    ("review_months: {claims: 12,", "review_months: {claims: twelve,",
-     "book.yaml:33:17: error[schema.invalid]: review_months.claims: Input should be a valid integer"),
-    ("title: {en: \"Caching in practice\", de: \"Caching in der Praxis\"}", "title: {en: \"Caching in practice\"}",
-     "book.yaml:3:1: error[schema.invalid]: title: no text in de (the book's languages are en, de)"),
+    (
+        "      - cites_all: nodes",
+        "      - cites_every: nodes",
+        "book.yaml:23:9: error[rule.unknown-kind]: the engine has no rule kind 'cites_every' (hint: did you mean 'cites_all'?)",
+    ),
+    (
+        "      - cites_all: nodes",
+        "      - cites_all: studies",
+        "book.yaml:23:9: error[schema.invalid]: registry: Input should be 'nodes' or 'references'",
+    ),
+    (
+        "      - cites_all: nodes",
+        "      - figure_in_section: {figure: nowhere, section: overview}",
+        "book.yaml:23:9: error[rule.reference]: rule 'figure_in_section': names figure 'nowhere', which is not in the ledger",
+    ),
+    (
+        "      - cites_all: references",
+        "      - terms_before_use: [hit-rate]",
+        "book.yaml:28:9: error[rule.page]: rule 'terms_before_use' in series 'workshop' must name its `page:`",
+    ),
+    (
+        '  - {code: de, html_lang: de, name: "Deutsch", called: {en: "German"}}',
+        '  - {code: de, html_lang: de, name: "Deutsch", called: {en: "German"}, script: latin}',
+        "book.yaml:7:72: error[schema.unknown-key]: unknown key 'script' in Language",
+    ),
+    (
+        ', called: {en: "German"}}',
+        "}",
+        "book.yaml:7:5: error[schema.missing-key]: language 'de' needs its name in en: called: {en: …}",
+    ),
+    (
+        'called: {en: "German"}',
+        'called: {en: "German", de: "Deutsch"}',
+        "book.yaml:7:48: error[schema.invalid]: languages.called of 'de' names de, which is its own code",
+    ),
+    (
+        "translations: {grace_days: 7}",
+        "translations: {grace_days: -1}",
+        "book.yaml:32:16: error[schema.invalid]: translations.grace_days: Input should be greater than or equal to 0",
+    ),
+    (
+        "translations: {grace_days: 7}",
+        "translations: {grace: 7}",
+        "book.yaml:32:16: error[schema.unknown-key]: unknown key 'translations.grace' in BookProfile",
+    ),
+    (
+        "rolling: 6, pages: 12}",
+        "rolling: 6, page: 12}",
+        "book.yaml:33:54: error[schema.unknown-key]: unknown key 'review_months.page' in BookProfile",
+    ),
+    (
+        "review_months: {claims: 12,",
+        "review_months: {claims: twelve,",
+        "book.yaml:33:17: error[schema.invalid]: review_months.claims: Input should be a valid integer",
+    ),
+    (
+        'title: {en: "Caching in practice", de: "Caching in der Praxis"}',
+        'title: {en: "Caching in practice"}',
+        "book.yaml:3:1: error[schema.invalid]: title: no text in de (the book's languages are en, de)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("old, new, expected", PROFILE_ERRORS, ids=[e[2].split("error[")[1].split("]")[0] + f"-{i}" for i, e in enumerate(PROFILE_ERRORS)])
+@pytest.mark.parametrize(
+    "old, new, expected",
+    PROFILE_ERRORS,
+    ids=[e[2].split("error[")[1].split("]")[0] + f"-{i}" for i, e in enumerate(PROFILE_ERRORS)],
+)
 def test_the_profile_is_validated_like_every_input(workshop, old, new, expected):
     edit(workshop / "book.yaml", old, new)
     result = run_cli("check", cwd=workshop)
@@ -133,16 +219,27 @@ def test_a_language_needs_its_interface_strings(workshop):
     (workshop / "templates" / "strings" / "de.yaml").unlink()
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
-    assert "templates/strings/de.yaml: error[strings.missing-file]: no interface strings for language 'de' (book.yaml lists it)" in result.stderr
+    assert (
+        "templates/strings/de.yaml: error[strings.missing-file]: no interface strings for language 'de' (book.yaml lists it)"
+        in result.stderr
+    )
 
 
 def test_new_chapter_scaffolds_every_language_and_the_profile(workshop):
-    result = run_cli("new", "chapter", "eviction", "--title", "en=Eviction", "--title", "de=Verdrängung", cwd=workshop)
+    result = run_cli(
+        "new", "chapter", "eviction", "--title", "en=Eviction", "--title", "de=Verdrängung", cwd=workshop
+    )
     assert result.returncode == 0, result.stderr
-    assert (workshop / "content/de/eviction/00-eviction.md").read_text(encoding="utf-8").startswith("---\npage: eviction\ntitle: \"Verdrängung\"\nstatus: draft\n")
+    assert (
+        (workshop / "content/de/eviction/00-eviction.md")
+        .read_text(encoding="utf-8")
+        .startswith('---\npage: eviction\ntitle: "Verdrängung"\nstatus: draft\n')
+    )
     profile = (workshop / "book.yaml").read_text(encoding="utf-8")
-    assert ("      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n    number: 4\n"
-            "  - generated: bibliography") in profile
+    assert (
+        "      - sections: {page: ws-measure, ids: [method, reading]}\n  - chapter: eviction\n    number: 4\n"
+        "  - generated: bibliography"
+    ) in profile
     check = run_cli("check", cwd=workshop)
     assert check.returncode == 0, check.stderr
     assert "not run: rules of eviction: book.yaml sets no rules for this part" in check.stdout
@@ -163,17 +260,25 @@ def test_the_real_book_fails_without_a_chapter_it_names(mini):
 def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_use(workshop):
     """Issue 30: CSA, HCA, W4A8KV4 … reached readers undefined; the terms gate names each all-caps
     token that is no term's abbreviation, name or alias, once per page, as a warning."""
-    assert reports(assemble(workshop))["terms"].problems == [], "the fixture's prose holds no undefined abbreviation"
+    assert reports(assemble(workshop))["terms"].problems == [], (
+        "the fixture's prose holds no undefined abbreviation"
+    )
     page = "content/en/caching/00-caching.md"
-    edit(workshop / page, "A cache keeps answers close to where they are asked for.",
-         "A CDN cache keeps 20 GB of answers close to GPT-3 users; the CDN is fast.")
+    edit(
+        workshop / page,
+        "A cache keeps answers close to where they are asked for.",
+        "A CDN cache keeps 20 GB of answers close to GPT-3 users; the CDN is fast.",
+    )
     report = reports(assemble(workshop))["terms"]
     assert [str(p) for p in report.problems] == [
         f"{page}:11:3: warning[gate.terms.undefined-abbreviation]: en/caching: 'CDN' is not a glossary term "
         "(hint: add a term with abbr: CDN to ledger/glossary.md and define it with {{term:id}} at its first use, "
-        "or write the words out)"], "once per page; a unit after a number and a hyphenated name are not counted"
+        "or write the words out)"
+    ], "once per page; a unit after a number and a hyphenated name are not counted"
     assert report.status == "warn" and not report.errors
     edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: CDN\n")
     assert reports(assemble(workshop))["terms"].problems == [], "a term's abbreviation is defined"
     edit(workshop / page, "the CDN is fast.", "a CDN2 tier is fast.")
-    assert reports(assemble(workshop))["terms"].problems == [], "an abbreviation with its degree (TP4, EP32) is the term"
+    assert reports(assemble(workshop))["terms"].problems == [], (
+        "an abbreviation with its degree (TP4, EP32) is the term"
+    )

@@ -1,6 +1,7 @@
 """What the reading pages carry, in the rendered HTML: the bibliography in the reader's language
 with its numbers explained and back-links that say where they go, the standfirst from the page's
 description, the theme script ahead of the first paint, and the print-only parts."""
+
 from __future__ import annotations
 
 import re
@@ -55,12 +56,18 @@ def site(real_book):
 
 def test_bibliography_speaks_the_readers_language_and_never_of_our_files(site):
     english = visible_text(site.output.text("en/bibliography.html"), "en")
-    assert not CJK.findall(english), f"Chinese on the English bibliography: {sorted(set(CJK.findall(english)))[:10]}"
+    assert not CJK.findall(english), (
+        f"Chinese on the English bibliography: {sorted(set(CJK.findall(english)))[:10]}"
+    )
     for lang in site.book.languages:
         text = visible_text(site.output.text(f"{lang}/bibliography.html"), lang)
-        assert not INTERNAL.findall(text), f"{lang}: reader text names our own files: {INTERNAL.findall(text)[:5]}"
+        assert not INTERNAL.findall(text), (
+            f"{lang}: reader text names our own files: {INTERNAL.findall(text)[:5]}"
+        )
     chinese = site.output.text("zh/bibliography.html")
-    assert "FA1 全文" in chinese and "FlashAttention (FA1), full text" in site.output.text("en/bibliography.html")
+    assert "FA1 全文" in chinese and "FlashAttention (FA1), full text" in site.output.text(
+        "en/bibliography.html"
+    )
 
 
 def test_bibliography_explains_what_the_numbers_are(site):
@@ -70,7 +77,9 @@ def test_bibliography_explains_what_the_numbers_are(site):
         for kind, registry in site.book.profile.sources.items():
             numbers = sorted(int(n[1:]) for n in site.book.registry.of_kind(kind))
             span = f"{registry.show(numbers[0])}–{registry.show(numbers[-1])}"
-            assert span in legend and registry.title[lang] in legend, f"{lang}: {span} {registry.title[lang]} not explained"
+            assert span in legend and registry.title[lang] in legend, (
+                f"{lang}: {span} {registry.title[lang]} not explained"
+            )
         chapter = site.book.page(lang, "ch14").meta.short_title
         series = next(p for p in site.book.profile.parts if p.series).title[lang]
         assert chapter in legend and series in legend, "each list is tied to the part that cites all of it"
@@ -89,7 +98,9 @@ def test_back_links_name_the_page_and_section_they_lead_to(site):
         for block in links:  # the summary's count is the number of places listed under it
             count = re.search(r"<summary>\D*(\d+)\D*</summary>", block)
             assert count and int(count.group(1)) == block.count("<li>"), block[:200]
-        targets = re.findall(r'<a href="\.\./([a-z]+/[a-z0-9-]+\.html)#([a-z0-9-]+)">([^<]+)</a>', "".join(links))
+        targets = re.findall(
+            r'<a href="\.\./([a-z]+/[a-z0-9-]+\.html)#([a-z0-9-]+)">([^<]+)</a>', "".join(links)
+        )
         assert len(targets) > 200
         assert "↩" not in "".join(links)
         for path, section, text in targets:
@@ -97,7 +108,9 @@ def test_back_links_name_the_page_and_section_they_lead_to(site):
             heading = re.search(rf'<h[23] id="{re.escape(section)}">(.*?)<a class="anchor"', page, re.S)
             assert heading, f"{path}#{section} is not a section heading"
             page_name, _, section_name = unescape(text).partition(" › ")
-            assert section_name and section_name == unescape(re.sub(r"<[^>]+>", "", heading.group(1))).strip(), (path, section, text)
+            assert (
+                section_name and section_name == unescape(re.sub(r"<[^>]+>", "", heading.group(1))).strip()
+            ), (path, section, text)
             assert unescape(page_name) in unescape(page)
 
 
@@ -112,20 +125,29 @@ def test_theme_script_runs_before_the_stylesheets_and_is_not_deferred(site):
 
 def test_print_parts_only_on_pages_that_cite(site):
     ch14 = site.output.text("en/ch14.html")
-    assert 'data-print-refs' in ch14 and 'data-print-url' in ch14
-    assert 'data-print-refs' not in site.output.text("en/bibliography.html")
+    assert "data-print-refs" in ch14 and "data-print-url" in ch14
+    assert "data-print-refs" not in site.output.text("en/bibliography.html")
 
 
 def test_standfirst_comes_from_the_description_and_is_never_invented(mini, tmp_path):
     plain = assemble(mini)
     assert plain.output is not None, "\n".join(map(str, plain.errors))
     assert 'class="standfirst"' not in plain.output.text("en/ch14.html")
-    edit(mini / "content" / "en" / "ch14" / "00-intro.md", "short_title: Serving\n",
-         "short_title: Serving\ndescription: Where the time and money of serving go.\n")
-    edit(mini / "content" / "zh" / "ch14" / "00-intro.md", "status: draft\n", "status: draft\ndescription: 推理服务的时间与成本花在哪里。\n")
+    edit(
+        mini / "content" / "en" / "ch14" / "00-intro.md",
+        "short_title: Serving\n",
+        "short_title: Serving\ndescription: Where the time and money of serving go.\n",
+    )
+    edit(
+        mini / "content" / "zh" / "ch14" / "00-intro.md",
+        "status: draft\n",
+        "status: draft\ndescription: 推理服务的时间与成本花在哪里。\n",
+    )
     described = assemble(mini)
     assert described.output is not None, "\n".join(map(str, described.errors))
-    assert '<p class="standfirst">Where the time and money of serving go.</p>' in described.output.text("en/ch14.html")
+    assert '<p class="standfirst">Where the time and money of serving go.</p>' in described.output.text(
+        "en/ch14.html"
+    )
     assert '<p class="standfirst">推理服务的时间与成本花在哪里。</p>' in described.output.text("zh/ch14.html")
     h1 = described.output.text("en/ch14.html").index("<h1>")
     assert h1 < described.output.text("en/ch14.html").index("standfirst")

@@ -1,5 +1,6 @@
 """The third fault campaign's findings (issue 33): nothing hangs, every problem is one line that
 names its cause first, and no input is silently accepted. Each test failed before its fix."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,13 @@ DEADLINE = 60  # a build of the fixture book takes a few seconds; a hang is anyt
 
 def run_bounded(project: Path, *args: str) -> subprocess.CompletedProcess:
     """The command in a fresh process, killed at DEADLINE (a hang fails the test, never the suite)."""
-    return subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(project), *args],
-                          capture_output=True, text=True, timeout=DEADLINE, errors="replace")
+    return subprocess.run(
+        [sys.executable, "-m", "atlas_site", "--root", str(project), *args],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        errors="replace",
+    )
 
 
 def problem_lines(result) -> list[str]:
@@ -46,8 +52,10 @@ def test_a_fifo_or_socket_named_like_a_page_is_refused_without_waiting(mini, com
         shown = "a socket"
     result = run_bounded(mini, *command)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert problem_lines(result)[0] == (f"content/en/ch14/15-pipe.md:1:1: error[file.unreadable]: is {shown}, not a file "
-                                        "(hint: remove it or rename it (only files may end in .md, .yaml or .bib))")
+    assert problem_lines(result)[0] == (
+        f"content/en/ch14/15-pipe.md:1:1: error[file.unreadable]: is {shown}, not a file "
+        "(hint: remove it or rename it (only files may end in .md, .yaml or .bib))"
+    )
     assert "Traceback" not in result.stderr
 
 
@@ -65,9 +73,13 @@ def test_the_reader_never_opens_a_fifo_for_reading_blocked(tmp_path):
 # ---------------------------------------------------------------- 2. names that are not UTF-8
 
 
-@pytest.mark.parametrize("command", [("build", "--no-search"), ("check",), ("sync", "--status"), ("sync", "--all")])
+@pytest.mark.parametrize(
+    "command", [("build", "--no-search"), ("check",), ("sync", "--status"), ("sync", "--all")]
+)
 def test_a_file_name_that_is_not_utf8_is_one_escaped_line(mini, command):
-    (mini / "content/en/ch14").joinpath(os.fsdecode(b"15-\xff\xfe.md")).write_text("---\npage: ch14\n---\n", encoding="utf-8")
+    (mini / "content/en/ch14").joinpath(os.fsdecode(b"15-\xff\xfe.md")).write_text(
+        "---\npage: ch14\n---\n", encoding="utf-8"
+    )
     result = run_bounded(mini, *command)
     assert result.returncode == 2, result.stdout + result.stderr
     assert problem_lines(result)[0].startswith("content/en/ch14/15-\\xff\\xfe.md:1:1: error[file.name]: ")
@@ -93,31 +105,49 @@ def test_every_diagnostic_is_one_line_whatever_it_quotes():
 # ---------------------------------------------------------------- 3. every command-line value checked
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("serve", "--port", "-1"), "argument --port: -1 is not a port: give 1-65535 (0 picks a free one)"),
-    (("serve", "--port", "99999"), "argument --port: 99999 is not a port: give 1-65535 (0 picks a free one)"),
-    (("serve", "--port", "eighty"), "argument --port: 'eighty' is not a port number"),
-    (("check", "--explain", ""), "argument --explain: the code is empty"),
-    (("new", "chapter", ""), "argument id: the chapter id is empty"),
-    (("new", "chapter", "ch15", "--title", "en=a\nb"), "argument --title: the title 'en=a\\nb' holds a control character"),
-    (("build", "--out", "site\nx"), "argument --out: the folder name 'site\\nx' holds a control character"),
-    (("build", "--out", ""), "argument --out: the folder name is empty"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("serve", "--port", "-1"), "argument --port: -1 is not a port: give 1-65535 (0 picks a free one)"),
+        (
+            ("serve", "--port", "99999"),
+            "argument --port: 99999 is not a port: give 1-65535 (0 picks a free one)",
+        ),
+        (("serve", "--port", "eighty"), "argument --port: 'eighty' is not a port number"),
+        (("check", "--explain", ""), "argument --explain: the code is empty"),
+        (("new", "chapter", ""), "argument id: the chapter id is empty"),
+        (
+            ("new", "chapter", "ch15", "--title", "en=a\nb"),
+            "argument --title: the title 'en=a\\nb' holds a control character",
+        ),
+        (
+            ("build", "--out", "site\nx"),
+            "argument --out: the folder name 'site\\nx' holds a control character",
+        ),
+        (("build", "--out", ""), "argument --out: the folder name is empty"),
+    ],
+)
 def test_bad_command_line_values_are_usage_errors_and_nothing_runs(mini, argv, message):
     before = sorted(p.name for p in mini.iterdir())
     result = run_bounded(mini, *argv)
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.splitlines()[-1].endswith(message), result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
-    assert sorted(p.name for p in mini.iterdir()) == before  # nothing was built, checked into a file or created
+    assert (
+        sorted(p.name for p in mini.iterdir()) == before
+    )  # nothing was built, checked into a file or created
 
 
 def test_a_reader_that_leaves_early_is_no_error(mini):
     edit_twice = "content/en/ch14/00-intro.md"
     text = (mini / edit_twice).read_text(encoding="utf-8")
-    (mini / edit_twice).write_text(text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8")
+    (mini / edit_twice).write_text(
+        text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8"
+    )
     command = f"'{sys.executable}' -m atlas_site --root '{mini}' sync --status | head -1"
-    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=DEADLINE)
+    result = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=DEADLINE
+    )
     assert "BrokenPipeError" not in result.stderr and "internal error" not in result.stderr, result.stderr
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.splitlines()) == 1
@@ -128,8 +158,9 @@ def test_sync_on_a_full_disk_declares_nothing_and_says_why(mini, monkeypatch, ca
     from atlas_site.cli import main
 
     text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
-    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
-                                                      encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(
+        text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8"
+    )
     lock_before = (mini / "content/translations.lock").read_bytes()
 
     def full(*args, **kwargs):
@@ -139,15 +170,19 @@ def test_sync_on_a_full_disk_declares_nothing_and_says_why(mini, monkeypatch, ca
     assert main(["--root", str(mini), "sync", "--all", "--date", "2026-12-02"]) == 2
     captured = capsys.readouterr()
     assert "in step" not in captured.out, captured.out
-    assert ("content/translations.lock: error[sync.write-failed]: cannot write the lock: No space left on device; nothing "
-            "was declared in step") in captured.err
+    assert (
+        "content/translations.lock: error[sync.write-failed]: cannot write the lock: No space left on device; nothing "
+        "was declared in step"
+    ) in captured.err
     assert (mini / "content/translations.lock").read_bytes() == lock_before
 
 
 def test_sync_status_says_up_front_that_it_records_the_days(mini):
     result = run_cli("sync", "--status", cwd=mini)
     assert result.returncode == 0
-    assert result.stdout.splitlines()[0].startswith("status: the day of each change found is recorded in content/translations.lock")
+    assert result.stdout.splitlines()[0].startswith(
+        "status: the day of each change found is recorded in content/translations.lock"
+    )
 
 
 # ---------------------------------------------------------------- 5. causes first, follow-ons counted
@@ -168,26 +203,33 @@ def test_an_unclosed_quote_in_front_matter_is_located_at_the_quote_and_comes_alo
     text = page.read_text(encoding="utf-8")
     page.write_text(text.replace("title: 推理服务\n", 'title: "推理服务\n', 1), encoding="utf-8")
     lines = problem_lines(run_cli("check", cwd=mini))
-    assert lines == ["content/zh/ch14/00-intro.md:3:8: error[yaml.syntax]: invalid YAML: a quoted scalar that starts here "
-                     "is never closed (found unexpected end of stream)"]
+    assert lines == [
+        "content/zh/ch14/00-intro.md:3:8: error[yaml.syntax]: invalid YAML: a quoted scalar that starts here "
+        "is never closed (found unexpected end of stream)"
+    ]
 
 
 def test_lines_ending_in_cr_alone_are_called_so(mini):
     page = mini / "content/zh/ch14/00-intro.md"
     page.write_bytes(page.read_bytes().replace(b"\n", b"\r"))
     lines = problem_lines(run_cli("check", cwd=mini))
-    assert lines == ["content/zh/ch14/00-intro.md:1:1: error[file.line-endings]: its lines end in a carriage return (CR) "
-                     "alone (hint: save the file with LF (or CRLF) line endings)"]
+    assert lines == [
+        "content/zh/ch14/00-intro.md:1:1: error[file.line-endings]: its lines end in a carriage return (CR) "
+        "alone (hint: save the file with LF (or CRLF) line endings)"
+    ]
 
 
-def test_an_old_site_that_cannot_be_removed_after_the_swap_is_a_warning_not_a_failure(mini, monkeypatch, capsys):
+def test_an_old_site_that_cannot_be_removed_after_the_swap_is_a_warning_not_a_failure(
+    mini, monkeypatch, capsys
+):
     from atlas_site import write
     from atlas_site.cli import main
 
     assert main(["--root", str(mini), "build", "--no-search"]) == 0
     text = (mini / "content/en/ch14/00-intro.md").read_text(encoding="utf-8")
-    (mini / "content/en/ch14/00-intro.md").write_text(text.replace("counts from arrival.", "counts from the arrival."),
-                                                      encoding="utf-8")
+    (mini / "content/en/ch14/00-intro.md").write_text(
+        text.replace("counts from arrival.", "counts from the arrival."), encoding="utf-8"
+    )
     calls = []
     real = write.remove_ours
 
@@ -211,7 +253,10 @@ def test_an_old_site_that_cannot_be_removed_after_the_swap_is_a_warning_not_a_fa
 
 def test_a_number_that_is_not_finite_is_refused_where_it_is_written(mini):
     claims = mini / "ledger/claims.md"
-    claims.write_text(claims.read_text(encoding="utf-8").replace("    value: 7.4\n", "    value: 1e400\n", 1), encoding="utf-8")
+    claims.write_text(
+        claims.read_text(encoding="utf-8").replace("    value: 7.4\n", "    value: 1e400\n", 1),
+        encoding="utf-8",
+    )
     lines = problem_lines(run_cli("check", cwd=mini))
     assert lines[0] == "ledger/claims.md:6:5: error[schema.invalid]: value: Input should be a finite number"
     assert len(lines) == 1, lines  # one problem, not one per branch of the value's type
@@ -228,18 +273,23 @@ def test_an_argument_a_worked_example_never_reads_is_refused(mini):
     assert 'unknown argument "kv_bitz": memory.kv_bytes_per_token never reads it' in lines[0]
 
 
-@pytest.mark.parametrize("sentence, flagged", [
-    ("It is 3.5-fold faster.", "3.5-fold"),
-    ("It is 3.5 fold faster.", "3.5 fold"),
-    ("It runs 3.5 times faster.", "3.5 times"),
-    ("A fourfold speed-up.", "fourfold"),
-    ("Its experiments span a fourfold change in traffic.", None),
-    ("The loop runs 3 times per request.", None),
-])
+@pytest.mark.parametrize(
+    "sentence, flagged",
+    [
+        ("It is 3.5-fold faster.", "3.5-fold"),
+        ("It is 3.5 fold faster.", "3.5 fold"),
+        ("It runs 3.5 times faster.", "3.5 times"),
+        ("A fourfold speed-up.", "fourfold"),
+        ("Its experiments span a fourfold change in traffic.", None),
+        ("The loop runs 3 times per request.", None),
+    ],
+)
 def test_a_multiple_said_in_words_is_a_bare_number(mini, sentence, flagged):
     page = mini / "content/en/ch14/00-intro.md"
     text = page.read_text(encoding="utf-8")
-    page.write_text(text.replace("counts from arrival.", f"counts from arrival. {sentence}", 1), encoding="utf-8")
+    page.write_text(
+        text.replace("counts from arrival.", f"counts from arrival. {sentence}", 1), encoding="utf-8"
+    )
     lines = [line for line in problem_lines(run_cli("check", cwd=mini)) if "bare-multiplier" in line]
     if flagged is None:
         assert lines == []
@@ -256,8 +306,10 @@ def test_a_quotation_nested_too_deep_is_refused_not_flattened(mini):
 
 def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows_it(mini):
     page = mini / "content/en/ch14/00-intro.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("counts from arrival.", "counts from \u202earrival.", 1),
-                    encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("counts from arrival.", "counts from \u202earrival.", 1),
+        encoding="utf-8",
+    )
     result = run_cli("check", cwd=mini)
     warnings = [line for line in problem_lines(result) if "prose.bidi-control" in line]
     assert len(warnings) == 1 and "warning[prose.bidi-control]: bidirectional control U+202E" in warnings[0]
@@ -265,7 +317,9 @@ def test_a_bidirectional_control_is_a_located_warning_unless_the_language_allows
     profile = mini / "book.yaml"
     text = profile.read_text(encoding="utf-8")
     assert "html_lang: en," in text
-    profile.write_text(text.replace("html_lang: en,", "html_lang: en, bidi_controls: true,", 1), encoding="utf-8")
+    profile.write_text(
+        text.replace("html_lang: en,", "html_lang: en, bidi_controls: true,", 1), encoding="utf-8"
+    )
     assert not [line for line in problem_lines(run_cli("check", cwd=mini)) if "prose.bidi-control" in line]
 
 
@@ -277,10 +331,15 @@ def test_a_book_template_that_includes_a_missing_one_is_named(mini):
     (mini / "templates/page.html.j2").unlink()  # the default theme's serves
     assert run_cli("check", cwd=mini).returncode == 0
     base = mini / "templates/base.html.j2"
-    base.write_text(base.read_text(encoding="utf-8").replace("</body>", '{% include "colophon.html.j2" %}\n</body>'), encoding="utf-8")
+    base.write_text(
+        base.read_text(encoding="utf-8").replace("</body>", '{% include "colophon.html.j2" %}\n</body>'),
+        encoding="utf-8",
+    )
     lines = problem_lines(run_cli("check", cwd=mini))
-    assert lines == ["templates/colophon.html.j2: error[template.missing]: the theme has no template 'colophon.html.j2' "
-                     "(hint: restore the file (git checkout templates/))"]
+    assert lines == [
+        "templates/colophon.html.j2: error[template.missing]: the theme has no template 'colophon.html.j2' "
+        "(hint: restore the file (git checkout templates/))"
+    ]
 
 
 def test_a_template_that_does_not_parse_is_located(mini):
@@ -288,7 +347,9 @@ def test_a_template_that_does_not_parse_is_located(mini):
     lines = home.read_text(encoding="utf-8").split("\n")
     home.write_text("\n".join(lines[:3] + ["{% if %}"] + lines[3:]), encoding="utf-8")
     result = run_cli("check", cwd=mini)
-    assert problem_lines(result)[0].startswith("templates/home.html.j2:4:1: error[template.syntax]: the template does not parse")
+    assert problem_lines(result)[0].startswith(
+        "templates/home.html.j2:4:1: error[template.syntax]: the template does not parse"
+    )
     assert "internal error" not in result.stderr
 
 
@@ -322,8 +383,9 @@ def test_a_book_without_labs_needs_no_lab_folder(mini):  # a book with no lab cr
 # bad bytes were an internal error.
 
 
-@pytest.mark.parametrize("place", ["templates/extra.html.j2", "templates/static/extra.js",
-                                   "labs_js/memory/extra.js"])
+@pytest.mark.parametrize(
+    "place", ["templates/extra.html.j2", "templates/static/extra.js", "labs_js/memory/extra.js"]
+)
 @pytest.mark.parametrize("kind", ["fifo", "bad bytes", "link to /dev/zero"])
 def test_what_is_not_a_text_file_among_templates_and_labs_is_located(mini, place, kind):
     path = mini / place
@@ -336,11 +398,18 @@ def test_what_is_not_a_text_file_among_templates_and_labs_is_located(mini, place
     else:
         path.symlink_to("/dev/zero")
         expected = f"{place}:1:1: error[file.outside-project]: links to /dev/zero, outside the project"
+
     def limit():  # reading /dev/zero ends here, not in the OOM killer
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
-    result = subprocess.run([sys.executable, "-m", "atlas_site", "--root", str(mini), "check"],
-                            capture_output=True, text=True, timeout=DEADLINE, errors="replace",
-                            preexec_fn=limit)
+
+    result = subprocess.run(
+        [sys.executable, "-m", "atlas_site", "--root", str(mini), "check"],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        errors="replace",
+        preexec_fn=limit,
+    )
     assert result.returncode == 2, result.stdout + result.stderr
     assert any(line.startswith(expected) for line in problem_lines(result)), result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
@@ -377,8 +446,9 @@ def test_new_chapter_reads_book_yaml_through_the_reader(mini):
 
 
 def test_new_chapter_keeps_quotes_and_backslashes_of_a_title(mini):
-    result = run_cli("new", "chapter", "ch15", "--title", 'zh=“压缩”', "--title", 'en=Say "C:\\models\\"',
-                     cwd=mini)
+    result = run_cli(
+        "new", "chapter", "ch15", "--title", "zh=“压缩”", "--title", 'en=Say "C:\\models\\"', cwd=mini
+    )
     assert result.returncode == 0, result.stderr
     from atlas_site.load.front_matter import split_front_matter
 
@@ -395,8 +465,9 @@ def test_sync_status_that_records_nothing_leaves_the_lock_untouched(mini):  # a 
     assert lock.stat().st_mtime_ns == stamp
 
 
-@pytest.mark.parametrize("value, seconds", [("inf", 30.0), ("nan", 30.0), ("-5", 0.1), ("soon", 30.0),
-                                            ("12", 12.0)])
+@pytest.mark.parametrize(
+    "value, seconds", [("inf", 30.0), ("nan", 30.0), ("-5", 0.1), ("soon", 30.0), ("12", 12.0)]
+)
 def test_the_lab_time_limit_is_a_finite_number(monkeypatch, value, seconds):  # inf meant no limit at all
     from atlas_site.resolve.lab_runtime import lab_timeout
 
@@ -419,13 +490,18 @@ def test_a_fifo_planted_in_the_cache_is_a_miss_not_a_hang(mini, planted):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("sentence", ["a 3.5-times faster decode", "decode got 25 percent faster",
-                                      "解码快了百分之二十五"])
+@pytest.mark.parametrize(
+    "sentence", ["a 3.5-times faster decode", "decode got 25 percent faster", "解码快了百分之二十五"]
+)
 def test_every_spelling_of_a_typed_gain_is_a_bare_number(mini, sentence):  # "3.5-times", "25 percent" passed
     page = mini / "content/en/ch14/00-intro.md"
     text = page.read_text(encoding="utf-8")
-    page.write_text(text.replace("counts from arrival.", f"counts from arrival; {sentence}."),
-                    encoding="utf-8")
+    page.write_text(
+        text.replace("counts from arrival.", f"counts from arrival; {sentence}."), encoding="utf-8"
+    )
     lines = problem_lines(run_cli("check", cwd=mini))
-    assert [line for line in lines if line.startswith("content/en/ch14/00-intro.md:15:")
-            and "gate.claims.bare-" in line], lines
+    assert [
+        line
+        for line in lines
+        if line.startswith("content/en/ch14/00-intro.md:15:") and "gate.claims.bare-" in line
+    ], lines

@@ -1,5 +1,6 @@
 """The build formats numbers exactly as the labs do: the shared vectors in
 labs_js/tests/rounding-vectors.json (labs_js/tests/format.test.js reads the same file)."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """What a build holds once its pages are rendered: the parts that grow with the number of pages
 (issue 19, peak memory at 50x). Structural checks on the real book, never timings."""
+
 from __future__ import annotations
 
 import gc
@@ -43,7 +44,9 @@ def test_the_page_index_keeps_no_text_runs_and_the_reading_order_is_made_again(r
     assert [e.use for e in events if e.use is not None] == parsed.uses
     texts = [e for e in events if e.use is None]
     assert texts and all(e.text.strip() and e.location.path.startswith("content/en/ch14/") for e in texts)
-    assert [(e.location.path, e.location.line) for e in events] == sorted((e.location.path, e.location.line) for e in events)
+    assert [(e.location.path, e.location.line) for e in events] == sorted(
+        (e.location.path, e.location.line) for e in events
+    )
 
 
 def test_the_page_index_knows_every_image_where_it_was_written(real_book):
@@ -56,8 +59,12 @@ def test_the_page_index_knows_every_image_where_it_was_written(real_book):
     install_rules(md)
     page = real_book.book.pages[0]
     part = page.parts[0]
-    edited = page.model_copy(update={"parts": (part.model_copy(update={"body": part.body + "\n\nSee ![a chart](img/x.svg) here.\n"}),)
-                                                + tuple(page.parts[1:])})
+    edited = page.model_copy(
+        update={
+            "parts": (part.model_copy(update={"body": part.body + "\n\nSee ![a chart](img/x.svg) here.\n"}),)
+            + tuple(page.parts[1:])
+        }
+    )
     images = parse_page(edited, md).images
     assert [src for src, _ in images] == ["img/x.svg"]
     where = images[0][1]
@@ -66,17 +73,25 @@ def test_the_page_index_knows_every_image_where_it_was_written(real_book):
 
 
 def test_html_index_keeps_only_the_facts_the_gates_read():
-    html = ('<p><a href="x.html" class="claim-link" title="t">x</a><span class="claim" data-claim="c1">3×</span>'
-            '<span class="badge badge-claim">author-reported</span><meta name="x" content="y"></p>')
+    html = (
+        '<p><a href="x.html" class="claim-link" title="t">x</a><span class="claim" data-claim="c1">3×</span>'
+        '<span class="badge badge-claim">author-reported</span><meta name="x" content="y"></p>'
+    )
     index = index_html(html)
-    assert index.claim_markup == {"claim": 1, "badge-claim": 1}  # counted by exact class: "claim-link" is none
+    assert index.claim_markup == {
+        "claim": 1,
+        "badge-claim": 1,
+    }  # counted by exact class: "claim-link" is none
     assert [(link.href, link.rel, link.lang_switch) for link in index.links] == [("x.html", "", False)]
 
 
 def test_the_same_href_or_id_on_two_pages_is_one_string():
     """A big book repeats its hrefs and ids on every page (navigation, citations, copies of a
     section): the indexes the gates keep until they finish share them."""
-    first, second = (index_html(f'<h2 id="{"q" + "1"}"><a href="{"bibliography.html#src-" + "x"}">x</a></h2>') for _ in range(2))
+    first, second = (
+        index_html(f'<h2 id="{"q" + "1"}"><a href="{"bibliography.html#src-" + "x"}">x</a></h2>')
+        for _ in range(2)
+    )
     assert first.links[0].href is second.links[0].href
     assert next(iter(first.ids)) is next(iter(second.ids))
 

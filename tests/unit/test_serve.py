@@ -1,4 +1,5 @@
 """`atlas-site serve`: real HTTP requests, an overlay on a broken edit, recovery after the fix."""
+
 from __future__ import annotations
 
 import json
@@ -28,14 +29,21 @@ def wait_for(condition, seconds: float = 60.0):  # a deadline for a loaded machi
 def test_serve_rebuilds_shows_problems_and_recovers(mini):
     stop = threading.Event()
     ready: dict = {}
-    thread = threading.Thread(target=serve, kwargs=dict(root=mini, site=mini / "_site", port=0,
-                                                         ready=lambda url: ready.setdefault("url", url), stop=stop), daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        kwargs=dict(
+            root=mini, site=mini / "_site", port=0, ready=lambda url: ready.setdefault("url", url), stop=stop
+        ),
+        daemon=True,
+    )
     thread.start()
     try:
         base = wait_for(lambda: ready.get("url"))
         page = get(base + "en/ch14.html")
         assert b"/__atlas/live.js" in page, "served pages carry the reload script"
-        assert b"/__atlas/live.js" not in (mini / "_site/en/ch14.html").read_bytes(), "files on disk stay as built"
+        assert b"/__atlas/live.js" not in (mini / "_site/en/ch14.html").read_bytes(), (
+            "files on disk stay as built"
+        )
         assert b"location.reload" in get(base + "__atlas/live.js")
         status = lambda: json.loads(get(base + "__atlas/status"))
         first = status()["version"]
@@ -46,7 +54,11 @@ def test_serve_rebuilds_shows_problems_and_recovers(mini):
         assert any("content/en/ch14/00-intro.md:15:" in line and "claim.unknown" in line for line in broken)
         assert b"up to 7.4" in get(base + "en/ch14.html"), "the last good site is still served"
 
-        edit(mini / "content/en/ch14/00-intro.md", "{{claim:no-such-claim}}", "{{claim:distserve-goodput}} again")
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "{{claim:no-such-claim}}",
+            "{{claim:distserve-goodput}} again",
+        )
         wait_for(lambda: status()["version"] > first and not status()["problems"])
         assert b"again" in get(base + "en/ch14.html")
     finally:
@@ -57,8 +69,18 @@ def test_serve_rebuilds_shows_problems_and_recovers(mini):
 def start(project, **kwargs):
     stop = threading.Event()
     ready: dict = {}
-    thread = threading.Thread(target=serve, kwargs=dict(root=project, site=project / "_site", port=0,
-                                                         ready=lambda url: ready.setdefault("url", url), stop=stop, **kwargs), daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        kwargs=dict(
+            root=project,
+            site=project / "_site",
+            port=0,
+            ready=lambda url: ready.setdefault("url", url),
+            stop=stop,
+            **kwargs,
+        ),
+        daemon=True,
+    )
     thread.start()
     return stop, thread, wait_for(lambda: ready.get("url"))
 
@@ -82,18 +104,23 @@ def test_serve_stays_up_whatever_an_edit_does(mini, monkeypatch):
         text = page.read_text(encoding="utf-8")
         page.unlink()
         time.sleep(0.3)
-        page.write_text(text.replace("counts from arrival.", "counts from arrival, saved anew."), encoding="utf-8")
+        page.write_text(
+            text.replace("counts from arrival.", "counts from arrival, saved anew."), encoding="utf-8"
+        )
         wait_for(lambda: b"saved anew" in get(base + "en/ch14.html") and not status()["problems"])
 
         real_build = serve_module.build
 
         def buggy(*args, **kwargs):
             raise RuntimeError("a bug of ours")
+
         monkeypatch.setattr(serve_module, "build", buggy)
         edit(page, "saved anew", "saved again")
         broken = wait_for(lambda: status()["problems"])
-        assert broken == ["atlas-site: internal error: RuntimeError: a bug of ours (hint: this is a bug in atlas-site; "
-                          "the server goes on with the last good site)"]
+        assert broken == [
+            "atlas-site: internal error: RuntimeError: a bug of ours (hint: this is a bug in atlas-site; "
+            "the server goes on with the last good site)"
+        ]
         monkeypatch.setattr(serve_module, "build", real_build)
         edit(page, "saved again", "saved a third time")
         wait_for(lambda: b"a third time" in get(base + "en/ch14.html") and not status()["problems"])
@@ -104,7 +131,7 @@ def test_serve_stays_up_whatever_an_edit_does(mini, monkeypatch):
 
 
 def relative_luminance(rgb: str) -> float:
-    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -124,12 +151,15 @@ def test_overlay_is_readable_in_light_and_dark_mode(mini, chromium):
             page = chromium.new_page(color_scheme=scheme)
             page.goto(base + "en/ch14.html")
             page.wait_for_selector(".atlas-live-overlay pre", timeout=30000)
-            colours = page.eval_on_selector_all(".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre", """els => els.map(e => {
+            colours = page.eval_on_selector_all(
+                ".atlas-live-overlay, .atlas-live-overlay p, .atlas-live-overlay pre",
+                """els => els.map(e => {
                 const style = getComputedStyle(e);
                 let back = style.backgroundColor, node = e;
                 while (back === 'rgba(0, 0, 0, 0)' && node.parentElement) { node = node.parentElement; back = getComputedStyle(node).backgroundColor; }
                 return [e.tagName, style.color, back];
-            })""")
+            })""",
+            )
             assert len(colours) == 3
             for tag, foreground, background in colours:
                 assert contrast(foreground, background) >= 4.5, (scheme, tag, foreground, background)
@@ -148,7 +178,11 @@ def test_serve_shows_and_clears_the_translation_notice_live(mini):
     try:
         assert b"translation-notice" not in get(base + "zh/ch14.html")
         time.sleep(0.3)  # let the watcher settle before editing
-        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "counts from arrival.",
+            "counts from the moment the request arrives.",
+        )
         wait_for(lambda: b'class="translation-notice"' in get(base + "zh/ch14.html"))
         assert run_cli("sync", "ch14#q1", cwd=mini).returncode == 0
         wait_for(lambda: b"translation-notice" not in get(base + "zh/ch14.html"))
@@ -169,19 +203,39 @@ def test_an_edit_is_patched_into_the_open_page_and_a_heading_edit_reloads_it(min
         page.goto(base + "en/ch14.html")
         page.evaluate("() => { window.__notReloaded = true; }")
         untouched = page.evaluate("() => document.querySelector('article table').outerHTML")
-        edit(mini / "content/en/ch14/00-intro.md", "the last block still wastes slots", "the last block still wastes a few slots")
-        page.wait_for_function("() => document.querySelector('article').textContent.includes('wastes a few slots')", timeout=60000)
-        assert page.evaluate("() => window.__notReloaded === true"), "the paragraph was patched in, not reloaded"
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "the last block still wastes slots",
+            "the last block still wastes a few slots",
+        )
+        page.wait_for_function(
+            "() => document.querySelector('article').textContent.includes('wastes a few slots')",
+            timeout=60000,
+        )
+        assert page.evaluate("() => window.__notReloaded === true"), (
+            "the paragraph was patched in, not reloaded"
+        )
         assert page.evaluate("() => document.querySelector('article table').outerHTML") == untouched
         assert page.evaluate("() => document.querySelectorAll('article h2#q1').length") == 1
 
-        edit(mini / "content/en/ch14/00-intro.md", "## Service metrics {#q1}", "## Service metrics, measured {#q1}")
-        page.wait_for_function("() => document.getElementById('q1') && document.getElementById('q1').textContent.includes('measured')", timeout=60000)
-        assert page.evaluate("() => window.__notReloaded === undefined"), "a heading edit (the table of contents changed) reloads"
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "## Service metrics {#q1}",
+            "## Service metrics, measured {#q1}",
+        )
+        page.wait_for_function(
+            "() => document.getElementById('q1') && document.getElementById('q1').textContent.includes('measured')",
+            timeout=60000,
+        )
+        assert page.evaluate("() => window.__notReloaded === undefined"), (
+            "a heading edit (the table of contents changed) reloads"
+        )
         wait_for(lambda: b"measured" in (mini / "_site/en/ch14.html").read_bytes())
         served = (mini / "_site").resolve()
         fresh = build(mini, mini.parent / "fresh-site", search=False)
-        assert fresh.output["en/ch14.html"] == (served / "en/ch14.html").read_bytes(), "serve writes what a build writes"
+        assert fresh.output["en/ch14.html"] == (served / "en/ch14.html").read_bytes(), (
+            "serve writes what a build writes"
+        )
     finally:
         page.close()
         stop.set()
@@ -196,9 +250,17 @@ def test_a_patched_citing_paragraph_keeps_its_card(mini, chromium):
     try:
         page.goto(base + "en/ch14.html")
         page.evaluate("() => { window.__notReloaded = true; }")
-        edit(mini / "content/en/ch14/00-intro.md", "FlashAttention reorders IO [@n04]", "FlashAttention reorders its IO [@n04]")
-        page.wait_for_function("() => document.querySelector('article').textContent.includes('reorders its IO')", timeout=60000)
-        assert page.evaluate("() => window.__notReloaded === true"), "the citing paragraph was patched in, not reloaded"
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "FlashAttention reorders IO [@n04]",
+            "FlashAttention reorders its IO [@n04]",
+        )
+        page.wait_for_function(
+            "() => document.querySelector('article').textContent.includes('reorders its IO')", timeout=60000
+        )
+        assert page.evaluate("() => window.__notReloaded === true"), (
+            "the citing paragraph was patched in, not reloaded"
+        )
         cite = page.locator("article p", has_text="reorders its IO").locator("a.cite")
         cite.focus()
         card = page.locator("#cite-card")
@@ -307,8 +369,11 @@ def test_serve_watches_a_folder_replaced_or_created_after_it_started(mini):
         time.sleep(1.5)  # the swap is seen within a second; then an edit inside the new folder
         edit(mini / "ledger/glossary.md", "    en: goodput", "    en: good output")
         wait_for(lambda: b"good output" in get(base + "en/ch14.html"))
-        edit(labs / "memory/model.js", "function kv_bytes_per_token(args) {",
-             "function kv_bytes_per_token(args) {\n    throw new Error('seen');")
+        edit(
+            labs / "memory/model.js",
+            "function kv_bytes_per_token(args) {",
+            "function kv_bytes_per_token(args) {\n    throw new Error('seen');",
+        )
         wait_for(lambda: any("seen" in line for line in status()["problems"]))
     finally:
         stop.set()
@@ -323,7 +388,11 @@ def test_serve_says_what_build_warns_about(mini, capfd):
     try:
         version = status()["version"]
         time.sleep(0.3)
-        edit(mini / "content/en/ch14/00-intro.md", "counts from arrival.", "counts from the moment the request arrives.")
+        edit(
+            mini / "content/en/ch14/00-intro.md",
+            "counts from arrival.",
+            "counts from the moment the request arrives.",
+        )
         wait_for(lambda version=version: status()["version"] > version)
         wait_for(lambda: "warning[translation" in capfd.readouterr().err or None, seconds=30)
     finally:
@@ -343,7 +412,12 @@ def test_serve_survives_a_fifo_and_a_name_that_is_not_utf8_and_rebuilds_after_th
         time.sleep(0.3)
         fifo = mini / "content/en/ch14/15-fifo.md"
         os.mkfifo(fifo)
-        wait_for(lambda: any("15-fifo.md:1:1: error[file.unreadable]: is a named pipe" in line for line in status()["problems"]))
+        wait_for(
+            lambda: any(
+                "15-fifo.md:1:1: error[file.unreadable]: is a named pipe" in line
+                for line in status()["problems"]
+            )
+        )
         fifo.unlink()
         wait_for(lambda: not status()["problems"])
         odd = mini / "content/en/ch14" / os.fsdecode(b"15-\xff\xfe.md")

@@ -1,6 +1,7 @@
 """A chapter split into one page per part file (book.yaml `split: true`): the first page keeps the
 opening, every link of the site into the chapter reaches the page holding its target, the
 language switch keeps the part, the pager walks the parts, and the editions keep whole chapters."""
+
 from __future__ import annotations
 
 import re
@@ -26,7 +27,10 @@ def book(tmp_path) -> Path:
         link = "[更多](#more)" if lang == "zh" else "[more](#more)"
         intro.write_text(intro.read_text(encoding="utf-8") + f"\n{link}\n", encoding="utf-8")
     profile = root / "book.yaml"
-    profile.write_text(profile.read_text(encoding="utf-8").replace("    number: 14\n", "    number: 14\n    split: true\n"), encoding="utf-8")
+    profile.write_text(
+        profile.read_text(encoding="utf-8").replace("    number: 14\n", "    number: 14\n    split: true\n"),
+        encoding="utf-8",
+    )
     return root
 
 
@@ -42,12 +46,19 @@ def hrefs(html: str, pattern: str) -> list[str]:
 
 def test_each_part_is_a_page_and_links_follow_their_targets(book):
     site = built(book)
-    first, second = (site / "en" / "ch14.html").read_text(encoding="utf-8"), (site / "en" / "ch14-more.html").read_text(encoding="utf-8")
-    assert 'id="q1"' in first and 'id="more"' not in first and 'id="more"' in second and 'id="q1"' not in second
+    first, second = (
+        (site / "en" / "ch14.html").read_text(encoding="utf-8"),
+        (site / "en" / "ch14-more.html").read_text(encoding="utf-8"),
+    )
+    assert (
+        'id="q1"' in first and 'id="more"' not in first and 'id="more"' in second and 'id="q1"' not in second
+    )
     assert "ch14-more.html#more" in hrefs(first, "#more")  # into the second page
     assert "ch14.html#q1" in hrefs(second, "#q1")  # back into the first
     assert "<title>More · " in second
-    assert 'data-moved="{&quot;more&quot;:&quot;ch14-more.html&quot;}"' in first  # old links to ch14.html#more go on
+    assert (
+        'data-moved="{&quot;more&quot;:&quot;ch14-more.html&quot;}"' in first
+    )  # old links to ch14.html#more go on
     assert re.search(r'<a rel="next" href="ch14-more.html">More →</a>', first)
     assert re.search(r'<a rel="prev" href="ch14.html">', second)
     assert 'href="../zh/ch14-more.html"' in second  # the language switch keeps the part
@@ -65,7 +76,12 @@ def test_the_gate_checks_the_split_site(book):
 
 def test_only_a_chapter_is_split(book):
     profile = book / "book.yaml"
-    profile.write_text(profile.read_text(encoding="utf-8").replace("  - generated: bibliography\n", "  - generated: bibliography\n    split: true\n"), encoding="utf-8")
+    profile.write_text(
+        profile.read_text(encoding="utf-8").replace(
+            "  - generated: bibliography\n", "  - generated: bibliography\n    split: true\n"
+        ),
+        encoding="utf-8",
+    )
     checked = run_cli("check", cwd=book)
     assert checked.returncode != 0 and "only a chapter is split" in checked.stdout + checked.stderr
 

@@ -1,6 +1,7 @@
 """The Token factory tutorial's prose keeps the fixes of issue 30: a rendered claim says "author-reported"
 itself, so one sentence carries at most one claim (two made zh read "作者报告……作者报告"); and the
 statements the seeds do not support, or that speak of our own files, stay out."""
+
 from __future__ import annotations
 
 import re
@@ -28,16 +29,22 @@ def sentences(path):
 
 
 def test_a_tutorial_sentence_carries_at_most_one_claim():
-    crowded = [f"{path.relative_to(ROOT)}:{number}: {sentence.strip()[:80]}"
-               for path in PAGES for number, sentence in sentences(path)
-               if len(re.findall(r"\{\{claim:", sentence)) > 1]
+    crowded = [
+        f"{path.relative_to(ROOT)}:{number}: {sentence.strip()[:80]}"
+        for path in PAGES
+        for number, sentence in sentences(path)
+        if len(re.findall(r"\{\{claim:", sentence)) > 1
+    ]
     assert crowded == [], "\n".join(crowded)
 
 
 def test_statements_the_seeds_do_not_support_stay_out_of_the_tutorial():
     assert len(PAGES) == 16, "both languages of the eight tf pages"
-    found = [f"{path.relative_to(ROOT)}:{number}: {why}"
-             for path in PAGES
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             for pattern, why in UNSUPPORTED.items() if re.search(pattern, line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {why}"
+        for path in PAGES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for pattern, why in UNSUPPORTED.items()
+        if re.search(pattern, line)
+    ]
     assert found == [], "\n".join(found)

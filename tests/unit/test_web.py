@@ -1,5 +1,6 @@
 """The open web: descriptions, canonical/hreflang/sitemap only with a site URL, the generated pages
 (home, chooser, numbers, glossary, 404), figure references and the lazily loaded card data."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,9 @@ def _copy_book(tmp_path):
     """The real book in a throwaway folder, to break it."""
     target = tmp_path / "book"
     for folder in ("content", "ledger", "sources", "templates", "labs_js"):
-        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules"))
+        shutil.copytree(
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("tests", "node_modules")
+        )
     shutil.copy(ROOT / "book.yaml", target / "book.yaml")
     return target
 
@@ -43,7 +46,9 @@ def test_without_a_site_url_nothing_is_absolute(real):
     for path in output.html_pages():
         html = output.text(path)
         assert not ABSOLUTE.search(html), f"{path} has canonical or hreflang links without a site URL"
-        assert 'src="http' not in html and 'href="/' not in html, f"{path} has an absolute or root-relative address"
+        assert 'src="http' not in html and 'href="/' not in html, (
+            f"{path} has an absolute or root-relative address"
+        )
 
 
 def test_every_reader_page_has_a_description_and_preview_title(real):
@@ -54,7 +59,10 @@ def test_every_reader_page_has_a_description_and_preview_title(real):
         if path != "404.html":
             assert (_meta(html, "description") or "").strip(), f"{path} has no meta description"
         assert _meta(html, "og:title") and _meta(html, "twitter:title"), path
-    assert _meta(real.output.text("zh/ch14.html"), "description") == real.book.page("zh", "ch14").meta.description
+    assert (
+        _meta(real.output.text("zh/ch14.html"), "description")
+        == real.book.page("zh", "ch14").meta.description
+    )
 
 
 def test_a_published_page_needs_a_description(mini):
@@ -62,8 +70,14 @@ def test_a_published_page_needs_a_description(mini):
     edit(page, "status: draft", "status: published")
     result = run_cli("check", cwd=mini)
     assert result.returncode == 2
-    lines = [line for line in result.stdout.splitlines() + result.stderr.splitlines() if "page.no-description" in line]
-    assert lines and lines[0].startswith("content/en/ch14/00-intro.md:2:1: error[page.no-description]: published page 'ch14' (en)"), lines
+    lines = [
+        line
+        for line in result.stdout.splitlines() + result.stderr.splitlines()
+        if "page.no-description" in line
+    ]
+    assert lines and lines[0].startswith(
+        "content/en/ch14/00-intro.md:2:1: error[page.no-description]: published page 'ch14' (en)"
+    ), lines
     assert "Traceback" not in result.stderr
 
 
@@ -75,35 +89,59 @@ def test_with_a_site_url_pages_carry_canonical_and_hreflang_and_a_sitemap(mini):
     html = result.output.text("en/ch14.html")
     assert '<link rel="canonical" href="https://example.org/atlas/en/ch14.html">' in html
     alternates = re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html)
-    assert alternates == [("zh-Hans", "https://example.org/atlas/zh/ch14.html"), ("en", "https://example.org/atlas/en/ch14.html"),
-                          ("x-default", "https://example.org/atlas/zh/ch14.html")], "x-default is the first language of book.yaml"
+    assert alternates == [
+        ("zh-Hans", "https://example.org/atlas/zh/ch14.html"),
+        ("en", "https://example.org/atlas/en/ch14.html"),
+        ("x-default", "https://example.org/atlas/zh/ch14.html"),
+    ], "x-default is the first language of book.yaml"
     assert _meta(html, "og:url") == "https://example.org/atlas/en/ch14.html"
     root = result.output.text("index.html")
     assert '<link rel="canonical" href="https://example.org/atlas/">' in root
-    assert ("x-default", "https://example.org/atlas/") in re.findall(r'hreflang="([^"]+)" href="([^"]+)"', root)
+    assert ("x-default", "https://example.org/atlas/") in re.findall(
+        r'hreflang="([^"]+)" href="([^"]+)"', root
+    )
     sitemap = ET.fromstring(result.output["sitemap.xml"])
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     locations = [url.findtext("s:loc", namespaces=ns) for url in sitemap.findall("s:url", ns)]
-    assert "https://example.org/atlas/zh/ch14.html" in locations and "https://example.org/atlas/en/ch14.html" in locations
+    assert (
+        "https://example.org/atlas/zh/ch14.html" in locations
+        and "https://example.org/atlas/en/ch14.html" in locations
+    )
     assert not any(loc.endswith(("dashboard.html", "404.html")) for loc in locations)
     for url in sitemap.findall("s:url", ns):
         if url.findtext("s:loc", namespaces=ns).endswith("ch14.html"):
-            assert {link.get("hreflang") for link in url.findall("x:link", ns)} == {"zh-Hans", "en", "x-default"}
+            assert {link.get("hreflang") for link in url.findall("x:link", ns)} == {
+                "zh-Hans",
+                "en",
+                "x-default",
+            }
     robots = result.output.text("robots.txt")
-    assert "Sitemap: https://example.org/atlas/sitemap.xml" in robots and "Disallow: /atlas/dashboard.html" in robots
+    assert (
+        "Sitemap: https://example.org/atlas/sitemap.xml" in robots
+        and "Disallow: /atlas/dashboard.html" in robots
+    )
     not_found = result.output.text("404.html")
-    assert 'href="https://example.org/atlas/assets/atlas.css"' in not_found and _meta(not_found, "robots") == "noindex"
+    assert (
+        'href="https://example.org/atlas/assets/atlas.css"' in not_found
+        and _meta(not_found, "robots") == "noindex"
+    )
     assert 'href="https://example.org/atlas/en/index.html"' in not_found
 
 
 def test_the_profile_refuses_an_unknown_generated_page_and_a_half_translated_about(mini):
     edit(mini / "book.yaml", "  - generated: bibliography", "  - generated: index-of-everything")
-    edit(mini / "book.yaml", "title:", "about: {teaches: {zh: 教什么, en: what}, readers: {en: whom}}\ntitle:")
+    edit(
+        mini / "book.yaml", "title:", "about: {teaches: {zh: 教什么, en: what}, readers: {en: whom}}\ntitle:"
+    )
     result = run_cli("check", cwd=mini)
     assert result.returncode == 2
     text = result.stdout + result.stderr
-    assert re.search(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: .*unknown generated page 'index-of-everything'", text), text
-    assert re.search(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: about\.readers: no text in zh", text), text
+    assert re.search(
+        r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: .*unknown generated page 'index-of-everything'", text
+    ), text
+    assert re.search(r"book\.yaml:\d+:\d+: error\[schema\.invalid\]: about\.readers: no text in zh", text), (
+        text
+    )
 
 
 # -- generated pages ---------------------------------------------------------------------------
@@ -115,12 +153,16 @@ def test_numbers_page_lists_every_number_the_book_shows_with_setting_and_caution
         rows = re.findall(r'<tr class="claim numbers-row" id="claim-([a-z0-9-]+)"', html)
         assert set(rows) == shown and len(rows) == len(set(rows))
         claim = book.claims["distserve-goodput"]
-        row = html[html.index('id="claim-distserve-goodput"'):].split("</tr>")[0]
+        row = html[html.index('id="claim-distserve-goodput"') :].split("</tr>")[0]
         for text in (claim.text[lang], claim.setting[lang], claim.caution[lang]):
             assert escape(text) in row
         assert f'<time datetime="{claim.verified.isoformat()}">' in row, "the row carries the review date"
-        assert re.search(r'href="ch14(-[a-z-]+)?\.html#(q1|opening)"', row), "the row links to where the chapter uses it"
-        assert 'href="numbers.html#claim-distserve-goodput"' in real.output.document(f"{lang}/ch14.html"), "a claim's value links to its row"
+        assert re.search(r'href="ch14(-[a-z-]+)?\.html#(q1|opening)"', row), (
+            "the row links to where the chapter uses it"
+        )
+        assert 'href="numbers.html#claim-distserve-goodput"' in real.output.document(f"{lang}/ch14.html"), (
+            "a claim's value links to its row"
+        )
         assert 'href="numbers.html#claim-distserve-goodput"' in real.output.text(f"{lang}/bibliography.html")
 
 
@@ -131,7 +173,7 @@ def test_numbers_page_has_a_permalink_row_for_every_worked_example_the_prose_sho
         html = real.output.text(f"{lang}/numbers.html")
         rows = re.findall(r'<tr class="ex numbers-row" id="ex-([a-z0-9-]+)"', html)
         assert set(rows) == shown and len(rows) == len(set(rows))
-        row = html[html.index('id="ex-kv-per-token"'):].split("</tr>")[0]
+        row = html[html.index('id="ex-kv-per-token"') :].split("</tr>")[0]
         assert escape(book.examples["kv-per-token"].note[lang]) in row, "the row states the assumption"
         assert re.search(r'href="ch14(-[a-z-]+)?\.html#', row), "the row links to the sections that use it"
         chapter = real.output.document(f"{lang}/ch14.html")
@@ -149,32 +191,50 @@ def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real)
         assert sorted(ids) == sorted(book.terms), "every term, once"
         names = [book.terms[i].names[lang] for i in ids]
         if lang == "zh":
-            keys = [[s.strip().casefold() for s in lazy_pinyin(n, style=Style.TONE3, neutral_tone_with_five=True) if s.strip()] for n in names]
+            keys = [
+                [
+                    s.strip().casefold()
+                    for s in lazy_pinyin(n, style=Style.TONE3, neutral_tone_with_five=True)
+                    if s.strip()
+                ]
+                for n in names
+            ]
         else:
             keys = [[n.casefold()] for n in names]
         assert keys == sorted(keys), f"{lang} glossary order"
-        entry = html[html.index('id="term-ttft"'):].split("</div>")[0]
+        entry = html[html.index('id="term-ttft"') :].split("</div>")[0]
         other = "en" if lang == "zh" else "zh"
-        assert escape(book.terms["ttft"].names[other]) in entry and escape(book.terms["ttft"].definition[lang]) in entry
-        assert re.search(r'href="ch14(-[a-z-]+)?\.html#term-ttft"', entry), "links to the place the book first defines it"
+        assert (
+            escape(book.terms["ttft"].names[other]) in entry
+            and escape(book.terms["ttft"].definition[lang]) in entry
+        )
+        assert re.search(r'href="ch14(-[a-z-]+)?\.html#term-ttft"', entry), (
+            "links to the place the book first defines it"
+        )
     zh = real.output.text("zh/glossary.html")
-    assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), "推 tui1 before 吞 tun1"
+    assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), (
+        "推 tui1 before 吞 tun1"
+    )
 
 
 def test_glossary_shows_a_name_once_when_a_term_has_no_second_name(real):
     """A term named KDA in both languages with the abbreviation KDA rendered "KDA KDA KDA"."""
     langs = real.book.languages
-    same = [t for t in real.book.terms.values() if len({*(t.names[lang] for lang in langs), t.abbr or ""} - {""}) == 1]
+    same = [
+        t
+        for t in real.book.terms.values()
+        if len({*(t.names[lang] for lang in langs), t.abbr or ""} - {""}) == 1
+    ]
     assert same, "the real book has terms with one name in every language"
     for lang in real.book.languages:
         html = real.output.text(f"{lang}/glossary.html")
         for term in same:
-            head = html[html.index(f'id="term-{term.id}"'):].split("</dt>")[0]
+            head = html[html.index(f'id="term-{term.id}"') :].split("</dt>")[0]
             assert head.count(escape(term.names[lang])) == 1, (lang, term.id, head)
             assert "glossary-abbr" not in head and "glossary-other" not in head
         cards = real.output.text(f"assets/previews-{lang}.js")
         for term in same:
-            entry = json.loads(cards[len("window.AtlasPreviews="):].rstrip(";\n"))["terms"][term.id]
+            entry = json.loads(cards[len("window.AtlasPreviews=") :].rstrip(";\n"))["terms"][term.id]
             assert entry["abbr"] is None and entry["others"] == [], (lang, term.id, entry)
 
 
@@ -204,8 +264,12 @@ def test_card_data_is_fetched_on_demand_not_loaded_with_the_page(real):
     previews = real.output.text("assets/previews-zh.js")
     assert previews.startswith("window.AtlasPreviews={")
     import json
-    payload = json.loads(previews[len("window.AtlasPreviews="):-2])
-    assert payload["claims"]["distserve-goodput"]["caution"] == real.book.claims["distserve-goodput"].caution["zh"]
+
+    payload = json.loads(previews[len("window.AtlasPreviews=") : -2])
+    assert (
+        payload["claims"]["distserve-goodput"]["caution"]
+        == real.book.claims["distserve-goodput"].caution["zh"]
+    )
     assert payload["terms"]["ttft"]["others"] == [["en", "time to first token"]]
     q3 = payload["sections"]["ch14-memory#q3"]  # keyed by the page of the split chapter that holds it
     assert q3["title"].startswith("KV") and q3["first"].endswith("。")
@@ -227,9 +291,23 @@ def test_figure_references_are_checked(tmp_path):
     edit(book / "content/en/ch14/00-opening.md", "({{figref:serving-stack}})", "({{figref:serving-stak}})")
     edit(book / "content/zh/ch14/00-opening.md", "（{{figref:serving-stack}}）", "（{{figref:factory-map}}）")
     result = run_cli("check", cwd=book)
-    lines = [line for line in result.stdout.splitlines() + result.stderr.splitlines() if "error[figref." in line]
-    assert any(re.match(r"content/en/ch14/00-opening\.md:\d+:\d+: error\[figref\.unknown\]: no figure 'serving-stak' in the ledger \(hint: did you mean 'serving-stack'", line) for line in lines), lines
-    assert any(re.match(r"content/zh/ch14/00-opening\.md:\d+:\d+: error\[figref\.not-on-page\]: figure 'factory-map' is referred to but not placed on this page", line) for line in lines), lines
+    lines = [
+        line for line in result.stdout.splitlines() + result.stderr.splitlines() if "error[figref." in line
+    ]
+    assert any(
+        re.match(
+            r"content/en/ch14/00-opening\.md:\d+:\d+: error\[figref\.unknown\]: no figure 'serving-stak' in the ledger \(hint: did you mean 'serving-stack'",
+            line,
+        )
+        for line in lines
+    ), lines
+    assert any(
+        re.match(
+            r"content/zh/ch14/00-opening\.md:\d+:\d+: error\[figref\.not-on-page\]: figure 'factory-map' is referred to but not placed on this page",
+            line,
+        )
+        for line in lines
+    ), lines
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
@@ -240,15 +318,21 @@ def test_every_misconception_block_shows_the_mistaken_statement_then_what_is_tru
         shown = set()
         for page_id in ("ch14", "tf-model", "tf-cluster"):
             html = real.output.document(f"{lang}/{page_id}.html")
-            for block in re.findall(r'<aside class="misconception" id="misconception-(m\d+)".*?</aside>', html, re.S):
+            for block in re.findall(
+                r'<aside class="misconception" id="misconception-(m\d+)".*?</aside>', html, re.S
+            ):
                 shown.add(block)
             for item in real.book.misconceptions:
                 start = html.find(f'id="misconception-{item.id}"')
                 if start < 0:
                     continue
-                block = html[start:html.index("</aside>", start)]
-                wrong = block.index(f'<span class="misconception-statement">{escape(item.statement[lang])}</span>')
+                block = html[start : html.index("</aside>", start)]
+                wrong = block.index(
+                    f'<span class="misconception-statement">{escape(item.statement[lang])}</span>'
+                )
                 true = block.index('class="misconception-tag misconception-true"')
                 assert escape(real.book.ui("wrong", lang)) in block[:wrong]
-                assert wrong < true < block.index("<p>", true), "the mistake first, then what is true, then the prose"
+                assert wrong < true < block.index("<p>", true), (
+                    "the mistake first, then what is true, then the prose"
+                )
         assert shown == {m.id for m in real.book.misconceptions}, f"{lang}: all twenty shown to readers"

@@ -21,7 +21,9 @@ def run(args) -> int:
         print_problems(problems)
         return EXIT_PROBLEMS
     if len(languages) > 1:  # the sample says the same in every language: declare its sections in step
-        declared = argparse.Namespace(root=str(target), sections=[], all=True, minor=False, status=False, date=today)
+        declared = argparse.Namespace(
+            root=str(target), sections=[], all=True, minor=False, status=False, date=today
+        )
         if sync.run(declared) != 0:
             return EXIT_PROBLEMS
     print(f"created {target}/ ({len(written)} files): cd {target} && atlas-site serve")

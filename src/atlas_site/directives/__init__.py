@@ -1,4 +1,5 @@
 """The one directive registry: every directive of the book's markdown, declared once."""
+
 from __future__ import annotations
 
 from . import blocks, containers, evidence

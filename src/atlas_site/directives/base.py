@@ -12,6 +12,7 @@ A directive is declared once, in its module under directives/, with
 - `parity`: whether zh and en must hold the same uses of it per section (gates/parity.py).
 markdown/ reads the names and forms, resolve/ the argument and check, render/ the renderer,
 gates/ the parity role. A directive that is not declared is a located error everywhere."""
+
 from __future__ import annotations
 
 import re
@@ -57,7 +58,11 @@ class Directive:
             return None
         if self.argument == "output":
             head, _, output = arg.partition(".")
-            return None if ID.match(head) and (not output or ID.match(output)) else f"'{self.name}' needs id or id.output (got '{arg}')"
+            return (
+                None
+                if ID.match(head) and (not output or ID.match(output))
+                else f"'{self.name}' needs id or id.output (got '{arg}')"
+            )
         return None if ID.match(arg) else f"'{self.name}' needs one id (got '{arg}')"
 
 

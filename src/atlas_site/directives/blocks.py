@@ -1,4 +1,5 @@
 """Block directives: each stands alone as a paragraph and renders a generated block."""
+
 from __future__ import annotations
 
 import re
@@ -44,13 +45,19 @@ def _render_figure(state, use) -> str:
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
     number = state.figure_numbers[spec.id]
-    state.record.figures[spec.id] = {"number": number, "drawn": unescape(TAGS.sub(" ", svg)), "problems": problems}
+    state.record.figures[spec.id] = {
+        "number": number,
+        "drawn": unescape(TAGS.sub(" ", svg)),
+        "problems": problems,
+    }
     cites = state.cite(list(spec.sources)) if spec.sources else ""
-    return (f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
-            f'<div class="figure-box">{svg}</div>\n'
-            f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {number}</span>'
-            f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
-            "</figure>\n")
+    return (
+        f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
+        f'<div class="figure-box">{svg}</div>\n'
+        f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {number}</span>'
+        f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
+        "</figure>\n"
+    )
 
 
 def _check_figure(book, use, computed, out) -> None:
@@ -58,8 +65,12 @@ def _check_figure(book, use, computed, out) -> None:
 
 
 FIGURE = Directive(
-    "figure", "block", "id", "an original figure (inline SVG) with its number, kind, caption and sources",
-    render=_render_figure, check=_check_figure,
+    "figure",
+    "block",
+    "id",
+    "an original figure (inline SVG) with its number, kind, caption and sources",
+    render=_render_figure,
+    check=_check_figure,
     depends=lambda deps, use: [deps.figure(use.key)],
     example="{{figure:kv-formula}}",
 )
@@ -69,19 +80,30 @@ FIGURE = Directive(
 def _render_figref(state, use) -> str:
     number = state.figure_numbers.get(use.key, 0)  # a figure not on the page is reported by resolve
     text = state.ui("figure_ref").replace("{n}", str(number))
-    return f'<a class="figref" href="#fig-{escape(use.key)}" data-figref="{escape(use.key)}">{escape(text)}</a>'
+    return (
+        f'<a class="figref" href="#fig-{escape(use.key)}" data-figref="{escape(use.key)}">{escape(text)}</a>'
+    )
 
 
 def _check_figref_page(book, parsed, use, out) -> None:
     if use.key in book.figures and use.key not in parsed.figure_numbers():
-        out.error(use.location, "figref.not-on-page", f"figure '{use.key}' is referred to but not placed on this page",
-                  f"place it with {{{{figure:{use.key}}}}} on this page, or drop the reference")
+        out.error(
+            use.location,
+            "figref.not-on-page",
+            f"figure '{use.key}' is referred to but not placed on this page",
+            f"place it with {{{{figure:{use.key}}}}} on this page, or drop the reference",
+        )
 
 
 FIGREF = Directive(
-    "figref", "inline", "id", "a reference to a figure placed on the same page: 'Figure N' linked to it, with a preview card",
+    "figref",
+    "inline",
+    "id",
+    "a reference to a figure placed on the same page: 'Figure N' linked to it, with a preview card",
     render=_render_figref,
-    check=lambda book, use, computed, out: require(book, use, out, "figures", book.figures, "figref.unknown", "figure"),
+    check=lambda book, use, computed, out: require(
+        book, use, out, "figures", book.figures, "figref.unknown", "figure"
+    ),
     page_check=_check_figref_page,
     parity=True,  # both languages point the reader at the same figures in the same sections
     example="{{figref:kv-formula}}",
@@ -102,21 +124,34 @@ def _render_labs(state, use) -> str:
         state.record.labs[lab_id] = [s["id"] for s in labs[lab_id].get("statements") or []]
     scripts = " ".join(f"../assets/labs/{name}" for name in lab_scripts_for(state.root, use.keys))
     if len(use.keys) > 1:
-        body = state.env.get_template("labs/tablist.html.j2").render(lang=state.lang, t=t, labs=labs, lab_ids=list(use.keys))
+        body = state.env.get_template("labs/tablist.html.j2").render(
+            lang=state.lang, t=t, labs=labs, lab_ids=list(use.keys)
+        )
     else:
-        body = state.env.get_template("labs/panel.html.j2").render(lang=state.lang, t=t, lab=labs[use.key], in_tabs=False)
+        body = state.env.get_template("labs/panel.html.j2").render(
+            lang=state.lang, t=t, lab=labs[use.key], in_tabs=False
+        )
     return f'<div class="labs" data-lab-scripts="{escape(scripts)}" data-pagefind-ignore>\n{body}</div>\n'
 
 
 def _check_labs(book, use, computed, out) -> None:
     unknown = [lab for lab in use.keys if lab not in book.labs]
     if unknown:
-        out.error(use.location, "labs.unknown", f"no lab {', '.join(repr(u) for u in unknown)} in the ledger", closest(unknown[0], book.labs))
+        out.error(
+            use.location,
+            "labs.unknown",
+            f"no lab {', '.join(repr(u) for u in unknown)} in the ledger",
+            closest(unknown[0], book.labs),
+        )
 
 
 LABS = Directive(
-    "labs", "block", "ids", "in-browser labs: one lab on its own, or several in one keyboard-operable tablist",
-    render=_render_labs, check=_check_labs,
+    "labs",
+    "block",
+    "ids",
+    "in-browser labs: one lab on its own, or several in one keyboard-operable tablist",
+    render=_render_labs,
+    check=_check_labs,
     depends=lambda deps, use: [deps.labs(use.keys)],
     example="{{labs:memory,batch}}",
 )
@@ -132,18 +167,28 @@ def _render_question_cards(state, use) -> str:
             f'<span class="qcard-ledger">{escape(question.ledger[state.lang])}</span>'
             f'<span class="qcard-question">{escape(question.question[state.lang])}</span>'
             f'<span class="qcard-wrong"><span class="visually-hidden">{escape(state.ui("wrong"))}: </span>'
-            f'{escape(question.wrong[state.lang])}</span></a></li>')
+            f"{escape(question.wrong[state.lang])}</span></a></li>"
+        )
     # the cards repeat every question: keep them out of the search index so results point at the sections
     # the cards stay compact so all of them fit the first screen; one button shows every card's
     # question and its most common mistake, at any width (site.js; without script: hover, print)
-    toggle = (f'<button type="button" class="qcards-toggle" data-qcards-toggle aria-pressed="false" hidden '
-              f'data-hide="{escape(state.ui("qcards_hide"))}">{escape(state.ui("qcards_show"))}</button>\n')
-    return ('<ol class="qcards" data-block="question-cards" data-pagefind-ignore>\n' + "\n".join(items) + "\n</ol>\n"
-            + toggle)
+    toggle = (
+        f'<button type="button" class="qcards-toggle" data-qcards-toggle aria-pressed="false" hidden '
+        f'data-hide="{escape(state.ui("qcards_hide"))}">{escape(state.ui("qcards_show"))}</button>\n'
+    )
+    return (
+        '<ol class="qcards" data-block="question-cards" data-pagefind-ignore>\n'
+        + "\n".join(items)
+        + "\n</ol>\n"
+        + toggle
+    )
 
 
 QUESTION_CARDS = Directive(
-    "question-cards", "block", "none", "the book's questions as cards linking to their sections",
+    "question-cards",
+    "block",
+    "none",
+    "the book's questions as cards linking to their sections",
     render=_render_question_cards,
     depends=lambda deps, use: [deps.collection("questions")],
     example="{{question-cards}}",
@@ -154,16 +199,23 @@ QUESTION_CARDS = Directive(
 def _render_node_table(state, use) -> str:
     rows = []
     for number, node in sorted(state.book.registry.nodes.items(), key=lambda item: number_order(item[0])):
-        rows.append(f'<tr><td>{escape(source_label(state.book, number))}</td><td>{node.year}</td>'
-                    f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
-                    f'<td>{escape(node.role[state.lang])}</td></tr>')
+        rows.append(
+            f"<tr><td>{escape(source_label(state.book, number))}</td><td>{node.year}</td>"
+            f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
+            f"<td>{escape(node.role[state.lang])}</td></tr>"
+        )
     head = "".join(f'<th scope="col">{escape(state.ui(k))}</th>' for k in ("node", "year", "source", "role"))
-    return (scroll_box_open("table-scroll", len(rows) + 1) + '<table class="node-table">'
-            f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + SCROLL_BOX_CLOSE)
+    return (
+        scroll_box_open("table-scroll", len(rows) + 1) + '<table class="node-table">'
+        f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + SCROLL_BOX_CLOSE
+    )
 
 
 NODE_TABLE = Directive(
-    "node-table", "block", "none", "every formal node with its year, work and role (does not count as citing them)",
+    "node-table",
+    "block",
+    "none",
+    "every formal node with its year, work and role (does not count as citing them)",
     render=_render_node_table,
     depends=lambda deps, use: [deps.registry_kind("nodes")],
     example="{{node-table}}",
@@ -172,14 +224,19 @@ NODE_TABLE = Directive(
 
 # -- open-questions ----------------------------------------------------------------------------
 def _render_open_questions(state, use) -> str:
-    items = [f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(state.ui("open"))}</span> '
-             f'<strong>{escape(q.topic[state.lang])}</strong>: {escape(q.text[state.lang])}</li>'
-             for q in state.book.open_questions]
+    items = [
+        f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(state.ui("open"))}</span> '
+        f"<strong>{escape(q.topic[state.lang])}</strong>: {escape(q.text[state.lang])}</li>"
+        for q in state.book.open_questions
+    ]
     return '<ul class="open-questions">\n' + "\n".join(items) + "\n</ul>\n"
 
 
 OPEN_QUESTIONS = Directive(
-    "open-questions", "block", "none", "the questions the sources leave open, shown as open",
+    "open-questions",
+    "block",
+    "none",
+    "the questions the sources leave open, shown as open",
     render=_render_open_questions,
     depends=lambda deps, use: [deps.collection("open_questions")],
     example="{{open-questions}}",
@@ -193,15 +250,30 @@ def _render_dev_map(state, use) -> str:
     book, lang = state.book, state.lang
     routes = [{"id": r.id, "title": r.title[lang], "summary": r.summary[lang]} for r in book.map_routes]
     titles = {n.id: n.title[lang] for n in book.map_nodes}
-    nodes = [{"id": n.id, "route": n.route, "year": n.year, "title": n.title[lang], "solved": n.solved[lang],
-              "left": n.left[lang], "cites": Markup(state.cite(list(n.cites))),
-              "after": [{"id": a, "title": titles.get(a, a)} for a in n.after]} for n in book.map_nodes]
+    nodes = [
+        {
+            "id": n.id,
+            "route": n.route,
+            "year": n.year,
+            "title": n.title[lang],
+            "solved": n.solved[lang],
+            "left": n.left[lang],
+            "cites": Markup(state.cite(list(n.cites))),
+            "after": [{"id": a, "title": titles.get(a, a)} for a in n.after],
+        }
+        for n in book.map_nodes
+    ]
     years = sorted({n.year for n in book.map_nodes})
-    return state.env.get_template("devmap.html.j2").render(lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years)
+    return state.env.get_template("devmap.html.j2").render(
+        lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years
+    )
 
 
 DEV_MAP = Directive(
-    "dev-map", "block", "none", "the development map: routes as lanes over the years, nodes with what they solved and left",
+    "dev-map",
+    "block",
+    "none",
+    "the development map: routes as lanes over the years, nodes with what they solved and left",
     render=_render_dev_map,
     depends=lambda deps, use: [deps.dev_map()],
     example="{{dev-map}}",

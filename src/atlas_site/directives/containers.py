@@ -1,4 +1,5 @@
 """Container directives: `::: NAME ARG` … `:::` marked blocks around prose."""
+
 from __future__ import annotations
 
 from html import escape
@@ -12,21 +13,34 @@ def _render_misconception(state, use, opening: bool) -> str:
     if not opening:
         return "</aside>\n"
     statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == use.key)
-    return (f'<aside class="misconception" id="misconception-{escape(use.key)}" data-misconception="{escape(use.key)}">'
-            f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n'
-            f'<p class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
-            f'<span class="misconception-statement">{escape(statement)}</span></p>\n'
-            f'<p class="misconception-tag misconception-true">{escape(state.ui("misconception_true"))}</p>\n')
+    return (
+        f'<aside class="misconception" id="misconception-{escape(use.key)}" data-misconception="{escape(use.key)}">'
+        f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n'
+        f'<p class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
+        f'<span class="misconception-statement">{escape(statement)}</span></p>\n'
+        f'<p class="misconception-tag misconception-true">{escape(state.ui("misconception_true"))}</p>\n'
+    )
 
 
 def _check_misconception(book, use, computed, out) -> None:
-    require(book, use, out, "misconceptions", [m.id for m in book.misconceptions], "block.unknown-misconception", "misconception")
+    require(
+        book,
+        use,
+        out,
+        "misconceptions",
+        [m.id for m in book.misconceptions],
+        "block.unknown-misconception",
+        "misconception",
+    )
 
 
 MISCONCEPTION = Directive(
-    "misconception", "container", "id",
+    "misconception",
+    "container",
+    "id",
     "the one place a misconception may be stated: inside its block, which corrects it",
-    render=_render_misconception, check=_check_misconception,
+    render=_render_misconception,
+    check=_check_misconception,
     depends=lambda deps, use: [deps.collection("misconceptions")],  # it shows the ledger's statement
     example="::: misconception m07 … :::",
 )
@@ -36,8 +50,10 @@ def _render_lineage(state, use, opening: bool) -> str:
     if not opening:
         return "</section>\n"
     title = escape(state.book.lineages[use.key].title[state.lang])
-    return (f'<section class="lineage" data-lineage="{escape(use.key)}" aria-label="{title}">'
-            f'<p class="block-label">{title}</p>\n')
+    return (
+        f'<section class="lineage" data-lineage="{escape(use.key)}" aria-label="{title}">'
+        f'<p class="block-label">{title}</p>\n'
+    )
 
 
 def _check_lineage(book, use, computed, out) -> None:
@@ -45,20 +61,32 @@ def _check_lineage(book, use, computed, out) -> None:
 
 
 LINEAGE = Directive(
-    "lineage", "container", "id", "a highlighted lineage: a line of systems read as one story (ledger `lineages`)",
-    render=_render_lineage, check=_check_lineage,
+    "lineage",
+    "container",
+    "id",
+    "a highlighted lineage: a line of systems read as one story (ledger `lineages`)",
+    render=_render_lineage,
+    check=_check_lineage,
     depends=lambda deps, use: [deps.lineage(use.key)],
     example="::: lineage ID … :::",
 )
 
 
 def _render_note(state, use, opening: bool) -> str:
-    return f'<aside class="note"><p class="block-label">{escape(state.ui("note"))}</p>\n' if opening else "</aside>\n"
+    return (
+        f'<aside class="note"><p class="block-label">{escape(state.ui("note"))}</p>\n'
+        if opening
+        else "</aside>\n"
+    )
 
 
 NOTE = Directive(
-    "note", "container", "none", "an aside",
-    render=_render_note, parity=False,
+    "note",
+    "container",
+    "none",
+    "an aside",
+    render=_render_note,
+    parity=False,
     example="::: note … :::",
 )
 

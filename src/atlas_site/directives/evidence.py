@@ -1,4 +1,5 @@
 """Inline directives that carry evidence: citations, claims, teaching numbers, glossary terms."""
+
 from __future__ import annotations
 
 from html import escape
@@ -15,14 +16,25 @@ def _check_cite(book, use, computed, out) -> None:
     if book.is_broken("registry", registry_kind(use.key)):
         out.quiet()
     elif use.key in leads:
-        out.error(use.location, "lead.cited", f"'{use.key}' is a candidate lead ({leads[use.key].status}); prose may cite only formal sources")
+        out.error(
+            use.location,
+            "lead.cited",
+            f"'{use.key}' is a candidate lead ({leads[use.key].status}); prose may cite only formal sources",
+        )
     elif book.registry.entry(use.key) is None:
-        out.error(use.location, "cite.unknown", f"no source with ledger number '{use.key}'",
-                  closest(use.key, list(book.registry.nodes) + list(book.registry.references)))
+        out.error(
+            use.location,
+            "cite.unknown",
+            f"no source with ledger number '{use.key}'",
+            closest(use.key, list(book.registry.nodes) + list(book.registry.references)),
+        )
 
 
 CITE = Directive(
-    "cite", "inline", "numbers", "a citation of ledger numbers, linked to the bibliography with a hover card",
+    "cite",
+    "inline",
+    "numbers",
+    "a citation of ledger numbers, linked to the bibliography with a hover card",
     render=lambda state, use: state.cite(list(use.keys)),
     check=_check_cite,
     depends=lambda deps, use: [deps.source(use.key)],
@@ -44,7 +56,11 @@ def _claim_evidence(state, claim) -> str:
     for number in claim.source:
         entry = state.book.registry.entry(number)
         if entry is not None and entry.scope_at_every_use:
-            text = state.ui("scope_of").replace("{source}", f"[{source_label(state.book, number)}]").replace("{scope}", entry.scope[state.lang])
+            text = (
+                state.ui("scope_of")
+                .replace("{source}", f"[{source_label(state.book, number)}]")
+                .replace("{scope}", entry.scope[state.lang])
+            )
             html += f'<span class="claim-scope"> · {escape(text)}</span>'
     return html
 
@@ -53,15 +69,19 @@ def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
     value = f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
-    if state.book.profile.generates("numbers"):  # the value links to its row, where it can be cited with its setting
+    if state.book.profile.generates(
+        "numbers"
+    ):  # the value links to its row, where it can be cited with its setting
         value = f'<a class="claim-link" href="numbers.html#claim-{escape(claim.id)}">{value}</a>'
     # the spaces keep the value, the setting and the citation apart in the search index's text; the
     # label, repeated on every claim, stays out of it; data-claim names the card's preview data
-    return (f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
-            f'<span class="badge badge-claim" data-pagefind-ignore>{escape(label)}</span> '
-            f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
-            f'{_claim_evidence(state, claim)}</span> '
-            f"{state.cite(list(claim.source))}</span>")
+    return (
+        f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
+        f'<span class="badge badge-claim" data-pagefind-ignore>{escape(label)}</span> '
+        f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
+        f"{_claim_evidence(state, claim)}</span> "
+        f"{state.cite(list(claim.source))}</span>"
+    )
 
 
 def _check_claim(book, use, computed, out) -> None:
@@ -69,8 +89,12 @@ def _check_claim(book, use, computed, out) -> None:
 
 
 CLAIM = Directive(
-    "claim", "inline", "id", "an author-reported or benchmark number with its setting, label and citation",
-    render=_render_claim, check=_check_claim,
+    "claim",
+    "inline",
+    "id",
+    "an author-reported or benchmark number with its setting, label and citation",
+    render=_render_claim,
+    check=_check_claim,
     depends=lambda deps, use: [deps.claim(use.key)],
     example="{{claim:distserve-goodput}}",
 )
@@ -89,10 +113,14 @@ def _render_example(state, use) -> str:
     if first and state.book.profile.generates("numbers"):
         # the first use on a page: the label is the link to the example's row (later uses stay light:
         # the chapter's page weight has little room)
-        badge = (f'<a class="badge badge-ex" href="numbers.html#ex-{escape(example_id)}" data-pagefind-ignore>'
-                 f'{escape(label)}</a>')
-    return (f'<span class="ex"{title}>'
-            f'<span class="ex-value">{escape(state.example_text(use.key))}</span> {badge}</span>')
+        badge = (
+            f'<a class="badge badge-ex" href="numbers.html#ex-{escape(example_id)}" data-pagefind-ignore>'
+            f"{escape(label)}</a>"
+        )
+    return (
+        f'<span class="ex"{title}>'
+        f'<span class="ex-value">{escape(state.example_text(use.key))}</span> {badge}</span>'
+    )
 
 
 def _check_example(book, use, computed, out) -> None:
@@ -102,16 +130,35 @@ def _check_example(book, use, computed, out) -> None:
         if book.is_broken("examples", example_id):
             out.quiet()
         else:
-            out.error(use.location, "example.unknown", f"no worked example '{example_id}'", closest(example_id, book.examples))
+            out.error(
+                use.location,
+                "example.unknown",
+                f"no worked example '{example_id}'",
+                closest(example_id, book.examples),
+            )
     elif not output and len(example.outputs) != 1:
-        out.error(use.location, "example.ambiguous", f"example '{example_id}' has several outputs; name one", f"one of {', '.join(sorted(example.outputs))}")
+        out.error(
+            use.location,
+            "example.ambiguous",
+            f"example '{example_id}' has several outputs; name one",
+            f"one of {', '.join(sorted(example.outputs))}",
+        )
     elif output and output not in example.outputs:
-        out.error(use.location, "example.unknown-output", f"example '{example_id}' declares no output '{output}'", closest(output, example.outputs))
+        out.error(
+            use.location,
+            "example.unknown-output",
+            f"example '{example_id}' declares no output '{output}'",
+            closest(output, example.outputs),
+        )
 
 
 EXAMPLE = Directive(
-    "ex", "inline", "output", "a teaching number computed by the labs' own code, with its label",
-    render=_render_example, check=_check_example,
+    "ex",
+    "inline",
+    "output",
+    "a teaching number computed by the labs' own code, with its label",
+    render=_render_example,
+    check=_check_example,
     depends=lambda deps, use: [deps.example(use.key.partition(".")[0])],
     example="{{ex:kv-per-token.kib_per_token}}",
 )
@@ -126,8 +173,10 @@ def _render_term(state, use) -> str:
     state.defined.add(use.key)
     definition = term.definition[state.lang]
     # the search index weighs the place a term is defined above its other mentions
-    return (f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '
-            f'title="{escape(definition)}">{escape(shown)}</dfn>')
+    return (
+        f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '
+        f'title="{escape(definition)}">{escape(shown)}</dfn>'
+    )
 
 
 def _check_term(book, use, computed, out) -> None:
@@ -135,8 +184,12 @@ def _check_term(book, use, computed, out) -> None:
 
 
 TERM = Directive(
-    "term", "inline", "id", "a glossary term: a <dfn> at its first use on the page, a link after",
-    render=_render_term, check=_check_term,
+    "term",
+    "inline",
+    "id",
+    "a glossary term: a <dfn> at its first use on the page, a link after",
+    render=_render_term,
+    check=_check_term,
     depends=lambda deps, use: [deps.term(use.key)],
     parity=False,  # each language defines its terms where its own prose first needs them
     example="{{term:goodput}} · {{term:ttft|TTFT}}",

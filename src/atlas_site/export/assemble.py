@@ -3,6 +3,7 @@ cleaned content of the rendered web page (so every number, label and citation is
 site shows), plus the generated parts (the glossary when the book has no glossary page, and the
 bibliography). Internal links are brought to one form, `<chapter>.html#<id>`, which the PDF and the
 EPUB then map to their own: a link whose target is not in the edition is kept as plain text."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -130,20 +131,33 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
     chapters: list[Chapter] = []
     for part in book.profile.parts:
         if part.generated:
-            if part.generated != GLOSSARY and not any(c.id == GLOSSARY for c in chapters) and _needs_glossary(book):
+            if (
+                part.generated != GLOSSARY
+                and not any(c.id == GLOSSARY for c in chapters)
+                and _needs_glossary(book)
+            ):
                 chapters.append(_glossary_chapter(book, lang, env))
             path = f"{lang}/{part.generated}.html"
             if path in output:
                 chapters.append(_chapter(book, lang, part.generated, output.document(path), None))
                 if part.generated == GLOSSARY:
-                    chapters[-1].listed = 1  # its sections are its initial letters: headings on the page, not contents
+                    chapters[
+                        -1
+                    ].listed = 1  # its sections are its initial letters: headings on the page, not contents
             continue
         for page_id in part.page_ids:
             page = book.page(lang, page_id)
             if page is None:
                 continue
-            chapter = _chapter(book, lang, page_id, output.document(page.output_path),
-                               f"{part.title[lang]} · {page.meta.short_title or page.meta.title}" if part.series and part.title else None)
+            chapter = _chapter(
+                book,
+                lang,
+                page_id,
+                output.document(page.output_path),
+                f"{part.title[lang]} · {page.meta.short_title or page.meta.title}"
+                if part.series and part.title
+                else None,
+            )
             chapter.series = part.title[lang] if part.series and part.title else None
             chapters.append(chapter)
     if _needs_glossary(book) and not any(c.id == GLOSSARY for c in chapters):
@@ -188,7 +202,9 @@ def _lab_address(book: Book, lang: str, page_id: str, panel_id: str) -> ET.Eleme
     path = f"{lang}/{page_id}.html#{panel_id}"
     site_url = book.profile.site_url
     if site_url:
-        link = html("a", {"class": "external", "href": site_url + path, "rel": "noopener noreferrer"}, site_url + path)
+        link = html(
+            "a", {"class": "external", "href": site_url + path, "rel": "noopener noreferrer"}, site_url + path
+        )
         return paragraph(book.ui("export_lab_online", lang), "lab-online", link)
     address = html("code", {}, path)
     address.tail = book.ui("export_lab_relative", lang)

@@ -3,6 +3,7 @@ script or be clicked through. What the site shows only on screen goes (heading a
 series list and pager, a lab's controls and charts); a lab keeps its statements, formulas and
 worked example, as in the site's print style, and gains the web address of its interactive
 version; closed `<details>` open up; attributes that only scripts read are dropped."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -12,13 +13,39 @@ from .xhtml import XHTML, add_class, classes, html, name, namespace, parents, re
 
 # what the site's print style hides (templates/static/site.css, templates/labs/labs.css), and
 # the page's own navigation: on paper and in an e-book the book's table of contents replaces it
-SCREEN_ONLY = {"anchor", "series", "pager", "lab-tablist", "lab-presets", "lab-preset-status", "lab-chart",
-               "lab-live", "lab-nojs", "lab-body", "numbers-tools", "glossary-letters"}
+SCREEN_ONLY = {
+    "anchor",
+    "series",
+    "pager",
+    "lab-tablist",
+    "lab-presets",
+    "lab-preset-status",
+    "lab-chart",
+    "lab-live",
+    "lab-nojs",
+    "lab-body",
+    "numbers-tools",
+    "glossary-letters",
+}
 # what a web page prints for itself (its address, the works it cites): the edition has its own
 # page numbers and one bibliography, so these would be said twice
 WEB_PRINT_ONLY = "print-only"
-CONTROLS = {"button", "input", "select", "textarea", "form", "label", "fieldset", "output", "script", "noscript",
-            "template", "iframe", "object", "embed"}
+CONTROLS = {
+    "button",
+    "input",
+    "select",
+    "textarea",
+    "form",
+    "label",
+    "fieldset",
+    "output",
+    "script",
+    "noscript",
+    "template",
+    "iframe",
+    "object",
+    "embed",
+}
 SCRIPT_ATTRIBUTES = {"tabindex", "aria-selected", "aria-controls", "aria-live", "hidden"}
 WIDGET_ROLES = {"tab", "tablist", "tabpanel"}
 

@@ -1,6 +1,7 @@
 """Stylesheets for readers older than the site's browsers: EPUB reading systems (and epubcheck's
 CSS parser) do not know the `:is()` selector the figures' stylesheet uses, so each `:is(a, b)` is
 written out as the selector list it stands for."""
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,10 @@ def _expanded(prelude: str) -> list[str]:
             if match is None:
                 selectors.append(current)
                 continue
-            pending += [current[:match.start()] + option.strip() + current[match.end():] for option in match.group(1).split(",")]
+            pending += [
+                current[: match.start()] + option.strip() + current[match.end() :]
+                for option in match.group(1).split(",")
+            ]
     return selectors
 
 

@@ -3,6 +3,7 @@ under a key of everything the editions are made from (the validated book and the
 code and templates). Every build links and ships the editions of the current key, so a plain
 `build` (fast, no browser) keeps the downloads an export made, and never ships stale ones: after
 any edit they are simply not there until the next export."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

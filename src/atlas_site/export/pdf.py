@@ -8,6 +8,7 @@ of contents takes two passes: print with the numbers left blank, read back with 
 page each heading's link target landed, print again with the numbers. The numbers sit in a box of
 fixed width, so filling them in moves nothing; a third pass is made if it did, and a PDF whose
 contents still disagree is refused."""
+
 from __future__ import annotations
 
 import copy
@@ -64,7 +65,9 @@ def make_pdf(edition: Edition, env, root: Path, output: Output, browser) -> tupl
             landed = heading_pages(data, document.targets)
             if landed == pages:
                 used = set("".join(text_of(c.body) for c in edition.chapters))
-                return finish_pdf(data, edition, document.bookmarks(), radical_equivalents(CJK_FONTS), used), passes
+                return finish_pdf(
+                    data, edition, document.bookmarks(), radical_equivalents(CJK_FONTS), used
+                ), passes
             pages = landed
     raise TocMismatch(f"after {PASSES} passes the table of contents still moves the pages it numbers")
 
@@ -76,13 +79,18 @@ class PrintDocument:
         self.edition, self.env, self.root, self.output = edition, env, root, output
         self.chapters = [{"id": c.id, "body": Markup(_print_body(c))} for c in edition.chapters]
         self.contents = edition.contents(deepest=2)
-        self.targets = [anchor(entry.chapter, entry.anchor) for entry in _walk(self.contents) if entry.chapter]
+        self.targets = [
+            anchor(entry.chapter, entry.anchor) for entry in _walk(self.contents) if entry.chapter
+        ]
         self.cover = Markup(render_cover(edition, env, "export_print_edition"))
-        self.stylesheets = [s for s in SITE_STYLESHEETS if f"assets/{s}" in output] + list(EDITION_STYLESHEETS)
+        self.stylesheets = [s for s in SITE_STYLESHEETS if f"assets/{s}" in output] + list(
+            EDITION_STYLESHEETS
+        )
 
     def bookmarks(self) -> list:
         """The table of contents as the PDF's outline: (title, destination, children); a series'
         name leads to its first page."""
+
         def marks(entries):
             found = []
             for entry in entries:
@@ -103,9 +111,17 @@ class PrintDocument:
         """The document with these page numbers in its table of contents (blank where unknown)."""
         edition = self.edition
         text = self.env.get_template("export/print.html.j2").render(
-            html_lang=edition.html_lang, title=edition.title, author=edition.author, cover=self.cover, t=edition.ui,
-            contents=self.contents, pages=pages, anchor=anchor, chapters=self.chapters,
-            stylesheets=self.stylesheets)
+            html_lang=edition.html_lang,
+            title=edition.title,
+            author=edition.author,
+            cover=self.cover,
+            t=edition.ui,
+            contents=self.contents,
+            pages=pages,
+            anchor=anchor,
+            chapters=self.chapters,
+            stylesheets=self.stylesheets,
+        )
         path = folder / "book.html"
         path.write_text(text, encoding="utf-8")
         return path
@@ -126,7 +142,9 @@ def _print_body(chapter) -> str:
             element.set("id", anchor(own, element.get("id")))
         for attribute in ID_REFERENCES:
             if element.get(attribute):
-                element.set(attribute, " ".join(anchor(own, token) for token in element.get(attribute).split()))
+                element.set(
+                    attribute, " ".join(anchor(own, token) for token in element.get(attribute).split())
+                )
         for attribute, value in element.attrib.items():  # a figure's fill="url(#gradient)", marker-end, …
             if "url(#" in value:
                 element.set(attribute, URL_REFERENCE.sub(lambda m: f"url(#{anchor(own, m.group(1))})", value))
@@ -148,7 +166,8 @@ def css_string(text: str) -> Markup:
 def _running_css(edition: Edition, env) -> str:
     return env.get_template("export/running.css.j2").render(
         title=css_string(edition.title),
-        chapters=[{"id": c.id, "running": css_string(c.running)} for c in edition.chapters])
+        chapters=[{"id": c.id, "running": css_string(c.running)} for c in edition.chapters],
+    )
 
 
 def _print(browser, document: Path, final: bool = True) -> bytes:
@@ -159,7 +178,9 @@ def _print(browser, document: Path, final: bool = True) -> bytes:
         page = context.new_page()
         page.emulate_media(media="print", color_scheme="light")
         page.goto(document.as_uri(), wait_until="load")
-        page.evaluate(FIT_WIDE_BLOCKS)  # the document itself has no script: this is ours, measuring its layout
+        page.evaluate(
+            FIT_WIDE_BLOCKS
+        )  # the document itself has no script: this is ours, measuring its layout
         return page.pdf(prefer_css_page_size=True, print_background=True, tagged=final)
     finally:
         context.close()

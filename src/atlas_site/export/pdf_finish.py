@@ -7,6 +7,7 @@ names for each glyph the lowest code point the font maps to it: a glyph the font
 radical, so copying, searching or reading the text aloud gives radicals. The fonts' own cmaps say
 which ideograph shares each radical's glyph (`radical_equivalents`); the text layer is mapped back
 to it, unless the book's own text uses the radical itself."""
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,11 @@ from pypdf.generic import (
 from .assemble import Edition
 
 RADICALS = range(0x2E80, 0x2FE0)  # CJK Radicals Supplement and Kangxi Radicals
-UNIFIED = (range(0x4E00, 0xA000), range(0x3400, 0x4DC0), range(0x20000, 0x32000))  # CJK Unified Ideographs (+ Ext.)
+UNIFIED = (
+    range(0x4E00, 0xA000),
+    range(0x3400, 0x4DC0),
+    range(0x20000, 0x32000),
+)  # CJK Unified Ideographs (+ Ext.)
 BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
 BFRANGE = re.compile(rb"beginbfrange(.*?)endbfrange", re.S)
 HEX = re.compile(rb"<([0-9A-Fa-f]*)>|\[([^\]]*)\]")
@@ -51,7 +56,9 @@ def page_count(data: bytes) -> int:
     return len(PdfReader(BytesIO(data)).pages)
 
 
-def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict[str, list[str]], used: set[str]) -> bytes:
+def finish_pdf(
+    data: bytes, edition: Edition, bookmarks: list, equivalents: dict[str, list[str]], used: set[str]
+) -> bytes:
     """Chromium's PDF with the edition's metadata (title, author, language, the edition's date
     rather than the clock), its bookmarks and its CJK text layer repaired, appended as an
     incremental update: the pages, tags and links Chromium wrote stay exactly as they are (and are
@@ -69,14 +76,19 @@ def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict
             changed[reference.idnum] = repaired
     trailer = reader.trailer
     info = trailer.get("/Info")
-    metadata = DictionaryObject({NameObject("/Title"): TextStringObject(edition.title),
-                                 NameObject("/Creator"): TextStringObject("atlas-site"),
-                                 NameObject("/Producer"): TextStringObject("atlas-site (Chromium, pypdf)")})
+    metadata = DictionaryObject(
+        {
+            NameObject("/Title"): TextStringObject(edition.title),
+            NameObject("/Creator"): TextStringObject("atlas-site"),
+            NameObject("/Producer"): TextStringObject("atlas-site (Chromium, pypdf)"),
+        }
+    )
     if edition.author:
         metadata[NameObject("/Author")] = TextStringObject(edition.author)
     if edition.date:
         metadata[NameObject("/CreationDate")] = metadata[NameObject("/ModDate")] = TextStringObject(
-            edition.date.strftime("D:%Y%m%d000000Z"))
+            edition.date.strftime("D:%Y%m%d000000Z")
+        )
     size = int(trailer["/Size"])  # type: ignore[call-overload]  # pypdf types it as any PdfObject
     info_number = info.idnum if info is not None else size
     changed[info_number] = metadata
@@ -89,11 +101,21 @@ def finish_pdf(data: bytes, edition: Edition, bookmarks: list, equivalents: dict
     catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")  # viewers open with the bookmarks shown
     catalog[NameObject("/Lang")] = TextStringObject(edition.html_lang)
     preferences = DictionaryObject(catalog.get("/ViewerPreferences") or {})
-    preferences[NameObject("/DisplayDocTitle")] = BooleanObject(True)  # viewers show the title, not the file name
+    preferences[NameObject("/DisplayDocTitle")] = BooleanObject(
+        True
+    )  # viewers show the title, not the file name
     catalog[NameObject("/ViewerPreferences")] = preferences
     changed[root_reference.idnum] = catalog
-    return _append_update(data, changed, {"/Size": NumberObject(max(changed) + 1), "/Root": root_reference,
-                                          "/Info": IndirectObject(info_number, 0, reader)}, trailer)
+    return _append_update(
+        data,
+        changed,
+        {
+            "/Size": NumberObject(max(changed) + 1),
+            "/Root": root_reference,
+            "/Info": IndirectObject(info_number, 0, reader),
+        },
+        trailer,
+    )
 
 
 def _outline(bookmarks: list, first_number: int, reader: PdfReader) -> tuple[int, dict]:
@@ -109,8 +131,13 @@ def _outline(bookmarks: list, first_number: int, reader: PdfReader) -> tuple[int
     def level(items: list, parent: int) -> tuple[int, int]:
         own = [next(numbers) for _ in items]
         for index, ((title, destination, children), number) in enumerate(zip(items, own, strict=False)):
-            item = DictionaryObject({NameObject("/Title"): TextStringObject(title), NameObject("/Parent"): ref(parent),
-                                     NameObject("/Dest"): NameObject(f"/{destination}")})
+            item = DictionaryObject(
+                {
+                    NameObject("/Title"): TextStringObject(title),
+                    NameObject("/Parent"): ref(parent),
+                    NameObject("/Dest"): NameObject(f"/{destination}"),
+                }
+            )
             if index:
                 item[NameObject("/Prev")] = ref(own[index - 1])
             if index + 1 < len(own):
@@ -123,8 +150,14 @@ def _outline(bookmarks: list, first_number: int, reader: PdfReader) -> tuple[int
         return own[0], own[-1]
 
     first, last = level(bookmarks, root)
-    objects[root] = DictionaryObject({NameObject("/Type"): NameObject("/Outlines"), NameObject("/First"): ref(first),
-                                      NameObject("/Last"): ref(last), NameObject("/Count"): NumberObject(len(bookmarks))})
+    objects[root] = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Outlines"),
+            NameObject("/First"): ref(first),
+            NameObject("/Last"): ref(last),
+            NameObject("/Count"): NumberObject(len(bookmarks)),
+        }
+    )
     return root, objects
 
 
@@ -197,7 +230,9 @@ def _repaired(stream, equivalents: dict[str, list[str]], used: set[str]):
     """The ToUnicode stream with radicals mapped to their ideographs, or None if it needs nothing."""
     cmap = stream.get_data()
     mapping = _parse_cmap(cmap)
-    fixed = {code: "".join(_ideograph(char, equivalents, used) for char in text) for code, text in mapping.items()}
+    fixed = {
+        code: "".join(_ideograph(char, equivalents, used) for char in text) for code, text in mapping.items()
+    }
     if fixed == mapping:
         return None
     repaired = DecodedStreamObject()
@@ -235,8 +270,12 @@ def radical_equivalents(families: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def _font_file(family: str, weight: str) -> str:
-    result = subprocess.run(["fc-match", "-f", "%{file}:%{index}", f"{family}:weight={weight}"],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        ["fc-match", "-f", "%{file}:%{index}", f"{family}:weight={weight}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return result.stdout.strip()
 
 
@@ -271,11 +310,11 @@ def _write_cmap(original: bytes, mapping: dict[int, str]) -> bytes:
     space = re.search(rb"begincodespacerange\s*<([0-9A-Fa-f]+)>", original)
     width = max(4, len(space.group(1))) if space else 4
     head = original[: min(m.start() for m in re.finditer(rb"\d+\s+begin(?:bfchar|bfrange)", original))]
-    tail = original[max(m.end() for m in re.finditer(rb"end(?:bfchar|bfrange)", original)):]
+    tail = original[max(m.end() for m in re.finditer(rb"end(?:bfchar|bfrange)", original)) :]
     items = sorted(mapping.items())
     blocks = []
     for start in range(0, len(items), 100):
-        chunk = items[start:start + 100]
+        chunk = items[start : start + 100]
         lines = [f"<{code:0{width}X}> <{text.encode('utf-16-be').hex().upper()}>" for code, text in chunk]
         blocks.append(f"{len(chunk)} beginbfchar\n" + "\n".join(lines) + "\nendbfchar\n")
     return head + "".join(blocks).encode("ascii") + tail

@@ -2,6 +2,7 @@
 (html5lib), so inline SVG keeps `viewBox` and MathML its namespace; the serializer writes
 polyglot markup: well-formed XML that an HTML parser reads the same way (no self-closed `<div/>`),
 with attributes in source order, so the same page always gives the same bytes."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET

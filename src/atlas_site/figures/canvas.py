@@ -29,8 +29,8 @@ from .text import (
 )
 
 DEFAULT_SIZE = 15
-PANEL_W = 400           # every panel's viewBox width (see text.MIN_SIZE)
-_ANCHOR = {"middle": "fig-m", "end": "fig-e"}   # text-anchor and bold come from figures.css
+PANEL_W = 400  # every panel's viewBox width (see text.MIN_SIZE)
+_ANCHOR = {"middle": "fig-m", "end": "fig-e"}  # text-anchor and bold come from figures.css
 
 
 def _u(value: float) -> str:
@@ -83,8 +83,7 @@ class Canvas:
         return len(self.panels) == 1
 
     # -- measuring -------------------------------------------------------------
-    def fit(self, text: str, width: float, size: float = DEFAULT_SIZE,
-            bold: bool = False) -> Fit:
+    def fit(self, text: str, width: float, size: float = DEFAULT_SIZE, bold: bool = False) -> Fit:
         if size < MIN_SIZE:
             raise ValueError(f"font size {size} is below the minimum {MIN_SIZE}")
         lines = tuple(wrap(text, width, size, bold))
@@ -97,8 +96,17 @@ class Canvas:
     def block_h(self, lines: int, size: float = DEFAULT_SIZE) -> float:
         return block_height(lines, size)
 
-    def tbox_h(self, title: str, body: str, w: float, size: float = DEFAULT_SIZE,
-               tsize: float = 16, pad: float = 8, pad_y: float = 6, gap: float = 3) -> float:
+    def tbox_h(
+        self,
+        title: str,
+        body: str,
+        w: float,
+        size: float = DEFAULT_SIZE,
+        tsize: float = 16,
+        pad: float = 8,
+        pad_y: float = 6,
+        gap: float = 3,
+    ) -> float:
         """Height tbox() would give a title/body box of width ``w``."""
         tf = self.fit(title, w - 2 * pad, tsize, True)
         inner = tf.height
@@ -106,8 +114,15 @@ class Canvas:
             inner += gap + self.fit(body, w - 2 * pad, size).height
         return round(inner + 2 * pad_y, 2)
 
-    def box_h(self, text: str, w: float, size: float = DEFAULT_SIZE, bold: bool = False,
-              pad: float = 8, pad_y: float = 6) -> float:
+    def box_h(
+        self,
+        text: str,
+        w: float,
+        size: float = DEFAULT_SIZE,
+        bold: bool = False,
+        pad: float = 8,
+        pad_y: float = 6,
+    ) -> float:
         """Height box() would give ``text`` in a box of width ``w``."""
         return round(self.fit(text, w - 2 * pad, size, bold).height + 2 * pad_y, 2)
 
@@ -141,8 +156,15 @@ class Canvas:
 
     # -- charts --------------------------------------------------------------------
     @staticmethod
-    def scale(lo: float, hi: float, start: float, end: float, log: bool = False,
-              pad_top: bool = False, decades: bool = True) -> Scale:
+    def scale(
+        lo: float,
+        hi: float,
+        start: float,
+        end: float,
+        log: bool = False,
+        pad_top: bool = False,
+        decades: bool = True,
+    ) -> Scale:
         """A chart axis. ``pad_top`` rounds a linear [0, hi] up to a round number; a log axis
         is widened to whole decades unless ``decades`` is false."""
         if log and decades:
@@ -165,17 +187,25 @@ class Canvas:
     def check(self, key: str, fit: Fit, w: float, h: float) -> str:
         """Record an estimated overflow of ``fit`` in a w x h area; returns ''."""
         if fit.width > w + 0.5 or fit.height > h + 0.5:
-            self.problems.append(
-                f"{key}: text {fit.width:.0f}x{fit.height:.0f} > box {w:.0f}x{h:.0f}")
+            self.problems.append(f"{key}: text {fit.width:.0f}x{fit.height:.0f} > box {w:.0f}x{h:.0f}")
         return ""
 
     def height(self, pad: float = 14) -> int:
         return int(math.ceil(self.bottom + pad))
 
     # -- layout ------------------------------------------------------------------
-    def flow(self, items: list, x: float, y: float, width: float,
-             size: float = DEFAULT_SIZE, pad_x: float = 8, pad_y: float = 4,
-             gap: float = 8, bold: bool = False) -> list[dict]:
+    def flow(
+        self,
+        items: list,
+        x: float,
+        y: float,
+        width: float,
+        size: float = DEFAULT_SIZE,
+        pad_x: float = 8,
+        pad_y: float = 4,
+        gap: float = 8,
+        bold: bool = False,
+    ) -> list[dict]:
         """Place chips left to right, wrapping to new rows inside ``width``.
 
         ``items`` are (key, text, cls) triples; returns one dict per chip with its
@@ -191,8 +221,17 @@ class Canvas:
             h = fit.height + 2 * pad_y if fit.n > 1 else h_one
             if cx > x and cx + w > x + width:
                 cx, cy, row_h = x, cy + row_h + gap, 0.0
-            placed.append({"key": key, "x": round(cx, 2), "y": round(cy, 2),
-                           "w": round(w, 2), "h": round(h, 2), "fit": fit, "cls": cls})
+            placed.append(
+                {
+                    "key": key,
+                    "x": round(cx, 2),
+                    "y": round(cy, 2),
+                    "w": round(w, 2),
+                    "h": round(h, 2),
+                    "fit": fit,
+                    "cls": cls,
+                }
+            )
             cx += w + gap
             row_h = max(row_h, h)
         return placed

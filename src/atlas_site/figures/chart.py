@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 _SI = ((1e9, "G"), (1e6, "M"), (1e3, "K"))
-_BINARY = ((2 ** 30, "G"), (2 ** 20, "M"), (2 ** 10, "K"))
+_BINARY = ((2**30, "G"), (2**20, "M"), (2**10, "K"))
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Scale:
         if self.log:  # powers of ten; with fewer than three in range, their 2× and 5× as well
             first, last = math.floor(math.log10(self.lo)), math.ceil(math.log10(self.hi))
             steps = (1,) if last - first > 3 else (1, 2, 5)
-            out = [m * 10.0 ** k for k in range(first, last + 1) for m in steps]
+            out = [m * 10.0**k for k in range(first, last + 1) for m in steps]
             return [v for v in out if self.lo * (1 - 1e-9) <= v <= self.hi * (1 + 1e-9)]
         step = step or nice_step((self.hi - self.lo) / max(1, count - 1))
         first = math.ceil(self.lo / step - 1e-9)
@@ -93,5 +93,9 @@ def number(v: float, style: str = "si", digits: int | None = None) -> str:
 def _trim(v: float, digits: int | None) -> str:
     if digits is not None:
         return f"{v:.{digits}f}"
-    text = (f"{v:.3g}" if abs(v) < 1 else f"{v:.2f}").rstrip("0").rstrip(".") if "." in f"{v:.2f}" else f"{v:.0f}"
+    text = (
+        (f"{v:.3g}" if abs(v) < 1 else f"{v:.2f}").rstrip("0").rstrip(".")
+        if "." in f"{v:.2f}"
+        else f"{v:.0f}"
+    )
     return text if text not in ("", "-0") else "0"

@@ -3,6 +3,7 @@ panels of the canvas's width), self-contained markup (no style, script, link, im
 its own; no text below the minimum size), every label drawn, every number shown, and no text that
 is not a label or a number the chart computed. The render stage runs these on each figure it draws
 and records what it finds; the "figure drawings" gate reports it (gates/figure_drawings.py)."""
+
 from __future__ import annotations
 
 import re
@@ -30,7 +31,9 @@ def _texts(root: ET.Element) -> list[ET.Element]:
     return [element for tag in SVG_TEXT for element in root.iter(tag)]
 
 
-def drawing_problems(spec: Mapping, lang: str, values: Mapping[str, str], series: Mapping | None, markup: str) -> list[str]:
+def drawing_problems(
+    spec: Mapping, lang: str, values: Mapping[str, str], series: Mapping | None, markup: str
+) -> list[str]:
     """What is wrong with `markup`, the drawing of figure `spec` in `lang` (render_figure_svg's
     output for these `values` and `series`); [] when nothing is."""
     fig_id = spec.get("id", "?")
@@ -41,7 +44,9 @@ def drawing_problems(spec: Mapping, lang: str, values: Mapping[str, str], series
         problems.append("it paints a colour of its own instead of the theme's classes")
     small = sorted({float(size) for size in FONT_SIZE.findall(markup) if float(size) < MIN_SIZE})
     if small:
-        problems.append(f"text of size {', '.join(f'{s:g}' for s in small)} (the least is {MIN_SIZE}: 13 px on a 390 px phone)")
+        problems.append(
+            f"text of size {', '.join(f'{s:g}' for s in small)} (the least is {MIN_SIZE}: 13 px on a 390 px phone)"
+        )
     try:
         root = ET.fromstring(markup)
     except ET.ParseError as error:
@@ -65,7 +70,12 @@ def _accessibility(root: ET.Element, spec: Mapping, lang: str, fig_id: str) -> l
         return [*problems, "it draws no panel"]
     for index, svg in enumerate(panels, 1):
         box = [float(v) for v in (svg.get("viewBox") or "0 0 0 0").split()]
-        if box[:3] != [0, 0, PANEL_W] or box[3] <= 40 or svg.get("width") != f"{box[2]:g}" or svg.get("height") != f"{box[3]:g}":
+        if (
+            box[:3] != [0, 0, PANEL_W]
+            or box[3] <= 40
+            or svg.get("width") != f"{box[2]:g}"
+            or svg.get("height") != f"{box[3]:g}"
+        ):
             problems.append(f"panel {index}: its viewBox and size are not the canvas's ({PANEL_W} wide)")
     title, desc = panels[0].find("title"), panels[0].find("desc")
     if title is None or title.get("id") != f"fig-{fig_id}-title" or title.text != spec["title"][lang]:
@@ -75,16 +85,24 @@ def _accessibility(root: ET.Element, spec: Mapping, lang: str, fig_id: str) -> l
     return problems
 
 
-def _labels(root: ET.Element, spec: Mapping, lang: str, values: Mapping[str, str], series: Mapping | None) -> list[str]:
+def _labels(
+    root: ET.Element, spec: Mapping, lang: str, values: Mapping[str, str], series: Mapping | None
+) -> list[str]:
     texts = Texts(spec, lang, values, series)
     numbers = spec.get("numbers") or {}
     shown = {key: texts.n(key) for key in numbers}
-    labels = {key: _squash(plain(PLACEHOLDER.sub(lambda m: shown[m.group(1)], entry[lang])))
-              for key, entry in (spec.get("labels") or {}).items()}
+    labels = {
+        key: _squash(plain(PLACEHOLDER.sub(lambda m: shown[m.group(1)], entry[lang])))
+        for key, entry in (spec.get("labels") or {}).items()
+    }
     elements = _texts(root)
     drawn = _squash("".join("".join(element.itertext()) for element in elements))
     problems = [f"label {key!r} is never drawn" for key, label in labels.items() if label not in drawn]
-    problems += [f"number {key!r} ({numbers[key]}) is never shown" for key, text in shown.items() if _squash(text) not in drawn]
+    problems += [
+        f"number {key!r} ({numbers[key]}) is never shown"
+        for key, text in shown.items()
+        if _squash(text) not in drawn
+    ]
     for element in elements:
         text = _squash("".join(element.itertext()))
         if set((element.get("class") or "").split()) & {"fig-tick", "fig-value"}:

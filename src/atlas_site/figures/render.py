@@ -33,7 +33,9 @@ class FigureError(KeyError):
     def diagnostic(self, spec_location):
         """One located line: at the template's line, or at the figure's spec (`spec_location`)."""
         location = SourceLocation(self.where[0], self.where[1], 1) if self.where else spec_location
-        return Diagnostic(location, "figure.render", str(self), "fix the figure's spec in ledger/figures.md or its template")
+        return Diagnostic(
+            location, "figure.render", str(self), "fix the figure's spec in ledger/figures.md or its template"
+        )
 
 
 class Texts:
@@ -114,8 +116,13 @@ def _environment(template_dirs: tuple[str, ...]) -> jinja2.Environment:
     return env
 
 
-def _render(spec: Mapping, lang: str, values: Mapping[str, str],
-            template_dir: Path | Sequence[Path], series: Mapping | None) -> tuple[str, Canvas]:
+def _render(
+    spec: Mapping,
+    lang: str,
+    values: Mapping[str, str],
+    template_dir: Path | Sequence[Path],
+    series: Mapping | None,
+) -> tuple[str, Canvas]:
     fig_id = spec["id"]
     for field in ("title", "desc"):
         if lang not in (spec.get(field) or {}):
@@ -141,15 +148,19 @@ def _render(spec: Mapping, lang: str, values: Mapping[str, str],
     except jinja2.TemplateNotFound:
         raise FigureError(f"figure '{fig_id}' has no template {shown(None)}") from None
     except jinja2.TemplateSyntaxError as error:
-        raise FigureError(f"figure '{fig_id}': {error.message}", (shown(error.filename), error.lineno or 1)) from None
+        raise FigureError(
+            f"figure '{fig_id}': {error.message}", (shown(error.filename), error.lineno or 1)
+        ) from None
     try:
         svg = template.render(fig=spec, lang=lang, t=texts.t, n=texts.n, cv=canvas, W=PANEL_W, S=series)
     except FigureError:
         raise
     except Exception as error:  # an error of the template's own code: point at its line
         where = _template_line(error.__traceback__)
-        raise FigureError(f"figure '{fig_id}': {type(error).__name__}: {error}",
-                          (shown(where[0]), where[1]) if where else (shown(None), 1)) from None
+        raise FigureError(
+            f"figure '{fig_id}': {type(error).__name__}: {error}",
+            (shown(where[0]), where[1]) if where else (shown(None), 1),
+        ) from None
     if not canvas.panels:
         raise FigureError(f"figure '{fig_id}': its template draws no panel")
     return svg, canvas
@@ -176,8 +187,13 @@ def _template_line(traceback) -> tuple[str, int] | None:
     return found
 
 
-def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
-                      template_dir: Path | Sequence[Path], series: Mapping | None = None) -> str:
+def render_figure_svg(
+    spec: Mapping,
+    lang: str,
+    values: Mapping[str, str],
+    template_dir: Path | Sequence[Path],
+    series: Mapping | None = None,
+) -> str:
     """Render one figure spec (a raw item of ``figures:``) as inline markup: a ``<div
     role="img">`` holding one ``<svg>`` per panel.
 
@@ -189,8 +205,13 @@ def render_figure_svg(spec: Mapping, lang: str, values: Mapping[str, str],
     return "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
 
 
-def layout_estimate_problems(spec: Mapping, lang: str, values: Mapping[str, str],
-                             template_dir: Path | Sequence[Path], series: Mapping | None = None) -> list[str]:
+def layout_estimate_problems(
+    spec: Mapping,
+    lang: str,
+    values: Mapping[str, str],
+    template_dir: Path | Sequence[Path],
+    series: Mapping | None = None,
+) -> list[str]:
     """The boxes whose text, by the width estimate, does not fit (no browser needed)."""
     _, canvas = _render(spec, lang, values, template_dir, series)
     return [f"fig-{spec['id']} ({lang}): {p}" for p in canvas.problems]

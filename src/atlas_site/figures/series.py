@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-COMPUTED_KEY = "figure:{}"        # where a figure's series live in the build's `computed`
+COMPUTED_KEY = "figure:{}"  # where a figure's series live in the build's `computed`
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _FN = re.compile(r"^[a-z_]+\.[a-z0-9_]+$")
 _REF = re.compile(r"^(ex|assume|series):([a-z0-9_.-]+)$")
@@ -43,7 +43,7 @@ class Job:
     fn: str
     args: dict
     vary: str | None
-    values: list | str            # resolved numbers, or the "series:<name>.<output>" it follows
+    values: list | str  # resolved numbers, or the "series:<name>.<output>" it follows
     outputs: list[str]
 
     def waits_for(self) -> tuple[str, str] | None:
@@ -77,8 +77,11 @@ def _resolve(value, spec: Mapping, example_args: Mapping[str, Mapping]):
     return example_args[example][arg]
 
 
-def plan(figures: Mapping[str, Mapping], example_args: Mapping[str, Mapping],
-         lab_defaults: Mapping[str, Mapping] | None = None) -> tuple[list[Job], list[tuple[str, str]]]:
+def plan(
+    figures: Mapping[str, Mapping],
+    example_args: Mapping[str, Mapping],
+    lab_defaults: Mapping[str, Mapping] | None = None,
+) -> tuple[list[Job], list[tuple[str, str]]]:
     """Every figure's series as jobs, and (figure id, message) for each malformed one."""
     lab_defaults = lab_defaults or {}
     jobs: list[Job] = []
@@ -104,19 +107,32 @@ def plan(figures: Mapping[str, Mapping], example_args: Mapping[str, Mapping],
                 problems.append((fig_id, f"{where}: outputs must list the function's outputs to read"))
             elif (vary is None) != (values is None):
                 problems.append((fig_id, f"{where}: vary and values come together"))
-            elif vary is not None and not (isinstance(values, list) and values) and not (
-                    isinstance(values, str) and values.startswith("series:")):
-                problems.append((fig_id, f"{where}: values must be a non-empty list or 'series:<name>.<output>'"))
+            elif (
+                vary is not None
+                and not (isinstance(values, list) and values)
+                and not (isinstance(values, str) and values.startswith("series:"))
+            ):
+                problems.append(
+                    (fig_id, f"{where}: values must be a non-empty list or 'series:<name>.<output>'")
+                )
             elif vary is not None and vary in (entry.get("args") or {}):
                 problems.append((fig_id, f"{where}: '{vary}' is both varied and fixed"))
             elif entry.get("lab") is not None and entry["lab"] not in lab_defaults:
-                problems.append((fig_id, f"{where}: no lab '{entry['lab']}' (labs: {', '.join(sorted(lab_defaults))})"))
+                problems.append(
+                    (fig_id, f"{where}: no lab '{entry['lab']}' (labs: {', '.join(sorted(lab_defaults))})")
+                )
             else:
                 try:
                     args = dict(lab_defaults.get(entry.get("lab") or "", {}))
-                    args.update({k: _resolve(v, spec, example_args) for k, v in (entry.get("args") or {}).items()})
+                    args.update(
+                        {k: _resolve(v, spec, example_args) for k, v in (entry.get("args") or {}).items()}
+                    )
                     args.pop(vary, None)
-                    resolved = values if isinstance(values, str) else [_resolve(v, spec, example_args) for v in values or []]
+                    resolved = (
+                        values
+                        if isinstance(values, str)
+                        else [_resolve(v, spec, example_args) for v in values or []]
+                    )
                 except KeyError as exc:
                     problems.append((fig_id, f"{where}: {exc.args[0]}"))
                     continue
@@ -125,13 +141,19 @@ def plan(figures: Mapping[str, Mapping], example_args: Mapping[str, Mapping],
         follows = job.waits_for()
         mine = {j.name: j for j in jobs if j.figure == job.figure}
         if follows and (follows[0] not in mine or follows[1] not in mine[follows[0]].outputs):
-            problems.append((job.figure, f"series '{job.name}': values '{job.values}' names no output of a series of this figure"))
+            problems.append(
+                (
+                    job.figure,
+                    f"series '{job.name}': values '{job.values}' names no output of a series of this figure",
+                )
+            )
     bad = {(f, m.split("'")[1]) for f, m in problems if m.startswith("series '")}
     return [j for j in jobs if (j.figure, j.name) not in bad], problems
 
 
-def run(jobs: list[Job], compute: Callable[[list[dict], list[Job]], list | None],
-        done: dict | None = None) -> tuple[dict, list[tuple[str, str]]]:
+def run(
+    jobs: list[Job], compute: Callable[[list[dict], list[Job]], list | None], done: dict | None = None
+) -> tuple[dict, list[tuple[str, str]]]:
     """Compute the jobs in waves (a series following another waits one wave). ``compute`` gets
     the requests and, per request, its job; it returns the results in order, or None when the
     run failed (it reports that itself). Returns {figure: {name: series}} and the problems."""
@@ -141,7 +163,9 @@ def run(jobs: list[Job], compute: Callable[[list[dict], list[Job]], list | None]
     while waiting:
         ready = [j for j in waiting if (wait := j.waits_for()) is None or (j.figure, wait[0]) in done]
         if not ready:  # a cycle: nothing can start
-            problems += [(j.figure, f"series '{j.name}' waits for itself through '{j.values}'") for j in waiting]
+            problems += [
+                (j.figure, f"series '{j.name}' waits for itself through '{j.values}'") for j in waiting
+            ]
             break
         for job in ready:
             follows = job.waits_for()
@@ -157,16 +181,26 @@ def run(jobs: list[Job], compute: Callable[[list[dict], list[Job]], list | None]
             return _by_figure(done), problems
         at = 0
         for job in ready:
-            points = results[at: at + len(job.requests())]
+            points = results[at : at + len(job.requests())]
             at += len(points)
-            missing = sorted({o for p in points for o in job.outputs if not isinstance(p, dict) or o not in p})
+            missing = sorted(
+                {o for p in points for o in job.outputs if not isinstance(p, dict) or o not in p}
+            )
             if missing:
                 given = sorted(points[0]) if points and isinstance(points[0], dict) else []
-                problems.append((job.figure, f"series '{job.name}': {job.fn} returns no output {', '.join(missing)} "
-                                             f"(it returns {', '.join(given) or 'no object'})"))
+                problems.append(
+                    (
+                        job.figure,
+                        f"series '{job.name}': {job.fn} returns no output {', '.join(missing)} "
+                        f"(it returns {', '.join(given) or 'no object'})",
+                    )
+                )
                 continue
-            done[(job.figure, job.name)] = {"x": list(job.values) if job.vary else [], "args": job.args,
-                                            **{o: [p[o] for p in points] for o in job.outputs}}
+            done[(job.figure, job.name)] = {
+                "x": list(job.values) if job.vary else [],
+                "args": job.args,
+                **{o: [p[o] for p in points] for o in job.outputs},
+            }
         waiting = [j for j in waiting if j not in ready]
     return _by_figure(done), problems
 

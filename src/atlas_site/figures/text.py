@@ -19,35 +19,206 @@ import unicodedata
 # Liberation Sans, regular and bold.
 _ASCII = "".join(chr(c) for c in range(32, 127))
 _REGULAR = (
-    0.318, 0.401, 0.46, 0.838, 0.636, 0.95, 0.78, 0.275, 0.39, 0.39, 0.5, 0.838, 0.318,
-    0.361, 0.318, 0.337, *([0.636] * 10), 0.337, 0.337, 0.838, 0.838, 0.838, 0.556, 1.015,
-    0.684, 0.686, 0.722, 0.77, 0.667, 0.611, 0.778, 0.752, 0.295, 0.5, 0.667, 0.557, 0.863,
-    0.748, 0.787, 0.667, 0.787, 0.722, 0.667, 0.611, 0.732, 0.684, 0.989, 0.685, 0.667,
-    0.685, 0.39, 0.337, 0.39, 0.838, 0.556, 0.5, 0.613, 0.635, 0.55, 0.635, 0.615, 0.352,
-    0.635, 0.634, 0.278, 0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411,
-    0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525, 0.636, 0.337, 0.636, 0.838)
+    0.318,
+    0.401,
+    0.46,
+    0.838,
+    0.636,
+    0.95,
+    0.78,
+    0.275,
+    0.39,
+    0.39,
+    0.5,
+    0.838,
+    0.318,
+    0.361,
+    0.318,
+    0.337,
+    *([0.636] * 10),
+    0.337,
+    0.337,
+    0.838,
+    0.838,
+    0.838,
+    0.556,
+    1.015,
+    0.684,
+    0.686,
+    0.722,
+    0.77,
+    0.667,
+    0.611,
+    0.778,
+    0.752,
+    0.295,
+    0.5,
+    0.667,
+    0.557,
+    0.863,
+    0.748,
+    0.787,
+    0.667,
+    0.787,
+    0.722,
+    0.667,
+    0.611,
+    0.732,
+    0.684,
+    0.989,
+    0.685,
+    0.667,
+    0.685,
+    0.39,
+    0.337,
+    0.39,
+    0.838,
+    0.556,
+    0.5,
+    0.613,
+    0.635,
+    0.55,
+    0.635,
+    0.615,
+    0.352,
+    0.635,
+    0.634,
+    0.278,
+    0.278,
+    0.579,
+    0.278,
+    0.974,
+    0.634,
+    0.612,
+    0.635,
+    0.635,
+    0.411,
+    0.521,
+    0.392,
+    0.634,
+    0.592,
+    0.818,
+    0.592,
+    0.592,
+    0.525,
+    0.636,
+    0.337,
+    0.636,
+    0.838,
+)
 _BOLD = (
-    0.348, 0.456, 0.521, 0.838, 0.696, 1.002, 0.872, 0.306, 0.457, 0.457, 0.523, 0.838, 0.38,
-    0.415, 0.38, 0.365, *([0.696] * 10), 0.4, 0.4, 0.838, 0.838, 0.838, 0.611, 1.0, 0.774,
-    0.762, 0.734, 0.83, 0.683, 0.683, 0.821, 0.837, 0.372, 0.556, 0.775, 0.637, 0.995, 0.837,
-    0.85, 0.733, 0.85, 0.77, 0.72, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725, 0.457,
-    0.365, 0.457, 0.838, 0.556, 0.5, 0.675, 0.716, 0.593, 0.716, 0.678, 0.435, 0.716, 0.712,
-    0.343, 0.343, 0.665, 0.343, 1.042, 0.712, 0.687, 0.716, 0.716, 0.493, 0.595, 0.478,
-    0.712, 0.652, 0.924, 0.645, 0.652, 0.582, 0.712, 0.365, 0.712, 0.838)
+    0.348,
+    0.456,
+    0.521,
+    0.838,
+    0.696,
+    1.002,
+    0.872,
+    0.306,
+    0.457,
+    0.457,
+    0.523,
+    0.838,
+    0.38,
+    0.415,
+    0.38,
+    0.365,
+    *([0.696] * 10),
+    0.4,
+    0.4,
+    0.838,
+    0.838,
+    0.838,
+    0.611,
+    1.0,
+    0.774,
+    0.762,
+    0.734,
+    0.83,
+    0.683,
+    0.683,
+    0.821,
+    0.837,
+    0.372,
+    0.556,
+    0.775,
+    0.637,
+    0.995,
+    0.837,
+    0.85,
+    0.733,
+    0.85,
+    0.77,
+    0.72,
+    0.682,
+    0.812,
+    0.774,
+    1.103,
+    0.771,
+    0.724,
+    0.725,
+    0.457,
+    0.365,
+    0.457,
+    0.838,
+    0.556,
+    0.5,
+    0.675,
+    0.716,
+    0.593,
+    0.716,
+    0.678,
+    0.435,
+    0.716,
+    0.712,
+    0.343,
+    0.343,
+    0.665,
+    0.343,
+    1.042,
+    0.712,
+    0.687,
+    0.716,
+    0.716,
+    0.493,
+    0.595,
+    0.478,
+    0.712,
+    0.652,
+    0.924,
+    0.645,
+    0.652,
+    0.582,
+    0.712,
+    0.365,
+    0.712,
+    0.838,
+)
 _ASCII_EM = dict(zip(_ASCII, _REGULAR, strict=True))
 _ASCII_BOLD_EM = dict(zip(_ASCII, _BOLD, strict=True))
-_NARROW_EXTRA = {"·": 0.561, "–": 0.5, "—": 1.0, "’": 0.32, "‘": 0.32, "“": 0.52,
-                 "”": 0.52, "ᵢ": 0.3, "₋": 0.53, "₁": 0.44, "ₖ": 0.44}
-BOLD_FACTOR = 1.15          # bold non-ASCII narrow characters run about this much wider
-ASCENT_EM = 1.16            # Noto Sans CJK hhea ascent: the tallest line box in use
+_NARROW_EXTRA = {
+    "·": 0.561,
+    "–": 0.5,
+    "—": 1.0,
+    "’": 0.32,
+    "‘": 0.32,
+    "“": 0.52,
+    "”": 0.52,
+    "ᵢ": 0.3,
+    "₋": 0.53,
+    "₁": 0.44,
+    "ₖ": 0.44,
+}
+BOLD_FACTOR = 1.15  # bold non-ASCII narrow characters run about this much wider
+ASCENT_EM = 1.16  # Noto Sans CJK hhea ascent: the tallest line box in use
 DESCENT_EM = 0.288
 LINE_BOX_EM = ASCENT_EM + DESCENT_EM
-LINE_GAP_EM = 1.3           # baseline-to-baseline distance inside one <text>
+LINE_GAP_EM = 1.3  # baseline-to-baseline distance inside one <text>
 # Panels are 400 user units wide and shown at least 350 CSS px wide (a 390 px phone), so 15
 # units never render below 13 CSS px; sub- and superscripts included.
 MIN_SIZE = 15
-SCRIPT_SCALE = 0.8          # a sub/superscript is this much of its line's size (floored at MIN_SIZE)
-SCRIPT_SHIFT_EM = {"_": 0.3, "^": -0.4}   # baseline offset of a sub/superscript, in em of the line
+SCRIPT_SCALE = 0.8  # a sub/superscript is this much of its line's size (floored at MIN_SIZE)
+SCRIPT_SHIFT_EM = {"_": 0.3, "^": -0.4}  # baseline offset of a sub/superscript, in em of the line
 _SCRIPT = re.compile(r"([_^])\{([^{}]*)\}")
 
 # Characters a line must not start with (CJK closing punctuation) or end with.
@@ -61,7 +232,7 @@ def runs(text: str) -> list[tuple[str, str]]:
     at = 0
     for m in _SCRIPT.finditer(text):
         if m.start() > at:
-            out.append(("", text[at:m.start()]))
+            out.append(("", text[at : m.start()]))
         out.append((m.group(1), m.group(2)))
         at = m.end()
     if at < len(text):
@@ -126,7 +297,7 @@ def _tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     word = ""
-    depth = 0                       # inside a _{...} or ^{...}: no break opportunity
+    depth = 0  # inside a _{...} or ^{...}: no break opportunity
     for ch in text:
         if depth or ch in "{}":
             depth += (ch == "{") - (ch == "}")
@@ -148,18 +319,18 @@ def _tokens(text: str) -> list[str]:
             word = ""
         else:
             if word == "" and tokens and tokens[-1][-1:] in _NO_LINE_END:
-                word = tokens.pop()         # an opening bracket stays with what follows
+                word = tokens.pop()  # an opening bracket stays with what follows
             elif word == "" and tokens and ch in _NO_LINE_START:
-                tokens[-1] += ch            # closing punctuation stays with what precedes
+                tokens[-1] += ch  # closing punctuation stays with what precedes
                 continue
             word += ch
             if ch in "/-" and len(word) > 1:
-                tokens.append(word)     # a break opportunity after '/' or '-'
+                tokens.append(word)  # a break opportunity after '/' or '-'
                 word = ""
     if word:
         tokens.append(word)
     merged: list[str] = []
-    for token in tokens:      # no break before a short tail: "TB/s", "TFLOP/s", "e-2"
+    for token in tokens:  # no break before a short tail: "TB/s", "TFLOP/s", "e-2"
         if merged and merged[-1][-1:] in "/-" and len(token.rstrip()) <= 3:
             merged[-1] += token
         else:

@@ -1,6 +1,7 @@
 """Stage 5: publication gates. Each is a small function GateContext -> GateReport; this list is
 the extension point. The book's own rules (book.yaml) run as one report per part (gates/rules.py).
 Browser gates live in gates/browser.py (run with --browser)."""
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -21,16 +22,34 @@ from .security import check_security
 from .terms import check_abbreviations
 from .translations import check_translations
 
-STATIC_GATES = (check_citations, check_claims, check_forbidden, check_links, check_parity, check_leads, check_security,
-                check_images, check_scripts, check_open_data, check_abbreviations, check_figure_drawings)
+STATIC_GATES = (
+    check_citations,
+    check_claims,
+    check_forbidden,
+    check_links,
+    check_parity,
+    check_leads,
+    check_security,
+    check_images,
+    check_scripts,
+    check_open_data,
+    check_abbreviations,
+    check_figure_drawings,
+)
 
 
 def check_release(ctx: GateContext, release: bool) -> GateReport:
     pages = [p.page for p in ctx.parsed.values()]
     drafts = sorted((p for p in pages if p.draft), key=lambda p: (p.lang, p.id))
     names = ", ".join(f"{p.lang}/{p.id}" for p in drafts)
-    figures = f"{len(pages) - len(drafts)}/{len(pages)} pages published" + (f" (drafts: {names})" if drafts else "")
-    problems = [Diagnostic(p.origin, "gate.release.draft", f"{p.lang}/{p.id} is still a draft") for p in drafts] if release else []
+    figures = f"{len(pages) - len(drafts)}/{len(pages)} pages published" + (
+        f" (drafts: {names})" if drafts else ""
+    )
+    problems = (
+        [Diagnostic(p.origin, "gate.release.draft", f"{p.lang}/{p.id} is still a draft") for p in drafts]
+        if release
+        else []
+    )
     if not pages:
         return GateReport("release", figures, problems, skipped="the book has no pages")
     return GateReport("release", figures, problems, pending=bool(drafts) and not release)

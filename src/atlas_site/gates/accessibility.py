@@ -7,6 +7,7 @@ pass over the page's text with the colours the browser computed, first in the sc
 in and then with the other scheme switched on in place (the theme's `data-theme` attribute, so no
 second load). Each failing pair of colours is reported once, naming the first element that shows it
 and how many others share it. Figure text (SVG) is measured by gates/figure_layout.py."""
+
 from __future__ import annotations
 
 import functools
@@ -44,8 +45,10 @@ def axe_problems(page) -> list[str]:
         return []
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(source)  # evaluated, not injected as a <script>: the page's CSP stays as it is
-    return [f"{rule} ({help_}) at {target}" + (f" and {count - 1} more" if count > 1 else "")
-            for rule, help_, count, target in page.evaluate(_RUN_AXE)]
+    return [
+        f"{rule} ({help_}) at {target}" + (f" and {count - 1} more" if count > 1 else "")
+        for rule, help_, count, target in page.evaluate(_RUN_AXE)
+    ]
 
 
 # For each element with text of its own: its colour and the colour painted behind it (the
@@ -128,7 +131,10 @@ def contrast_problems(page, schemes: tuple[str, ...] = ("light", "dark")) -> lis
     try:
         for scheme in schemes:
             page.evaluate(_SCHEME, scheme)
-            problems += [f"{scheme} scheme: {line}" for line in page.evaluate(_CONTRAST, [MIN_CONTRAST, LARGE_CONTRAST])]
+            problems += [
+                f"{scheme} scheme: {line}"
+                for line in page.evaluate(_CONTRAST, [MIN_CONTRAST, LARGE_CONTRAST])
+            ]
     finally:
         page.evaluate(_SCHEME, before)
     return problems

@@ -2,6 +2,7 @@
 390 px / 1280 px overflow, no request outside the site and no console error, the language switch
 keeping the section, figure text fitting its box — and the profile's browser rules (book.yaml:
 items of a block on the first screen, keyboard lab tabs) on the pages they name."""
+
 from __future__ import annotations
 
 import contextlib
@@ -28,8 +29,15 @@ from .figure_layout import (
 from .report import GateReport
 
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium_path() -> str:
@@ -61,7 +69,9 @@ def launched_browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield browser
         finally:
@@ -90,9 +100,18 @@ class PageWalk:
 
     def open(self, context, path: str):
         page = context.new_page()
-        page.on("request", lambda request: None if request.url.startswith((self.base, "data:", "about:"))
-                else self.external.append((path, request.url)))
-        page.on("console", lambda message: self.console.append((path, message.text)) if message.type == "error" else None)
+        page.on(
+            "request",
+            lambda request: (
+                None
+                if request.url.startswith((self.base, "data:", "about:"))
+                else self.external.append((path, request.url))
+            ),
+        )
+        page.on(
+            "console",
+            lambda message: self.console.append((path, message.text)) if message.type == "error" else None,
+        )
         page.on("pageerror", lambda error: self.console.append((path, str(error))))
         page.goto(self.base + path, wait_until="load")
         self.console += [(path, problem) for problem in render_everything(page)]
@@ -100,7 +119,9 @@ class PageWalk:
 
 
 # Through the CSSOM: the page's CSP refuses an added <style>, not a property set from script.
-_RENDER_ALL = "() => document.querySelectorAll('[data-skippable] > *').forEach(el => { el.classList.add('laid-out'); })"
+_RENDER_ALL = (
+    "() => document.querySelectorAll('[data-skippable] > *').forEach(el => { el.classList.add('laid-out'); })"
+)
 
 
 def render_everything(page) -> list[str]:
@@ -115,8 +136,17 @@ def render_everything(page) -> list[str]:
     page.evaluate(_RENDER_ALL)
     if not page.evaluate("() => typeof window.atlasWhenNear === 'function'"):
         return []  # script off: the list and the labs' static view are what the reader gets
-    problems = (_come_near_each(page, "[data-devmap]", "el => el.classList.contains('is-enhanced')", "the development map was not built")
-                + _come_near_each(page, "[data-lab-scripts]", "el => !el.querySelector('[data-lab]:not(.lab-js)')", "lab code did not load"))
+    problems = _come_near_each(
+        page,
+        "[data-devmap]",
+        "el => el.classList.contains('is-enhanced')",
+        "the development map was not built",
+    ) + _come_near_each(
+        page,
+        "[data-lab-scripts]",
+        "el => !el.querySelector('[data-lab]:not(.lab-js)')",
+        "lab code did not load",
+    )
     page.evaluate("() => window.scrollTo(0, 0)")
     return problems
 
@@ -133,15 +163,20 @@ def _come_near_each(page, selector: str, ready: str, failure: str) -> list[str]:
     for index in range(page.locator(selector).count()):
         page.locator(selector).nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
         try:
-            page.wait_for_function(f"(i) => ({ready})(document.querySelectorAll({json.dumps(selector)})[i])",
-                                   arg=index, timeout=NEAR_SECONDS * 1000)
+            page.wait_for_function(
+                f"(i) => ({ready})(document.querySelectorAll({json.dumps(selector)})[i])",
+                arg=index,
+                timeout=NEAR_SECONDS * 1000,
+            )
         except PlaywrightError:
             problems.append(f"{failure} when the reader came near it ({selector} #{index + 1})")
     return problems
 
 
 def _overflow(page) -> tuple[int, int]:
-    return tuple(page.evaluate("() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"))
+    return tuple(
+        page.evaluate("() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    )
 
 
 def check_tabs(page, expected: int) -> list[str]:
@@ -166,11 +201,20 @@ def check_tabs(page, expected: int) -> list[str]:
     tabs.nth(0).focus()
     tabs.nth(0).press("Home")
     last = count - 1
-    for key, want in (("ArrowRight", 1), ("ArrowRight", 2 % count), ("End", last), ("ArrowRight", 0), ("ArrowLeft", last), ("Home", 0)):
+    for key, want in (
+        ("ArrowRight", 1),
+        ("ArrowRight", 2 % count),
+        ("End", last),
+        ("ArrowRight", 0),
+        ("ArrowLeft", last),
+        ("Home", 0),
+    ):
         page.keyboard.press(key)
         selected, focused, visible, how_many = state()
         if (selected, focused) != (want, want) or not visible or how_many != 1:
-            issues.append(f"after {key}: selected tab {selected}, focused {focused}, panel visible {visible} (expected tab {want})")
+            issues.append(
+                f"after {key}: selected tab {selected}, focused {focused}, panel visible {visible} (expected tab {want})"
+            )
     issues += _load_labs(page, count)
     page.keyboard.press("Tab")
     inside = page.evaluate("""() => { const tab = document.querySelector('[role=tab][aria-selected=true]');
@@ -190,7 +234,9 @@ def _load_labs(page, count: int) -> list[str]:
     return [] if live >= count else [f"lab code did not load near the labs: {live}/{count} labs live"]
 
 
-_SWITCH_HREF = "() => new URL(document.querySelector('[data-lang-switch]').getAttribute('href'), location.href).href"
+_SWITCH_HREF = (
+    "() => new URL(document.querySelector('[data-lang-switch]').getAttribute('href'), location.href).href"
+)
 
 
 def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
@@ -211,7 +257,9 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
         page.goto(walk.base + path + "#" + section, wait_until="load")
         link.focus()
         try:
-            page.wait_for_function(f"(id) => ({_SWITCH_HREF})().endsWith('#' + id)", arg=section, timeout=5000)
+            page.wait_for_function(
+                f"(id) => ({_SWITCH_HREF})().endsWith('#' + id)", arg=section, timeout=5000
+            )
         except PlaywrightError:
             issues.append(f"switch from #{section} points at {link.get_attribute('href')}")
             continue
@@ -230,8 +278,12 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     if section is None:
         landed_lang = page.evaluate("() => document.documentElement.lang")
         if page.url != twin or landed_lang == lang:
-            issues.append(f"switch landed on {page.url} ({landed_lang or 'no language'}), not on the twin in another language")
-    elif not page.url.endswith("#" + section) or not page.evaluate("(id) => !!document.getElementById(id)", section):
+            issues.append(
+                f"switch landed on {page.url} ({landed_lang or 'no language'}), not on the twin in another language"
+            )
+    elif not page.url.endswith("#" + section) or not page.evaluate(
+        "(id) => !!document.getElementById(id)", section
+    ):
         issues.append(f"switch from #{section} landed on {page.url}")
     return issues
 
@@ -253,7 +305,10 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
     Chromium (the test suite shares one), else one is launched for the run."""
     every_page = output.html_pages()
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
-    first_screen_rules, tab_rules = _rule_pages(rules, "first_screen", languages), _rule_pages(rules, "lab_tabs", languages)
+    first_screen_rules, tab_rules = (
+        _rule_pages(rules, "first_screen", languages),
+        _rule_pages(rules, "lab_tabs", languages),
+    )
     subset = len(pages) < len(every_page)
     overflow: list[Diagnostic] = []
     first_screen: list[Diagnostic] = []
@@ -266,54 +321,140 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
         site = Path(folder) / "_site"
         write_site(output, site)
-        with serve_folder(site) as base, (contextlib.nullcontext(browser) if browser else launched_browser()) as browser:
+        with (
+            serve_folder(site) as base,
+            contextlib.nullcontext(browser) if browser else launched_browser() as browser,
+        ):
             walk = PageWalk(browser, base, pages)
             for viewport, context in walk.contexts():
                 for path in pages:
                     page = walk.open(context, path)
                     width, client = _overflow(page)
                     if width > client:
-                        overflow.append(Diagnostic(_where(path), "gate.390.overflow", f"{path} at {viewport} px: document scrolls sideways ({width} > {client})"))
+                        overflow.append(
+                            Diagnostic(
+                                _where(path),
+                                "gate.390.overflow",
+                                f"{path} at {viewport} px: document scrolls sideways ({width} > {client})",
+                            )
+                        )
                     draft = page.get_attribute("main", "data-status") not in (None, "published")
                     for rule in first_screen_rules.get(path, []):
                         first_screen_checks += 1
-                        issues = [Diagnostic(rule.location, rule.code(), f"{path}: {issue}") for issue in rule.check_page(page, viewport)]
+                        issues = [
+                            Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
+                            for issue in rule.check_page(page, viewport)
+                        ]
                         (pending if draft else first_screen).extend(issues)
                     if viewport == "1280":
                         for rule in tab_rules.get(path, []):
                             tab_checks += 1
-                            issues = [Diagnostic(rule.location, rule.code(), f"{path}: {issue}") for issue in check_tabs(page, rule.args.count)]
+                            issues = [
+                                Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
+                                for issue in check_tabs(page, rule.args.count)
+                            ]
                             (pending if draft else tabs).extend(issues)
                     if viewport == "390":
                         problems = figure_layout_problems(page)
                         figure_count += page.locator("figure.figure[data-figure]").count()
-                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}") for p in problems]
-                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}") for p in figure_ink_problems(page)]
+                        figures += [
+                            Diagnostic(
+                                _where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}"
+                            )
+                            for p in problems
+                        ]
+                        figures += [
+                            Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}")
+                            for p in figure_ink_problems(page)
+                        ]
                     if viewport == "1280":
-                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}") for p in figure_width_problems(page)]
-                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}") for p in figure_scale_problems(page)]
-                        figures += [Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}") for p in figure_contrast_problems(page)]
+                        figures += [
+                            Diagnostic(
+                                _where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}"
+                            )
+                            for p in figure_width_problems(page)
+                        ]
+                        figures += [
+                            Diagnostic(
+                                _where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}"
+                            )
+                            for p in figure_scale_problems(page)
+                        ]
+                        figures += [
+                            Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}")
+                            for p in figure_contrast_problems(page)
+                        ]
                     if viewport == "1280":
-                        access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
-                        access += [Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}") for p in contrast_problems(page)]
+                        access += [
+                            Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}")
+                            for p in axe_problems(page)
+                        ]
+                        access += [
+                            Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}")
+                            for p in contrast_problems(page)
+                        ]
                     if viewport == "1280" and page.locator("[data-lang-switch]").count() and "/" in path:
-                        switch += [Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}") for issue in _check_switch(page, walk, path)]
+                        switch += [
+                            Diagnostic(
+                                _where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}"
+                            )
+                            for issue in _check_switch(page, walk, path)
+                        ]
                     page.close()
-    offline = [Diagnostic(_where(p), "gate.offline.request", f"{p}: request outside the site: {url}") for p, url in sorted(set(walk.external))]
-    offline += [Diagnostic(_where(p), "gate.offline.console", f"{p}: console error: {text}") for p, text in sorted(set(walk.console))]
+    offline = [
+        Diagnostic(_where(p), "gate.offline.request", f"{p}: request outside the site: {url}")
+        for p, url in sorted(set(walk.external))
+    ]
+    offline += [
+        Diagnostic(_where(p), "gate.offline.console", f"{p}: console error: {text}")
+        for p, text in sorted(set(walk.console))
+    ]
     return [
-        GateReport("390 px", f"{len(pages)} pages × 2 viewports (390×844, 1280×800); {len(overflow)} overflow", overflow),
-        _rule_report("first screen", first_screen_checks, first_screen, pending, "rule.first_screen",
-                     _no_rule_checks("first_screen", first_screen_rules, subset)),
-        _rule_report("lab tabs", tab_checks, tabs, pending, "rule.lab_tabs", _no_rule_checks("lab_tabs", tab_rules, subset)),
-        GateReport("offline", f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors", offline),
-        GateReport("language switch", f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses", switch,
-                   skipped="" if len(languages) > 1 else "the book has one language"),
-        GateReport("accessibility", f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
-                   f"every text in the light and dark schemes; {len(access)} problems", access,
-                   skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])"),
-        GateReport("figure layout", f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems", figures,
-                   skipped="" if figure_count else "no page shows a figure"),
+        GateReport(
+            "390 px",
+            f"{len(pages)} pages × 2 viewports (390×844, 1280×800); {len(overflow)} overflow",
+            overflow,
+        ),
+        _rule_report(
+            "first screen",
+            first_screen_checks,
+            first_screen,
+            pending,
+            "rule.first_screen",
+            _no_rule_checks("first_screen", first_screen_rules, subset),
+        ),
+        _rule_report(
+            "lab tabs",
+            tab_checks,
+            tabs,
+            pending,
+            "rule.lab_tabs",
+            _no_rule_checks("lab_tabs", tab_rules, subset),
+        ),
+        GateReport(
+            "offline",
+            f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors",
+            offline,
+        ),
+        GateReport(
+            "language switch",
+            f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses",
+            switch,
+            skipped="" if len(languages) > 1 else "the book has one language",
+        ),
+        GateReport(
+            "accessibility",
+            f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
+            f"every text in the light and dark schemes; {len(access)} problems",
+            access,
+            skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])",
+        ),
+        GateReport(
+            "figure layout",
+            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems",
+            figures,
+            skipped="" if figure_count else "no page shows a figure",
+        ),
     ]
 
 
@@ -326,5 +467,9 @@ def _no_rule_checks(kind: str, rule_pages: dict, subset: bool) -> str:
 
 def _rule_report(name: str, checks: int, problems: list, pending: list, code: str, none: str) -> GateReport:
     waiting = [d for d in pending if d.code == code]
-    figures = f"{checks} page × viewport checks; {len(problems)} failures" + (f" ({len(waiting)} pending on draft pages)" if waiting else "")
-    return GateReport(name, figures, problems, pending=bool(waiting) and not problems, skipped="" if checks else none)
+    figures = f"{checks} page × viewport checks; {len(problems)} failures" + (
+        f" ({len(waiting)} pending on draft pages)" if waiting else ""
+    )
+    return GateReport(
+        name, figures, problems, pending=bool(waiting) and not problems, skipped="" if checks else none
+    )

@@ -1,5 +1,6 @@
 """Gate 2: every author-reported / benchmark number carries its source, setting and label, and
 no speedup or percentage gain is typed bare in prose."""
+
 from __future__ import annotations
 
 import re
@@ -12,16 +13,24 @@ from .report import GateReport
 
 _NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:\s*[–~-]\s*\d+(?:\.\d+)?)?"
 MULTIPLIER = re.compile(_NUMBER + r"(?:\s*(?:×|x|X|倍)(?!\s*\d)(?![A-Za-z])|[\s-]*fold\b)")
-PERCENT = re.compile(r"[+−-]?" + _NUMBER + r"\s*(?:%|percent\b|per cent\b)"  # 25%, 25 percent
-                     r"|百分之[零一二三四五六七八九十百点\d.]+", re.IGNORECASE)  # 百分之二十五
+PERCENT = re.compile(
+    r"[+−-]?" + _NUMBER + r"\s*(?:%|percent\b|per cent\b)"  # 25%, 25 percent
+    r"|百分之[零一二三四五六七八九十百点\d.]+",
+    re.IGNORECASE,
+)  # 百分之二十五
 # a multiple said in words counts only beside a word of gain: "3.5 times faster", "a fourfold speed-up"
 # ("a fourfold change in traffic" describes a setting, not a result)
-SAID_MULTIPLE = re.compile(r"(?:" + _NUMBER + r"[\s-]+times\b|"
-                           r"\b(?:two|three|four|five|six|seven|eight|nine|ten|"
-                           r"twenty|hundred|thousand)-?fold\b)", re.IGNORECASE)
+SAID_MULTIPLE = re.compile(
+    r"(?:" + _NUMBER + r"[\s-]+times\b|"
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|"
+    r"twenty|hundred|thousand)-?fold\b)",
+    re.IGNORECASE,
+)
 GAIN_WORDS = re.compile(
     r"(faster|slower|speed-?ups?|improv\w*|increase\w*|higher|lower|reduc\w*|less|more|sav\w+|cuts?|gains?|boost\w*|"
-    r"throughput|latency|cheaper|提升|提高|加速|降低|减少|节省|下降|增加|增长|快|慢|吞吐|延迟|成本)", re.IGNORECASE)
+    r"throughput|latency|cheaper|提升|提高|加速|降低|减少|节省|下降|增加|增长|快|慢|吞吐|延迟|成本)",
+    re.IGNORECASE,
+)
 WINDOW = 16  # characters around a percentage in which a gain word makes it a claim
 
 
@@ -33,8 +42,11 @@ def _format_value(value) -> str:
 
 
 # (pattern, needs a gain word within WINDOW characters, how the problem names what it found)
-BARE_NUMBERS = ((MULTIPLIER, False, "bare multiplier"), (PERCENT, True, "percentage change"),
-                (SAID_MULTIPLE, True, "bare multiplier"))
+BARE_NUMBERS = (
+    (MULTIPLIER, False, "bare multiplier"),
+    (PERCENT, True, "percentage change"),
+    (SAID_MULTIPLE, True, "bare multiplier"),
+)
 
 
 def bare_numbers(page) -> list[Diagnostic]:
@@ -44,13 +56,18 @@ def bare_numbers(page) -> list[Diagnostic]:
             continue  # a misconception may quote the wrong number it corrects
         for pattern, needs_gain, what in BARE_NUMBERS:
             for match in pattern.finditer(line.text):
-                around = line.text[max(0, match.start() - WINDOW): match.end() + WINDOW]
+                around = line.text[max(0, match.start() - WINDOW) : match.end() + WINDOW]
                 if needs_gain and not GAIN_WORDS.search(around):
                     continue
                 code = "gate.claims.bare-percentage" if pattern is PERCENT else "gate.claims.bare-multiplier"
-                problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, column_of(match)), code,
-                                           f"{what} '{match.group(0).strip()}' outside a claim",
-                                           "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number"))
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(line.location.path, line.location.line, column_of(match)),
+                        code,
+                        f"{what} '{match.group(0).strip()}' outside a claim",
+                        "record it in ledger/claims.md and write {{claim:id}}, or {{ex:id}} for a teaching number",
+                    )
+                )
     return problems
 
 
@@ -62,7 +79,13 @@ def check_claims(ctx: GateContext) -> GateReport:
         for lang in ctx.book.languages:
             for value in claim.values:
                 if _format_value(value) not in claim.text[lang].replace(",", ""):
-                    problems.append(Diagnostic(where, "gate.claims.text-value", f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}"))
+                    problems.append(
+                        Diagnostic(
+                            where,
+                            "gate.claims.text-value",
+                            f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}",
+                        )
+                    )
     rendered = unlabelled = 0
     for path in ctx.output.html_pages():
         markup = ctx.html(path).claim_markup
@@ -70,14 +93,22 @@ def check_claims(ctx: GateContext) -> GateReport:
         rendered += spans
         if labels != spans or settings != spans:
             unlabelled += spans - min(labels, settings)
-            problems.append(Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {spans} claims but {labels} labels and {settings} settings"))
+            problems.append(
+                Diagnostic(
+                    ctx.where(path),
+                    "gate.claims.unlabelled",
+                    f"{path}: {spans} claims but {labels} labels and {settings} settings",
+                )
+            )
     bare = []
     for parsed in ctx.parsed.values():
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
-    figures = (f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "
-               f"{len(used)} used in prose; {len(bare)} bare numbers")
+    figures = (
+        f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "
+        f"{len(used)} used in prose; {len(bare)} bare numbers"
+    )
     if not claims and not bare:
         return GateReport("settings", figures, problems, skipped="the book records no claims")
     return GateReport("settings", figures, problems)

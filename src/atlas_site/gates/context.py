@@ -1,5 +1,6 @@
 """What every gate reads: the book, the parse index of every page, what render placed (the
 manifest), the rendered output (HTML indexed once, for what only HTML can show) and the rules."""
+
 from __future__ import annotations
 
 import datetime

@@ -2,6 +2,7 @@
 label and number of its spec and nothing a template typed (figures/check.py). The render stage
 checks each drawing as it makes it and records the findings in the manifest; here they are
 reported once per figure and language, located at the figure's spec in the ledger."""
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -17,10 +18,15 @@ def check_figure_drawings(ctx: GateContext) -> GateReport:
                 continue
             drawn.add((lang, figure_id))
             where = ctx.book.locate(f"figures:{figure_id}")
-            problems += [Diagnostic(where, "gate.figures.drawing", f"figure '{figure_id}' ({lang}): {problem}")
-                         for problem in entry.get("problems", ())]
+            problems += [
+                Diagnostic(where, "gate.figures.drawing", f"figure '{figure_id}' ({lang}): {problem}")
+                for problem in entry.get("problems", ())
+            ]
     figures = len({figure_id for _lang, figure_id in drawn})
-    return GateReport("figure drawings",
-                      f"{figures} figures drawn in {len({lang for lang, _ in drawn})} languages: accessible, "
-                      f"self-contained, every label and number shown, no stray text; {len(problems)} problems",
-                      problems, skipped="" if drawn else "no page shows a figure")
+    return GateReport(
+        "figure drawings",
+        f"{figures} figures drawn in {len({lang for lang, _ in drawn})} languages: accessible, "
+        f"self-contained, every label and number shown, no stray text; {len(problems)} problems",
+        problems,
+        skipped="" if drawn else "no page shows a figure",
+    )

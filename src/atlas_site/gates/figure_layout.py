@@ -4,13 +4,14 @@ narrower than a share of the text column nor scaled up past the body text (a lap
 against what is painted behind it (WCAG contrast; axe-core cannot measure text inside SVG). A figure is one or more <svg>
 panels inside the element that carries data-figure; boxes come from getBoundingClientRect, with a
 tolerance in the panel's user units."""
+
 from __future__ import annotations
 
 TOLERANCE_UNITS = 1.0
-MIN_CONTRAST = 4.5       # WCAG 2.2 §1.4.3 for body-size text; 3.0 for large text (24 px, or 18.66 px bold)
-MIN_TEXT_PX = 13.0       # the smallest CSS px size a figure text (sub/superscripts included) may render at
-MIN_COLUMN_SHARE = 0.6   # a figure's drawing spans at least this share of the text column
-BASE_UNITS = 15          # a figure's text size in user units (figures.css), unless a text sets its own
+MIN_CONTRAST = 4.5  # WCAG 2.2 §1.4.3 for body-size text; 3.0 for large text (24 px, or 18.66 px bold)
+MIN_TEXT_PX = 13.0  # the smallest CSS px size a figure text (sub/superscripts included) may render at
+MIN_COLUMN_SHARE = 0.6  # a figure's drawing spans at least this share of the text column
+BASE_UNITS = 15  # a figure's text size in user units (figures.css), unless a text sets its own
 
 _PANELS = r"""
 () => {
@@ -129,8 +130,10 @@ _WIDTH = r"""
 
 # What a text must not sit on: the drawing's ink (data curves, axes, lines and arrows, dots and
 # arrowheads); light gridlines, washes and the boxes a text belongs in are background.
-INK = ("polyline.fig-curve, line.fig-line, .fig-axis, .fig-arrow line, .fig-arrow polyline, "
-       ".fig-arrow polygon, circle")
+INK = (
+    "polyline.fig-curve, line.fig-line, .fig-axis, .fig-arrow line, .fig-arrow polyline, "
+    ".fig-arrow polygon, circle"
+)
 
 _INK_OVER_TEXT = r"""
 ([tolUnits, ink]) => {
@@ -269,7 +272,9 @@ _CONTRAST = r"""
 """.replace("%SHORT%", _SHORT)
 
 
-def figure_layout_problems(page, tolerance: float = TOLERANCE_UNITS, min_text_px: float = MIN_TEXT_PX) -> list[str]:
+def figure_layout_problems(
+    page, tolerance: float = TOLERANCE_UNITS, min_text_px: float = MIN_TEXT_PX
+) -> list[str]:
     """One line per text overflow, clipping, overlap or too-small text in the figures on ``page``
     (``min_text_px=0`` skips the size check)."""
     return list(page.evaluate(_LAYOUT, [tolerance, min_text_px]))

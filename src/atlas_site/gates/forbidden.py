@@ -1,5 +1,6 @@
 """Gate 6: statements the ledger forbids appear only inside a misconception block that corrects
 them; Gate 11: no prose cites a candidate lead."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -47,16 +48,21 @@ class _Screen:
 
 
 def _screens(book) -> dict[str, _Screen]:
-    return {lang: _Screen([(item.id, p) for item in book.misconceptions for p in item.forbidden.of(lang)])
-            for lang in book.languages}
+    return {
+        lang: _Screen([(item.id, p) for item in book.misconceptions for p in item.forbidden.of(lang)])
+        for lang in book.languages
+    }
 
 
 def _slow(screen: _Screen, misconception: str, pattern: str, where, line) -> Diagnostic:
     screen.slow.add(pattern)
-    return Diagnostic(where(misconception), "gate.forbidden.slow-pattern",
-                      f"misconception {misconception}: forbidden pattern {pattern!r} took over {SEARCH_SECONDS:g} s on "
-                      f"{line.location.path}:{line.location.line} and was left out",
-                      "simplify it: avoid alternatives or repeats that can match the same text in many ways")
+    return Diagnostic(
+        where(misconception),
+        "gate.forbidden.slow-pattern",
+        f"misconception {misconception}: forbidden pattern {pattern!r} took over {SEARCH_SECONDS:g} s on "
+        f"{line.location.path}:{line.location.line} and was left out",
+        "simplify it: avoid alternatives or repeats that can match the same text in many ways",
+    )
 
 
 def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
@@ -79,10 +85,14 @@ def _scan(page, screen: _Screen, where) -> tuple[list[Diagnostic], int, int]:
             if line.block.startswith("misconception:"):
                 quoted += 1
                 continue
-            problems.append(Diagnostic(SourceLocation(line.location.path, line.location.line, match.start() + 1),
-                                       "gate.forbidden.statement",
-                                       f"'{match.group(0)}' states misconception {misconception} outside a misconception block",
-                                       "state the mechanism positively, or quote it inside ::: misconception " + misconception))
+            problems.append(
+                Diagnostic(
+                    SourceLocation(line.location.path, line.location.line, match.start() + 1),
+                    "gate.forbidden.statement",
+                    f"'{match.group(0)}' states misconception {misconception} outside a misconception block",
+                    "state the mechanism positively, or quote it inside ::: misconception " + misconception,
+                )
+            )
     return problems, quoted, lines
 
 
@@ -93,7 +103,12 @@ def check_forbidden(ctx: GateContext) -> GateReport:
     patterns_version = [[m.id, m.forbidden.model_dump()] for m in ctx.book.misconceptions]
     where = lambda misconception: ctx.book.locate(f"misconceptions:{misconception}")
     for parsed in ctx.parsed.values():
-        found, quoted, lines = ctx.per_page("forbidden", parsed, lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang], where), patterns_version)
+        found, quoted, lines = ctx.per_page(
+            "forbidden",
+            parsed,
+            lambda parsed=parsed: _scan(parsed.page, screens[parsed.page.lang], where),
+            patterns_version,
+        )
         for problem in found:  # a slow pattern is named once
             if problem not in seen:
                 seen.add(problem)
@@ -101,10 +116,14 @@ def check_forbidden(ctx: GateContext) -> GateReport:
         corrected += quoted
         scanned += lines
     blocks = {u.key for p in ctx.parsed.values() for u in p.uses_of("misconception")}
-    figures = (f"{total} patterns from {len(ctx.book.misconceptions)} misconceptions over {scanned} prose lines; "
-               f"{len(problems)} outside a block, {corrected} quoted inside one; {len(blocks)}/{len(ctx.book.misconceptions)} misconceptions have a block")
+    figures = (
+        f"{total} patterns from {len(ctx.book.misconceptions)} misconceptions over {scanned} prose lines; "
+        f"{len(problems)} outside a block, {corrected} quoted inside one; {len(blocks)}/{len(ctx.book.misconceptions)} misconceptions have a block"
+    )
     if not total:
-        return GateReport("forbidden statements", figures, problems, skipped="no misconception gives forbidden patterns")
+        return GateReport(
+            "forbidden statements", figures, problems, skipped="no misconception gives forbidden patterns"
+        )
     return GateReport("forbidden statements", figures, problems)
 
 
@@ -116,4 +135,6 @@ def check_leads(ctx: GateContext) -> GateReport:
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("promoted", "unverified", "eliminated"))
     if not ctx.book.leads:
         return GateReport("leads", "", problems, skipped="the book records no candidate leads")
-    return GateReport("leads", f"{len(ctx.book.leads)} leads ({summary}); {len(problems)} cited in prose", problems)
+    return GateReport(
+        "leads", f"{len(ctx.book.leads)} leads ({summary}); {len(problems)} cited in prose", problems
+    )

@@ -1,6 +1,7 @@
 """Gate: no evidence is past its review date (book.yaml `review_months`, see freshness.py). The
 date comes from `--as-of`; without one nothing is judged and the gate says so. Past due is a
 warning while writing and an error under `--release`."""
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -13,14 +14,27 @@ def check_freshness(ctx: GateContext, release: bool) -> GateReport:
     if ctx.book.profile.review_months is None:
         return GateReport("evidence freshness", "", skipped="book.yaml sets no review_months")
     reviews = review_schedule(ctx.book)
-    kinds = ", ".join(f"{sum(r.kind == kind for r in reviews)} {kind}s" for kind in ("claim", "source", "page"))
+    kinds = ", ".join(
+        f"{sum(r.kind == kind for r in reviews)} {kind}s" for kind in ("claim", "source", "page")
+    )
     if ctx.as_of is None:
-        return GateReport("evidence freshness", f"{kinds} dated", skipped="no --as-of DATE (a build never reads the clock)")
+        return GateReport(
+            "evidence freshness", f"{kinds} dated", skipped="no --as-of DATE (a build never reads the clock)"
+        )
     severity = "error" if release else "warning"
-    problems = [Diagnostic(r.location, "freshness.due",
-                           f"{r.kind} {r.name} was last verified on {r.verified}; its review was due on {r.due} "
-                           f"({r.months}-month interval{' for a rolling source' if r.rolling else ''}, as of {ctx.as_of})",
-                           "verify it against the source again and record the new date (claims `verified`, "
-                           "sources `accessed`/`verified`, pages `last_verified`)", severity)
-                for r in reviews if r.overdue(ctx.as_of)]
-    return GateReport("evidence freshness", f"{kinds} dated; {len(problems)} past due as of {ctx.as_of}", problems)
+    problems = [
+        Diagnostic(
+            r.location,
+            "freshness.due",
+            f"{r.kind} {r.name} was last verified on {r.verified}; its review was due on {r.due} "
+            f"({r.months}-month interval{' for a rolling source' if r.rolling else ''}, as of {ctx.as_of})",
+            "verify it against the source again and record the new date (claims `verified`, "
+            "sources `accessed`/`verified`, pages `last_verified`)",
+            severity,
+        )
+        for r in reviews
+        if r.overdue(ctx.as_of)
+    ]
+    return GateReport(
+        "evidence freshness", f"{kinds} dated; {len(problems)} past due as of {ctx.as_of}", problems
+    )

@@ -6,6 +6,7 @@ own renderer's output, so a tag scanner suffices (and is ~10x faster than html.p
 The gates keep the index of every page until they finish (the links gate looks up other pages'
 ids), so it holds only the facts they read, never a page's tags or attribute dicts, and its
 strings are interned: the same href or id on many pages is one string for the whole build."""
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,9 @@ def _attributes(text: str) -> dict:
     attrs = {}
     for match in ATTR.finditer(text):
         value = next((v for v in match.groups()[1:] if v is not None), "")
-        attrs[sys.intern(match.group(1).lower())] = unescape(value)  # one copy of "href", "class", … for a book
+        attrs[sys.intern(match.group(1).lower())] = unescape(
+            value
+        )  # one copy of "href", "class", … for a book
     return attrs
 
 
@@ -81,7 +84,9 @@ def index_html(html: str) -> HtmlIndex:
             continue
         attrs = _attributes(raw)
         if tag == "a" and "href" in attrs:
-            index.links.append(Link(sys.intern(attrs["href"]), sys.intern(attrs.get("rel", "")), "data-lang-switch" in attrs))
+            index.links.append(
+                Link(sys.intern(attrs["href"]), sys.intern(attrs.get("rel", "")), "data-lang-switch" in attrs)
+            )
         elif tag == "meta" and attrs.get("http-equiv", "").lower() == "content-security-policy":
             index.csp = sys.intern(attrs.get("content", ""))
         _security(tag, list(attrs), index)

@@ -2,6 +2,7 @@
 at registry URLs and carry rel="noopener noreferrer". A link written in a page's markdown is
 reported at its file:line:col; a link the templates or the engine made, at the output file.
 The browser half records requests."""
+
 from __future__ import annotations
 
 import posixpath
@@ -33,7 +34,7 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
         for link in index.links:
             href = link.href
             if site and href.startswith(site):  # the 404 page links absolutely: it is served at any depth
-                target = href[len(site):] or "index.html"
+                target = href[len(site) :] or "index.html"
                 internal += 1
                 if target.partition("#")[0] not in ctx.output:
                     report("gate.links.broken", f"link to missing page {href}", href)
@@ -45,14 +46,16 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
                 elif href not in allowed:
                     report("gate.links.not-registry", f"external link is not a registry URL: {href}", href)
                 if set(link.rel.split()) < {"noopener", "noreferrer"}:
-                    report("gate.links.rel", f"external link lacks rel=\"noopener noreferrer\": {href}", href)
+                    report("gate.links.rel", f'external link lacks rel="noopener noreferrer": {href}', href)
                 continue
             if href.lower().startswith(("mailto:", "data:", "javascript:", "vbscript:", "file:")):
                 report("gate.links.scheme", f"link scheme not allowed: {href}", href)
                 continue
             internal += 1
             target, _, anchor = href.partition("#")
-            target_path = posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else path
+            target_path = (
+                posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else path
+            )
             if target_path not in ctx.output:
                 report("gate.links.broken", f"link to missing page {href}", href)
                 continue

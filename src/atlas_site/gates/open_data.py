@@ -1,5 +1,6 @@
 """The open data at the site root (render/open_data.py) is what its schema says, every claim and
 example of the ledger is in it, and every permalink it gives is an element of a built page."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,9 @@ def check_open_data(ctx: GateContext) -> GateReport:
     try:
         from jsonschema import Draft202012Validator, FormatChecker
     except ImportError:
-        return GateReport("open data", "claims.json, examples.json", [], skipped="jsonschema is not installed")
+        return GateReport(
+            "open data", "claims.json, examples.json", [], skipped="jsonschema is not installed"
+        )
     problems: list[Diagnostic] = []
     counts = {}
     for name in FILES:
@@ -32,13 +35,21 @@ def check_open_data(ctx: GateContext) -> GateReport:
         records = {item.get("id") for item in data.get(key, []) if isinstance(item, dict)}
         ledger = set(ctx.book.claims if key == "claims" else ctx.book.examples)
         for missing in sorted(ledger - records):
-            problems.append(Diagnostic(ctx.book.locate(f"{key}:{missing}"), "gate.data.missing",
-                                       f"{missing} is in the ledger but not in {name}"))
+            problems.append(
+                Diagnostic(
+                    ctx.book.locate(f"{key}:{missing}"),
+                    "gate.data.missing",
+                    f"{missing} is in the ledger but not in {name}",
+                )
+            )
         counts[name] = len(records)
         for item in data.get(key, []):
             for _lang, link in (item.get("permalinks") or {}).items():
                 problems += _dangling(ctx, name, item.get("id"), link)
-    figures = ", ".join(f"{name}: {count} records" for name, count in counts.items()) + "; valid against their schemas"
+    figures = (
+        ", ".join(f"{name}: {count} records" for name, count in counts.items())
+        + "; valid against their schemas"
+    )
     return GateReport("open data", figures + f"; {len(problems)} problems", problems)
 
 
@@ -46,7 +57,15 @@ def _dangling(ctx: GateContext, name: str, record: str, link: str) -> list[Diagn
     path, _, fragment = link.partition("#")
     where = SourceLocation(f"_site/{name}")
     if path not in ctx.output:
-        return [Diagnostic(where, "gate.data.permalink", f"{record}: its permalink {link} names no page of the site")]
+        return [
+            Diagnostic(
+                where, "gate.data.permalink", f"{record}: its permalink {link} names no page of the site"
+            )
+        ]
     if fragment and not re.search(rf'\sid="{re.escape(fragment)}"', ctx.output.text(path)):
-        return [Diagnostic(where, "gate.data.permalink", f"{record}: its permalink {link} names no element of {path}")]
+        return [
+            Diagnostic(
+                where, "gate.data.permalink", f"{record}: its permalink {link} names no element of {path}"
+            )
+        ]
     return []

@@ -2,6 +2,7 @@
 and, in each of them, the same uses of the directives that carry evidence or structure (those
 declared with `parity` in directives/); the language switch lands on the twin page. Differences
 are reported at the heading or use that has no counterpart. The browser half clicks the switch."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -32,17 +33,30 @@ def _compare(first, other) -> list[Diagnostic]:
     common_b = [i for i in ids_b if i in ids_a]
     if common_a != common_b:
         moved = next(i for i, j in zip(common_b, common_a, strict=False) if i != j)
-        problems.append(Diagnostic(other.section(moved).location, "gate.parity.sections",
-                                   f"{page_id}: section '{moved}' is in a different place in {b} than in {a}"))
+        problems.append(
+            Diagnostic(
+                other.section(moved).location,
+                "gate.parity.sections",
+                f"{page_id}: section '{moved}' is in a different place in {b} than in {a}",
+            )
+        )
     uses_a, uses_b = _per_section(first), _per_section(other)
     for section in sorted((set(uses_a) | set(uses_b)) & (set(common_a) | {""})):
-        for parsed, mine, theirs, lang, twin in ((first, uses_a, uses_b, a, b), (other, uses_b, uses_a, b, a)):
+        for parsed, mine, theirs, lang, twin in (
+            (first, uses_a, uses_b, a, b),
+            (other, uses_b, uses_a, b, a),
+        ):
             extra = mine.get(section, Counter()) - theirs.get(section, Counter())
             for (kind, key), count in sorted(extra.items()):
                 use = [u for u in parsed.uses if u.kind == kind and u.key == key and u.section == section][-1]
-                problems.append(Diagnostic(use.location, "gate.parity.uses",
-                                           f"{page_id} §{section or '(top)'}: {kind}:{key} is in {lang}"
-                                           f"{f' ({count}× more)' if count > 1 else ''} but not in {twin}"))
+                problems.append(
+                    Diagnostic(
+                        use.location,
+                        "gate.parity.uses",
+                        f"{page_id} §{section or '(top)'}: {kind}:{key} is in {lang}"
+                        f"{f' ({count}× more)' if count > 1 else ''} but not in {twin}",
+                    )
+                )
     return problems
 
 
@@ -65,7 +79,12 @@ def check_parity(ctx: GateContext) -> GateReport:
             switch = sorted(link.href for link in index.links if link.lang_switch)
             expected = sorted(f"../{lang}/{page_id}.html" for lang in languages if lang != parsed.page.lang)
             if switch != expected:
-                problems.append(Diagnostic(ctx.where(parsed.page.output_path), "gate.parity.switch",
-                                           f"{parsed.page.lang}/{page_id}: the language switch should point to {', '.join(expected)}, found {switch}"))
+                problems.append(
+                    Diagnostic(
+                        ctx.where(parsed.page.output_path),
+                        "gate.parity.switch",
+                        f"{parsed.page.lang}/{page_id}: the language switch should point to {', '.join(expected)}, found {switch}",
+                    )
+                )
     figures = f"{pairs} page pairs, {sections} sections compared; {len(problems)} differences"
     return GateReport("bilingual parity", figures, problems)

@@ -1,5 +1,6 @@
 """Prose as a contributor wrote it, with directives, code, math and URLs masked out,
 line by line with file:line, and whether each line sits inside a marked block."""
+
 from __future__ import annotations
 
 import re

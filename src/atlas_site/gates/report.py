@@ -1,5 +1,6 @@
 """A gate's verdict: a named line with its figures and its problems. A gate that had nothing to
 look at says so (`skip` with the reason) instead of passing over zero items."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

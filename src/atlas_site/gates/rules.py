@@ -1,6 +1,7 @@
 """The profile's release rules (book.yaml), one report per part (and one for the book-wide rules).
 Each rule instance runs once per language over its pages. On a draft page a failing rule is
 reported as pending, not enforced (`check --release` fails on drafts anyway)."""
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -19,7 +20,9 @@ def run_rule(ctx: GateContext, rule) -> tuple[int, list[Diagnostic], list[str], 
     for lang in ctx.book.languages:
         pages = _pages_of(ctx, rule, lang) if rule.part else []
         if rule.part and not pages:
-            problems.append(rule.problem(rule.location, f"{lang}: none of the pages {', '.join(rule.page_ids())} exists"))
+            problems.append(
+                rule.problem(rule.location, f"{lang}: none of the pages {', '.join(rule.page_ids())} exists")
+            )
             continue
         result = rule.check(ctx, lang, pages)
         checked += result.checked
@@ -39,7 +42,11 @@ def run_rule(ctx: GateContext, rule) -> tuple[int, list[Diagnostic], list[str], 
 def check_rules(ctx: GateContext) -> list[GateReport]:
     reports = []
     groups: list[tuple[Part | None, list]] = [(None, [r for r in ctx.rules if r.part is None])]
-    groups += [(part, [r for r in ctx.rules if r.part is part]) for part in ctx.book.profile.parts if not part.generated]
+    groups += [
+        (part, [r for r in ctx.rules if r.part is part])
+        for part in ctx.book.profile.parts
+        if not part.generated
+    ]
     for part, rules in groups:
         name = f"rules of {part.id}" if part else "rules of the book"
         if not rules:

@@ -4,6 +4,7 @@ its abbreviation, a name or an alias in any language, is a warning at its first 
 A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit after a number ("20 GB", "几 GB"), a token joined by a hyphen or letters to a longer
 name (GPT-3, OPT-175B, vLLM), and a token in the title of a work the book cites (GPTQ, KIVI): those
 are names, which the citation beside them resolves, rather than abbreviations."""
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,7 @@ DEGREE = re.compile(r"(?<=[A-Z])\d+$")  # TP4, EP32: a term's abbreviation with 
 def abbreviations(text: str):
     """(offset, token) of each abbreviation-like token in a run of prose."""
     for match in ABBREVIATION.finditer(text):
-        if not AFTER_NUMBER.search(text[:match.start()]):
+        if not AFTER_NUMBER.search(text[: match.start()]):
             yield match.start(), match.group(1)
 
 
@@ -33,7 +34,9 @@ def glossary_tokens(book) -> set[str]:
         for lang in book.languages:
             forms.add(term.names[lang])
             forms.update(term.aliases.get(lang, ()))
-    return {token for form in forms for _, token in abbreviations(form)} | {f for f in forms if ABBREVIATION.fullmatch(f or "")}
+    return {token for form in forms for _, token in abbreviations(form)} | {
+        f for f in forms if ABBREVIATION.fullmatch(f or "")
+    }
 
 
 def cited_names(book) -> set[str]:
@@ -54,11 +57,16 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                 if token in known or DEGREE.sub("", token) in known or token in reported:
                     continue
                 reported.add(token)
-                problems.append(Diagnostic(event.location.moved(col=event.location.col + offset),
-                                           "gate.terms.undefined-abbreviation",
-                                           f"{lang}/{page_id}: '{token}' is not a glossary term", severity="warning",
-                                           hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
-                                                f"{{{{term:id}}}} at its first use, or write the words out"))
+                problems.append(
+                    Diagnostic(
+                        event.location.moved(col=event.location.col + offset),
+                        "gate.terms.undefined-abbreviation",
+                        f"{lang}/{page_id}: '{token}' is not a glossary term",
+                        severity="warning",
+                        hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
+                        f"{{{{term:id}}}} at its first use, or write the words out",
+                    )
+                )
     figures = f"{seen_tokens} abbreviations in the prose, {len(problems)} not in the glossary"
     if not ctx.parsed:
         return GateReport("terms", figures, skipped="the book has no pages")

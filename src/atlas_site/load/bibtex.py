@@ -4,6 +4,7 @@ Values are read as written ({…} or "…" or a bare number): a bare word is a B
 registry never uses, so an undefined one cannot silently become a title; and text left between
 entries that holds a `field = value` means a brace closed an entry early (`title = {X}},`), which
 would otherwise drop the fields after it without a word."""
+
 from __future__ import annotations
 
 import logging
@@ -48,9 +49,14 @@ def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]
         for field in entry.fields:
             value = _enclosed(field.value.strip())
             if value is None:
-                problems.append(Diagnostic(SourceLocation(path, _line(field), 1), "bib.macro",
-                                           f"'{entry.key}': {field.key} = {field.value.strip()[:60]} is not text in braces (an undefined BibTeX macro?)",
-                                           "write the value in braces: " + field.key + " = {…}"))
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(path, _line(field), 1),
+                        "bib.macro",
+                        f"'{entry.key}': {field.key} = {field.value.strip()[:60]} is not text in braces (an undefined BibTeX macro?)",
+                        "write the value in braces: " + field.key + " = {…}",
+                    )
+                )
                 value = field.value.strip()  # kept as written, so no follow-on "missing title"
             record[field.key.lower()] = value
         records.append((record, SourceLocation(path, _line(entry), 1)))
@@ -59,17 +65,26 @@ def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]
         raw = comment.raw or ""
         stray = STRAY_FIELD.search(raw)
         if stray and type(comment).__name__ == "ImplicitComment":
-            line = _line(comment) + raw[:stray.start(1)].count("\n")
+            line = _line(comment) + raw[: stray.start(1)].count("\n")
             before = [key for start, key in previous if start < _line(comment)]
             after = f" closed entry '{before[-1]}' early" if before else " is outside any entry"
-            problems.append(Diagnostic(SourceLocation(path, line, 1), "bib.stray-field",
-                                       f"field '{stray.group(1)}' is outside any entry: a '}}' too many{after}",
-                                       "check the braces of the field before it; every field of an entry is kept inside its @type{…}"))
+            problems.append(
+                Diagnostic(
+                    SourceLocation(path, line, 1),
+                    "bib.stray-field",
+                    f"field '{stray.group(1)}' is outside any entry: a '}}' too many{after}",
+                    "check the braces of the field before it; every field of an entry is kept inside its @type{…}",
+                )
+            )
     for block in library.failed_blocks:
         location = SourceLocation(path, _line(block), 1)
         name = type(block).__name__
         if name == "DuplicateBlockKeyBlock":
-            problems.append(Diagnostic(location, "bib.duplicate-key", f"duplicate BibTeX key '{getattr(block, 'key', '?')}'"))
+            problems.append(
+                Diagnostic(
+                    location, "bib.duplicate-key", f"duplicate BibTeX key '{getattr(block, 'key', '?')}'"
+                )
+            )
         else:
             error = getattr(block, "error", None)
             reason = getattr(error, "abort_reason", None) or str(error or "") or "cannot parse this block"

@@ -1,4 +1,5 @@
 """Split a markdown file into its YAML front matter and body, keeping line numbers."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,5 +26,7 @@ def split_front_matter(path: str, text: str) -> tuple[MarkdownFile, list[Diagnos
             meta, problems = parse_yaml(yaml_text, SourceLocation(path, 2, 1))
             body = "\n".join(lines[index + 1 :])
             return MarkdownFile(path, meta, body, index + 2), problems
-    problem = Diagnostic(SourceLocation(path, 1, 1), "frontmatter.unclosed", "front matter opened with '---' is never closed")
+    problem = Diagnostic(
+        SourceLocation(path, 1, 1), "frontmatter.unclosed", "front matter opened with '---' is never closed"
+    )
     return MarkdownFile(path, None, text, 1), [problem]

@@ -1,4 +1,5 @@
 """Read every input file of a project into raw, located records (no schema yet)."""
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,9 @@ PROFILE = "book.yaml"
 class RawProject:
     root: Path
     profile: LocatedData | None = None  # book.yaml
-    strings: dict = field(default_factory=dict)  # language code -> LocatedData of templates/strings/<code>.yaml
+    strings: dict = field(
+        default_factory=dict
+    )  # language code -> LocatedData of templates/strings/<code>.yaml
     stylesheets: list = field(default_factory=list)  # the texts of book.yaml's theme: css, in its order
     bib_records: list = field(default_factory=list)  # (dict, SourceLocation)
     source_tables: dict = field(default_factory=dict)  # "nodes" / "references" -> LocatedData
@@ -92,9 +95,12 @@ def _outside(path: Path, root: Path) -> Diagnostic:
         target = str(path.readlink())
     except OSError:
         target = "?"
-    return Diagnostic(SourceLocation(input_name(path, root), 1, 1), "file.outside-project",
-                      f"links to {target}, outside the project: inputs are read only from inside it",
-                      "copy the file into the project instead of linking to it")
+    return Diagnostic(
+        SourceLocation(input_name(path, root), 1, 1),
+        "file.outside-project",
+        f"links to {target}, outside the project: inputs are read only from inside it",
+        "copy the file into the project instead of linking to it",
+    )
 
 
 def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
@@ -110,7 +116,14 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
         problems.append(bad)
         return None
     if path.is_symlink() and not path.exists():
-        problems.append(Diagnostic(where, "file.unreadable", f"a symbolic link to {path.readlink()}, which does not exist", "restore the file or delete the link"))
+        problems.append(
+            Diagnostic(
+                where,
+                "file.unreadable",
+                f"a symbolic link to {path.readlink()}, which does not exist",
+                "restore the file or delete the link",
+            )
+        )
         return None
     try:
         data = read_regular(path)
@@ -126,11 +139,26 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
         problems.append(_undecodable(name, data, error))
         return None
     if text.startswith(BOM):
-        problems.append(Diagnostic(where, "file.bom", "starts with a byte-order mark (U+FEFF)", "save the file as UTF-8 without BOM"))
+        problems.append(
+            Diagnostic(
+                where,
+                "file.bom",
+                "starts with a byte-order mark (U+FEFF)",
+                "save the file as UTF-8 without BOM",
+            )
+        )
         text = text[1:]
-    if "\r" in text and "\n" not in text:  # lines ending in CR alone (an old Mac editor): one long line to every parser
-        problems.append(Diagnostic(where, "file.line-endings", "its lines end in a carriage return (CR) alone",
-                                   "save the file with LF (or CRLF) line endings"))
+    if (
+        "\r" in text and "\n" not in text
+    ):  # lines ending in CR alone (an old Mac editor): one long line to every parser
+        problems.append(
+            Diagnostic(
+                where,
+                "file.line-endings",
+                "its lines end in a carriage return (CR) alone",
+                "save the file with LF (or CRLF) line endings",
+            )
+        )
         text = text.replace("\r", "\n")
     controls = list(CONTROL.finditer(text))
     if controls:
@@ -138,8 +166,14 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
         line = text.count("\n", 0, first.start()) + 1
         col = first.start() - (text.rfind("\n", 0, first.start()) + 1) + 1
         more = f" (and {len(controls) - 1} more)" if len(controls) > 1 else ""
-        problems.append(Diagnostic(SourceLocation(name, line, col), "file.control-character",
-                                   f"control character U+{ord(first.group(0)):04X}{more}", "delete it: inputs are plain text"))
+        problems.append(
+            Diagnostic(
+                SourceLocation(name, line, col),
+                "file.control-character",
+                f"control character U+{ord(first.group(0)):04X}{more}",
+                "delete it: inputs are plain text",
+            )
+        )
         text = CONTROL.sub("\ufffd", text)
     return text
 
@@ -147,22 +181,32 @@ def read_text(path: Path, root: Path, problems: list[Diagnostic]) -> str | None:
 def _bad_name(name: str) -> Diagnostic | None:
     if name.isprintable():
         return None
-    return Diagnostic(SourceLocation(name, 1, 1), "file.name", "the file name holds bytes that are not UTF-8 "
-                      "or control characters: the file is not read",
-                      "rename it to a plain UTF-8 name (letters, digits, '-', '.')")
+    return Diagnostic(
+        SourceLocation(name, 1, 1),
+        "file.name",
+        "the file name holds bytes that are not UTF-8 or control characters: the file is not read",
+        "rename it to a plain UTF-8 name (letters, digits, '-', '.')",
+    )
 
 
 def _not_a_file(name: str, kind: str) -> Diagnostic:
-    return Diagnostic(SourceLocation(name, 1, 1), "file.unreadable", f"is {kind}, not a file",
-                      "remove it or rename it (only files may end in .md, .yaml or .bib)")
+    return Diagnostic(
+        SourceLocation(name, 1, 1),
+        "file.unreadable",
+        f"is {kind}, not a file",
+        "remove it or rename it (only files may end in .md, .yaml or .bib)",
+    )
 
 
 def _undecodable(name: str, data: bytes, error: UnicodeDecodeError) -> Diagnostic:
     line = data.count(b"\n", 0, error.start) + 1
-    col = len(data[data.rfind(b"\n", 0, error.start) + 1:error.start].decode("utf-8", "replace")) + 1
-    return Diagnostic(SourceLocation(name, line, col), "file.encoding",
-                      f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
-                      "re-save the file as UTF-8")
+    col = len(data[data.rfind(b"\n", 0, error.start) + 1 : error.start].decode("utf-8", "replace")) + 1
+    return Diagnostic(
+        SourceLocation(name, line, col),
+        "file.encoding",
+        f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})",
+        "re-save the file as UTF-8",
+    )
 
 
 def _book_stylesheets(root: Path, raw: RawProject) -> list[str]:
@@ -179,9 +223,14 @@ def _book_stylesheets(root: Path, raw: RawProject) -> list[str]:
             continue  # not a project path: the schema reports it
         file = root / "templates" / path
         if not file.is_file() and not file.is_symlink():
-            raw.problems.append(Diagnostic(profile.at(("theme", "css", index)), "theme.css-missing",
-                                           f"book.yaml lists the stylesheet {path}, and templates/{path} does not exist",
-                                           "add the file to templates/, or remove it from theme: css"))
+            raw.problems.append(
+                Diagnostic(
+                    profile.at(("theme", "css", index)),
+                    "theme.css-missing",
+                    f"book.yaml lists the stylesheet {path}, and templates/{path} does not exist",
+                    "add the file to templates/, or remove it from theme: css",
+                )
+            )
             continue
         text = read_text(file, root, raw.problems)
         if text is not None:
@@ -200,7 +249,13 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
     raw.problems += outside_inputs(root)
     raw.profile = _yaml(root / PROFILE, root, raw, cache)
     if raw.profile is None and not (root / PROFILE).exists():
-        raw.problems.append(Diagnostic(SourceLocation(PROFILE), "profile.missing", f"no {PROFILE}: the book profile names the book's languages, parts and rules"))
+        raw.problems.append(
+            Diagnostic(
+                SourceLocation(PROFILE),
+                "profile.missing",
+                f"no {PROFILE}: the book profile names the book's languages, parts and rules",
+            )
+        )
     for path in theme_glob(root, "strings", "*.yaml"):  # the book's own, else the default theme's
         data = _yaml(path, owner(root, path), raw, cache)
         if data is not None:
@@ -211,7 +266,9 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
         text = read_text(path, root, raw.problems)
         if text is not None:
             name = input_name(path, root)
-            records, problems = cache.get("bib", digest(name, text), lambda name=name, text=text: parse_bibtex(name, text))
+            records, problems = cache.get(
+                "bib", digest(name, text), lambda name=name, text=text: parse_bibtex(name, text)
+            )
             raw.bib_records += records
             raw.problems += problems
     for path in sorted(sources.glob("*.yaml")):
@@ -221,18 +278,35 @@ def load_project(root: Path, cache: BuildCache | Versioned | None = None) -> Raw
         if text is None:
             raw.source_tables[path.stem] = LocatedData([], {}, origin)  # reported; never "missing" as well
             continue
-        data, problems = cache.get("yaml", digest(name, text), lambda text=text, origin=origin: parse_yaml(text, origin))
+        data, problems = cache.get(
+            "yaml", digest(name, text), lambda text=text, origin=origin: parse_yaml(text, origin)
+        )
         raw.problems += problems
         if data is not None and _blank(text):
-            raw.problems.append(Diagnostic(origin, "source.empty", f"{name} is empty", "restore its entries (git checkout, or your last good copy)"))
+            raw.problems.append(
+                Diagnostic(
+                    origin,
+                    "source.empty",
+                    f"{name} is empty",
+                    "restore its entries (git checkout, or your last good copy)",
+                )
+            )
             data = None
-        raw.source_tables[path.stem] = data or LocatedData([], {}, origin)  # reported; never "missing" as well
+        raw.source_tables[path.stem] = data or LocatedData(
+            [], {}, origin
+        )  # reported; never "missing" as well
     for path in sorted((root / "ledger").glob("*.md")):
         doc, problems = _markdown(path, root, raw, cache)
         if doc is not None and doc.meta is not None:
             raw.ledgers.append(doc)
         elif doc is not None and not problems:
-            raw.problems.append(Diagnostic(SourceLocation(doc.path, 1, 1), "ledger.no-front-matter", "a ledger file needs YAML front matter between '---' lines"))
+            raw.problems.append(
+                Diagnostic(
+                    SourceLocation(doc.path, 1, 1),
+                    "ledger.no-front-matter",
+                    "a ledger file needs YAML front matter between '---' lines",
+                )
+            )
     for lang_dir in sorted((root / "content").glob("*")):
         if not lang_dir.is_dir():
             continue
@@ -252,12 +326,16 @@ def _yaml(path: Path, root: Path, raw: RawProject, cache: BuildCache | Versioned
     if text is None:
         return None
     name = input_name(path, root)
-    data, problems = cache.get("yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1)))
+    data, problems = cache.get(
+        "yaml", digest(name, text), lambda: parse_yaml(text, SourceLocation(name, 1, 1))
+    )
     raw.problems += problems
     return data
 
 
-def _markdown(path: Path, root: Path, raw: RawProject, cache: BuildCache | Versioned) -> tuple[MarkdownFile | None, list]:
+def _markdown(
+    path: Path, root: Path, raw: RawProject, cache: BuildCache | Versioned
+) -> tuple[MarkdownFile | None, list]:
     """A markdown file split into front matter and body; its problems go to `raw` as well."""
     text = read_text(path, root, raw.problems)
     if text is None:

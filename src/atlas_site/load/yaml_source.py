@@ -3,6 +3,7 @@
 Inputs are plain data: aliases (`*name`) are refused, since they can expand without bound (an
 alias bomb) or refer to themselves (`&x [*x]`); so are complex keys, tags that make anything but
 strings, numbers, booleans, null and dates, and numbers that are not finite."""
+
 from __future__ import annotations
 
 import datetime
@@ -53,28 +54,51 @@ class _Builder:
         self._constructor = yaml.SafeLoader("")
 
     def loc(self, node) -> SourceLocation:
-        return SourceLocation(self.origin.path, self.origin.line + node.start_mark.line, node.start_mark.column + 1)
+        return SourceLocation(
+            self.origin.path, self.origin.line + node.start_mark.line, node.start_mark.column + 1
+        )
 
     def _visit(self, node) -> None:
         if id(node) in self.seen:  # only an alias makes a node appear twice: find the alias itself
-            raise _Refused(_alias_problem(self.text, self.origin) or Diagnostic(
-                self.loc(node), "yaml.alias", "YAML aliases are not allowed: this anchored value is reused", ALIAS_HINT))
+            raise _Refused(
+                _alias_problem(self.text, self.origin)
+                or Diagnostic(
+                    self.loc(node),
+                    "yaml.alias",
+                    "YAML aliases are not allowed: this anchored value is reused",
+                    ALIAS_HINT,
+                )
+            )
         self.seen.add(id(node))
 
     def build(self, node, path: KeyPath):
         self._visit(node)
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in COLLECTION_TAGS:
-            raise _Refused(Diagnostic(self.loc(node), "yaml.value", f"the tag '{node.tag}' is not allowed: inputs are plain lists and mappings"))
+            raise _Refused(
+                Diagnostic(
+                    self.loc(node),
+                    "yaml.value",
+                    f"the tag '{node.tag}' is not allowed: inputs are plain lists and mappings",
+                )
+            )
         if isinstance(node, yaml.MappingNode):
             result = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
-                    raise _Refused(Diagnostic(self.loc(key_node), "yaml.complex-key", "a mapping key must be a plain name, not a list or mapping",
-                                              "write the key as text, e.g. 'a, b': …"))
+                    raise _Refused(
+                        Diagnostic(
+                            self.loc(key_node),
+                            "yaml.complex-key",
+                            "a mapping key must be a plain name, not a list or mapping",
+                            "write the key as text, e.g. 'a, b': …",
+                        )
+                    )
                 self._visit(key_node)
                 key = self.scalar(key_node)
                 if key in result:
-                    self.problems.append(Diagnostic(self.loc(key_node), "yaml.duplicate-key", f"duplicate key '{key}'"))
+                    self.problems.append(
+                        Diagnostic(self.loc(key_node), "yaml.duplicate-key", f"duplicate key '{key}'")
+                    )
                     continue
                 self.locations[path + (key,)] = self.loc(key_node)
                 result[key] = self.build(value_node, path + (key,))
@@ -90,19 +114,45 @@ class _Builder:
     def scalar(self, node):
         try:
             value = self._constructor.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:  # a bad tag, or a date like 2026-13-45
+        except (
+            yaml.YAMLError,
+            ValueError,
+            TypeError,
+            OverflowError,
+        ) as exc:  # a bad tag, or a date like 2026-13-45
             reason = getattr(exc, "problem", None) or str(exc)
-            raise _Refused(Diagnostic(self.loc(node), "yaml.value", f"invalid YAML value: {reason.strip().splitlines()[0]}",
-                                      "quote it if you mean text")) from None
+            raise _Refused(
+                Diagnostic(
+                    self.loc(node),
+                    "yaml.value",
+                    f"invalid YAML value: {reason.strip().splitlines()[0]}",
+                    "quote it if you mean text",
+                )
+            ) from None
         if not isinstance(value, PLAIN):
-            raise _Refused(Diagnostic(self.loc(node), "yaml.value", f"the tag '{node.tag}' makes a {type(value).__name__}, not plain data",
-                                      "remove the tag"))
+            raise _Refused(
+                Diagnostic(
+                    self.loc(node),
+                    "yaml.value",
+                    f"the tag '{node.tag}' makes a {type(value).__name__}, not plain data",
+                    "remove the tag",
+                )
+            )
         if isinstance(value, float) and not math.isfinite(value):
-            raise _Refused(Diagnostic(self.loc(node), "yaml.value", f"'{node.value}' is not a finite number", "give a number, or quote it if you mean text"))
+            raise _Refused(
+                Diagnostic(
+                    self.loc(node),
+                    "yaml.value",
+                    f"'{node.value}' is not a finite number",
+                    "give a number, or quote it if you mean text",
+                )
+            )
         return value
 
 
-ALIAS_HINT = "write the value out where it is needed (aliases can expand without bound, or refer to themselves)"
+ALIAS_HINT = (
+    "write the value out where it is needed (aliases can expand without bound, or refer to themselves)"
+)
 
 
 def _alias_problem(text: str, origin: SourceLocation) -> Diagnostic | None:
@@ -112,7 +162,9 @@ def _alias_problem(text: str, origin: SourceLocation) -> Diagnostic | None:
             if isinstance(token, yaml.AliasToken):
                 mark = token.start_mark
                 where = SourceLocation(origin.path, origin.line + mark.line, mark.column + 1)
-                return Diagnostic(where, "yaml.alias", f"YAML alias '*{token.value}' is not allowed", ALIAS_HINT)
+                return Diagnostic(
+                    where, "yaml.alias", f"YAML alias '*{token.value}' is not allowed", ALIAS_HINT
+                )
     except yaml.YAMLError:
         pass
     return None
@@ -134,10 +186,15 @@ def parse_yaml(text: str, origin: SourceLocation) -> tuple[LocatedData | None, l
         reason = (exc.problem or exc.context or "invalid YAML").strip()
         if exc.context and exc.context.startswith("while scanning") and exc.context_mark is not None:
             # an unclosed quote or bracket: where it opened, not where the text ran out
-            mark, reason = exc.context_mark, f"{exc.context.removeprefix('while scanning ')} that starts here is never closed ({reason})"
+            mark, reason = (
+                exc.context_mark,
+                f"{exc.context.removeprefix('while scanning ')} that starts here is never closed ({reason})",
+            )
         line = origin.line + (mark.line if mark else 0)
         col = (mark.column + 1) if mark else 1
-        problems.append(Diagnostic(SourceLocation(origin.path, line, col), "yaml.syntax", f"invalid YAML: {reason}"))
+        problems.append(
+            Diagnostic(SourceLocation(origin.path, line, col), "yaml.syntax", f"invalid YAML: {reason}")
+        )
         return None, problems
     except yaml.YAMLError as exc:  # the reader: a character YAML does not allow
         where = _position(text, getattr(exc, "position", 0) or 0, origin)

@@ -1,5 +1,6 @@
 """One configured markdown-it instance: CommonMark + tables + math + containers + our syntax.
 Raw HTML is off: content can never inject markup or script."""
+
 from __future__ import annotations
 
 from markdown_it import MarkdownIt

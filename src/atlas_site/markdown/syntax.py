@@ -6,6 +6,7 @@
     {{figure:id}} {{labs:a,b}} … block directives when alone in a paragraph
 (directives/ declares them all; this module only finds them in the text)
 """
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,9 @@ DIRECTIVE = re.compile(r"\{\{([a-z-]+)(?::([A-Za-z0-9_.,-]+))?(?:\|([^{}|]+))?\}
 BLOCK_DIRECTIVES = frozenset(REGISTRY.of_form("block"))
 # markdown-it's text rule stops only at these; '{' is added so directives can start mid-text
 _TERMINATORS = "\n!#$%&*+-:<=>@[\\]^_`{}~"
-_RUN = re.compile("[^" + re.escape(_TERMINATORS) + "]+")  # a run of plain text, found by the regex engine, not char by char
+_RUN = re.compile(
+    "[^" + re.escape(_TERMINATORS) + "]+"
+)  # a run of plain text, found by the regex engine, not char by char
 
 
 def _text(state: StateInline, silent: bool) -> bool:
@@ -72,8 +75,14 @@ def _promote_block_directives(state) -> None:
         token = tokens[index]
         if token.type == "paragraph_open" and index + 2 < len(tokens):
             inline = tokens[index + 1]
-            children = [c for c in (inline.children or []) if not (c.type == "text" and not c.content.strip())]
-            if len(children) == 1 and children[0].type == "directive" and children[0].meta["kind"] in BLOCK_DIRECTIVES:
+            children = [
+                c for c in (inline.children or []) if not (c.type == "text" and not c.content.strip())
+            ]
+            if (
+                len(children) == 1
+                and children[0].type == "directive"
+                and children[0].meta["kind"] in BLOCK_DIRECTIVES
+            ):
                 block = Token("directive_block", "", 0)
                 block.meta = dict(children[0].meta)
                 block.map = token.map

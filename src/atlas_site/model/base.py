@@ -1,4 +1,5 @@
 """Building blocks of every record: frozen models and text in each of the book's languages."""
+
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, RootModel, ValidationInfo, model_validator
@@ -34,9 +35,13 @@ class Localized(RootModel[dict[str, str]]):
             missing = [lang for lang in languages if lang not in texts]
             unknown = sorted(set(texts) - set(languages))
             if missing:
-                raise ValueError(f"no text in {', '.join(missing)} (the book's languages are {', '.join(languages)})")
+                raise ValueError(
+                    f"no text in {', '.join(missing)} (the book's languages are {', '.join(languages)})"
+                )
             if unknown:
-                raise ValueError(f"unknown language {', '.join(unknown)} (the book's languages are {', '.join(languages)})")
+                raise ValueError(
+                    f"unknown language {', '.join(unknown)} (the book's languages are {', '.join(languages)})"
+                )
         return self
 
     def __getitem__(self, lang: str) -> str:

@@ -1,4 +1,5 @@
 """The whole book after validation: registry, ledgers and pages."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -98,7 +99,11 @@ class Book(Frozen):
     def pages_in(self, lang: str) -> tuple[Page, ...]:
         """One language's pages in the profile's reading order."""
         order = {page_id: index for index, page_id in enumerate(self.profile.reading_order())}
-        return tuple(sorted((p for p in self.pages if p.lang == lang), key=lambda p: (order.get(p.id, len(order)), p.id)))
+        return tuple(
+            sorted(
+                (p for p in self.pages if p.lang == lang), key=lambda p: (order.get(p.id, len(order)), p.id)
+            )
+        )
 
     def page(self, lang: str, page_id: str) -> Page | None:
         return next((p for p in self.pages if p.lang == lang and p.id == page_id), None)

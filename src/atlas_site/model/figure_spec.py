@@ -51,8 +51,13 @@ def spec_problems(spec: Mapping, kinds, languages) -> list[str]:
             if name not in numbers:
                 out.append(f"figure '{fig}': label '{key}' uses unknown number '{name}'")
     labels = spec.get("labels") or {}
-    shown = {name for entry in labels.values() if isinstance(entry, Mapping)
-             for text in entry.values() for name in PLACEHOLDER.findall(str(text))}
+    shown = {
+        name
+        for entry in labels.values()
+        if isinstance(entry, Mapping)
+        for text in entry.values()
+        for name in PLACEHOLDER.findall(str(text))
+    }
     for key in sorted(set(numbers) - shown):
         out.append(f"figure '{fig}': number '{key}' is shown by no label (a label shows it as {{{key}}})")
     return out

@@ -1,5 +1,6 @@
 """Research ledgers: claims, worked examples, questions, misconceptions, history, glossary, leads,
 figure and lab contracts."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -52,7 +53,9 @@ class Claim(Frozen):
     setting: Setting
     caution: Localized | None = None
     seed: str = Field(min_length=1)
-    verified: dt.date  # when a seed last checked this number against its source (not after the source was read)
+    verified: (
+        dt.date
+    )  # when a seed last checked this number against its source (not after the source was read)
 
     @field_validator("source", mode="before")
     @classmethod
@@ -127,7 +130,9 @@ def _nested_repeat(items, inside: bool = False) -> bool:
             bodies = [body for body in arg[1:] if body]
         else:
             continue
-        if op not in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and any(_nested_repeat(b, inside) for b in bodies):
+        if op not in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and any(
+            _nested_repeat(b, inside) for b in bodies
+        ):
             return True
     return False
 
@@ -139,8 +144,10 @@ def _safe_pattern(pattern: str) -> str:
     except re.error as exc:
         raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from exc
     if _nested_repeat(parsed):
-        raise ValueError(f"pattern {pattern!r} repeats a group that itself repeats (like (a+)+): "
-                         "it can take for ever on a long line; bound the inner part or drop a quantifier")
+        raise ValueError(
+            f"pattern {pattern!r} repeats a group that itself repeats (like (a+)+): "
+            "it can take for ever on a long line; bound the inner part or drop a quantifier"
+        )
     if re.search(pattern, ""):
         raise ValueError(f"pattern {pattern!r} matches empty text, so it would flag every line")
     return pattern
@@ -196,7 +203,9 @@ class Lineage(Frozen):
 
 class Term(Frozen):
     id: str = Field(pattern=SLUG)
-    names: Localized  # written as language keys: {id: ttft, zh: "首 token 延迟", en: "time to first token", …}
+    names: (
+        Localized  # written as language keys: {id: ttft, zh: "首 token 延迟", en: "time to first token", …}
+    )
     abbr: str | None = None
     definition: Localized
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)

@@ -1,6 +1,7 @@
 """The book profile (`book.yaml`): what this book is, in which languages, its parts in reading
 order, and the release rules each part must pass. Everything the engine would otherwise have to
 know about one particular book lives here (or in the ledgers and the templates' strings)."""
+
 from __future__ import annotations
 
 import datetime
@@ -12,7 +13,11 @@ from .base import Frozen, Localized
 
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 REGISTRY_KINDS = ("nodes", "references")  # the two kinds of numbered source the engine knows
-GENERATED_PAGES = ("bibliography", "numbers", "glossary")  # the pages the engine can generate (`generated: NAME`)
+GENERATED_PAGES = (
+    "bibliography",
+    "numbers",
+    "glossary",
+)  # the pages the engine can generate (`generated: NAME`)
 
 
 class Language(Frozen):
@@ -75,7 +80,9 @@ class Part(Frozen):
         if len(kinds) != 1:
             raise ValueError("a part is exactly one of 'chapter: ID', 'series: ID' or 'generated: NAME'")
         if self.generated and self.generated not in GENERATED_PAGES:
-            raise ValueError(f"unknown generated page '{self.generated}' (the engine generates {', '.join(GENERATED_PAGES)})")
+            raise ValueError(
+                f"unknown generated page '{self.generated}' (the engine generates {', '.join(GENERATED_PAGES)})"
+            )
         if self.series and (not self.pages or self.title is None):
             raise ValueError("a series names its pages in reading order and has a title")
         if not self.series and self.pages:
@@ -147,7 +154,9 @@ class Theme(Frozen):
         for path in css:
             parts = path.split("/")
             if not path.endswith(".css") or path.startswith("/") or ".." in parts or "" in parts:
-                raise ValueError(f"{path!r}: a stylesheet is a .css file named by its path in templates/ (brand.css)")
+                raise ValueError(
+                    f"{path!r}: a stylesheet is a .css file named by its path in templates/ (brand.css)"
+                )
         if len(set(css)) != len(css):
             raise ValueError("a stylesheet is listed twice")
         return css
@@ -183,7 +192,9 @@ class BookProfile(Frozen):
     def _known_registries(cls, sources):
         unknown = sorted(set(sources) - set(REGISTRY_KINDS))
         if unknown:
-            raise ValueError(f"unknown registry {', '.join(unknown)} (the engine knows {', '.join(REGISTRY_KINDS)})")
+            raise ValueError(
+                f"unknown registry {', '.join(unknown)} (the engine knows {', '.join(REGISTRY_KINDS)})"
+            )
         return sources
 
     @model_validator(mode="after")

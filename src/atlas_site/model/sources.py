@@ -1,4 +1,5 @@
 """The source registry: distinct works (BibTeX) and the ledger numbers that name them (YAML)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -68,7 +69,9 @@ class ReferenceEntry(Frozen):
 
     ref: int = Field(ge=1)
     work: str
-    title: Annotated[str, Field(min_length=1)] | Localized  # the document's own title, or what it is in each language
+    title: (
+        Annotated[str, Field(min_length=1)] | Localized
+    )  # the document's own title, or what it is in each language
     url_status: Literal["seed", "known", "searched", "unresolved"]
     accessed: dt.date  # when it was read: the date its evidence was last verified
     material_date: str | None = None

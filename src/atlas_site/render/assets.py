@@ -1,4 +1,5 @@
 """The stylesheets and scripts readers download, and the lab code each page loads."""
+
 from __future__ import annotations
 
 import re
@@ -12,17 +13,22 @@ from ..theme import theme_file, theme_glob
 
 # stylesheets: one for every page, and one per feature for the pages that have it
 # (files of the theme: the book's templates/ or the default theme, render/../theme.py)
-STYLESHEETS = {"atlas.css": ("static/site.css", "figures/figures.css", "static/web.css"),
-               "labs.css": ("labs/labs.css",), "devmap.css": ("static/devmap.css",),
-               "bibliography.css": ("static/bibliography.css",),
-               "pages.css": ("static/pages.css",)}
+STYLESHEETS = {
+    "atlas.css": ("static/site.css", "figures/figures.css", "static/web.css"),
+    "labs.css": ("labs/labs.css",),
+    "devmap.css": ("static/devmap.css",),
+    "bibliography.css": ("static/bibliography.css",),
+    "pages.css": ("static/pages.css",),
+}
 GENERATED_PAGE_STYLES = ["atlas.css", "pages.css"]  # home, chooser, 404, numbers, glossary
 NOT_LABS = ("shared", "tests", "formulas")  # folders of labs_js that are not one lab each
 # a lab model names the other modules it uses as lib.model('name'); the page loads them before it
 LAB_DEPENDENCY = re.compile(r"lib\.model\('([a-z_]+)'\)")
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; it does not allow eval() of strings.
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
-       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
 
 
 def lab_scripts(root: Path, lab_ids) -> list[str]:
@@ -55,7 +61,9 @@ def every_lab(root: Path) -> list[str]:
     base = root / "labs_js"
     if not base.is_dir():
         return []  # a book without labs needs no labs_js/
-    return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists())
+    return sorted(
+        p.name for p in base.iterdir() if p.is_dir() and p.name not in NOT_LABS and (p / "model.js").exists()
+    )
 
 
 def eager_lab_scripts(lab_ids) -> list[str]:
@@ -96,11 +104,19 @@ def add_assets(root: Path, output: Output) -> None:
 
 def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
     """The scripts and stylesheets one page loads, by what it holds."""
-    scripts = ["site.js", "cards.js", "search.js"]  # cards.js fetches assets/previews-<lang>.js when first needed
+    scripts = [
+        "site.js",
+        "cards.js",
+        "search.js",
+    ]  # cards.js fetches assets/previews-<lang>.js when first needed
     if parsed_page.uses_of("dev-map"):
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
     if lab_ids:
         scripts += [f"labs/{s}" for s in eager_lab_scripts(lab_ids)] + ["labs-loader.js"]
-    styles = ["atlas.css"] + (["labs.css"] if parsed_page.uses_of("labs") else []) + (["devmap.css"] if parsed_page.uses_of("dev-map") else [])
+    styles = (
+        ["atlas.css"]
+        + (["labs.css"] if parsed_page.uses_of("labs") else [])
+        + (["devmap.css"] if parsed_page.uses_of("dev-map") else [])
+    )
     return scripts, styles

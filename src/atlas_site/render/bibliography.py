@@ -2,6 +2,7 @@
 a legend saying what the numbers are, back-links naming the page and section that cite it, and
 (with a numbers page) the claims it is a source of. The data the citation cards show is in
 render/previews.py."""
+
 from __future__ import annotations
 
 from ..model import Book
@@ -11,7 +12,9 @@ from .layout import frame, part_label
 from .state import CiteIndex, source_label
 
 
-def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: dict, claims_by_work: dict | None = None) -> str:
+def render_bibliography(
+    book: Book, env, lang: str, cites: CiteIndex, parsed: dict, claims_by_work: dict | None = None
+) -> str:
     """`claims_by_work`: work key -> the numbers page rows of the claims it is a source of."""
     registry = book.registry
     where = _section_titles(book, lang, parsed)
@@ -20,27 +23,48 @@ def render_bibliography(book: Book, env, lang: str, cites: CiteIndex, parsed: di
         numbers = registry.numbers_of(key)
         ledger = [registry.entry(n) for n in numbers]
         refs = [e for e in ledger if isinstance(e, ReferenceEntry)]
-        entries.append({
-            "work": work,
-            "numbers": [source_label(book, n) for n in numbers],
-            "evidence": sorted({book.profile.evidence[e.evidence][lang] for e in ledger if e is not None}),
-            "roles": [registry.nodes[n].role[lang] for n in numbers if n in registry.nodes],
-            "verified": max((e.last_verified for e in ledger if e is not None), default=None),
-            "rolling": any(e.rolling for e in ledger if e is not None),
-            "refs": [{
-                "label": source_label(book, r.number), "title": r.title_in(lang), "accessed": r.accessed,
-                "material_date": r.material_date, "scope": r.scope[lang] if r.scope else None,
-                "url_status": book.ui(f"url_status.{r.url_status}", lang), "url": r.url,
-            } for r in refs],
-            "cited_from": _back_links(cites.places.get((lang, key), []), where),
-            "claims": (claims_by_work or {}).get(key, []),
-        })
+        entries.append(
+            {
+                "work": work,
+                "numbers": [source_label(book, n) for n in numbers],
+                "evidence": sorted(
+                    {book.profile.evidence[e.evidence][lang] for e in ledger if e is not None}
+                ),
+                "roles": [registry.nodes[n].role[lang] for n in numbers if n in registry.nodes],
+                "verified": max((e.last_verified for e in ledger if e is not None), default=None),
+                "rolling": any(e.rolling for e in ledger if e is not None),
+                "refs": [
+                    {
+                        "label": source_label(book, r.number),
+                        "title": r.title_in(lang),
+                        "accessed": r.accessed,
+                        "material_date": r.material_date,
+                        "scope": r.scope[lang] if r.scope else None,
+                        "url_status": book.ui(f"url_status.{r.url_status}", lang),
+                        "url": r.url,
+                    }
+                    for r in refs
+                ],
+                "cited_from": _back_links(cites.places.get((lang, key), []), where),
+                "claims": (claims_by_work or {}).get(key, []),
+            }
+        )
     gaps = [e for e in entries if e["work"].url is None]
     return env.get_template("bibliography.html.j2").render(
-        **frame(book, lang, f"{lang}/bibliography.html", "bibliography", book.ui("bibliography", lang),
-                book.ui("bibliography_description", lang)),
-        entries=entries, gaps=gaps, title=book.ui("bibliography", lang), legend=_legend(book, lang),
-        styles=["atlas.css", "bibliography.css"])
+        **frame(
+            book,
+            lang,
+            f"{lang}/bibliography.html",
+            "bibliography",
+            book.ui("bibliography", lang),
+            book.ui("bibliography_description", lang),
+        ),
+        entries=entries,
+        gaps=gaps,
+        title=book.ui("bibliography", lang),
+        legend=_legend(book, lang),
+        styles=["atlas.css", "bibliography.css"],
+    )
 
 
 def _section_titles(book: Book, lang: str, parsed: dict) -> dict:
@@ -62,7 +86,9 @@ def _back_links(places: list, where: dict) -> list[dict]:
             continue
         seen.add((path, section))
         page, title = where.get((path, section), (path, ""))
-        links.append({"href": f"../{path}" + (f"#{section}" if section else ""), "page": page, "section": title})
+        links.append(
+            {"href": f"../{path}" + (f"#{section}" if section else ""), "page": page, "section": title}
+        )
     return links
 
 
@@ -75,11 +101,29 @@ def _legend(book: Book, lang: str) -> dict:
         numbers = sorted(int(n[1:]) for n in registry.of_kind(kind))
         if not numbers:
             continue
-        parts = [part_label(book, lang, part) for part in book.profile.parts
-                 if any(CitesAll.Args.model_validate(rule[CitesAll.name]).registry == kind for rule in part.rules if CitesAll.name in rule)]
+        parts = [
+            part_label(book, lang, part)
+            for part in book.profile.parts
+            if any(
+                CitesAll.Args.model_validate(rule[CitesAll.name]).registry == kind
+                for rule in part.rules
+                if CitesAll.name in rule
+            )
+        ]
         span = shown.show(numbers[0]) + ("–" + shown.show(numbers[-1]) if len(numbers) > 1 else "")
         text = book.ui("bib_registry" if parts else "bib_registry_plain", lang)
         lines.append(text.format(range=span, title=shown.title[lang], parts=sep.join(parts)))
-    shared = next((registry.numbers_of(key) for key in registry.works if len({n[0] for n in registry.numbers_of(key)}) > 1), None)
-    example = book.ui("bib_shared", lang).format(example=" · ".join(source_label(book, n) for n in shared)) if shared else ""
+    shared = next(
+        (
+            registry.numbers_of(key)
+            for key in registry.works
+            if len({n[0] for n in registry.numbers_of(key)}) > 1
+        ),
+        None,
+    )
+    example = (
+        book.ui("bib_shared", lang).format(example=" · ".join(source_label(book, n) for n in shared))
+        if shared
+        else ""
+    )
     return {"lines": lines, "example": example}

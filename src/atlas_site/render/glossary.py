@@ -1,6 +1,7 @@
 """The glossary page of each language: every term of the ledger with its name in every language, its
 abbreviation and definition, the place the book first defines it and the sections that use it.
 English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings."""
+
 from __future__ import annotations
 
 from ..model import Book
@@ -16,6 +17,7 @@ def sort_key(name: str, lang: str) -> tuple:
         # imported here: its dictionaries take a third of a second to load, which a book without
         # Chinese terms (or a build whose glossary comes from the cache) never needs
         from pypinyin import Style, lazy_pinyin
+
         syllables = lazy_pinyin(name, style=Style.TONE3, neutral_tone_with_five=True)
         return tuple(s.strip().casefold() for s in syllables if s.strip()), name
     return (name.casefold(),), name
@@ -48,14 +50,24 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
         used = places.get(term.id, [])
         key = sort_key(term.names[lang], lang)
         abbr, others = distinct_names(term, lang, book.profile.languages)
-        entries.append({
-            "id": term.id, "name": term.names[lang], "abbr": abbr, "key": key, "initial": initial(key),
-            "others": [{"name": name, "html_lang": o.html_lang, "language": o.name} for o, name in others],
-            "definition": term.definition[lang],
-            "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
-            "defined": {"href": f"{used[0].page_id}.html#term-{term.id}", "label": used[0].page_title} if used else None,
-            "used": used,
-        })
+        entries.append(
+            {
+                "id": term.id,
+                "name": term.names[lang],
+                "abbr": abbr,
+                "key": key,
+                "initial": initial(key),
+                "others": [
+                    {"name": name, "html_lang": o.html_lang, "language": o.name} for o, name in others
+                ],
+                "definition": term.definition[lang],
+                "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
+                "defined": {"href": f"{used[0].page_id}.html#term-{term.id}", "label": used[0].page_title}
+                if used
+                else None,
+                "used": used,
+            }
+        )
     return sorted(entries, key=lambda e: e["key"])
 
 
@@ -64,5 +76,12 @@ def render_glossary(book: Book, env, parsed: dict, lang: str) -> str:
     entries = glossary_entries(book, parsed, lang)
     letters = sorted({e["initial"] for e in entries})
     return env.get_template("glossary.html.j2").render(
-        **frame(book, lang, f"{lang}/glossary.html", "glossary", title, book.ui("glossary_description", lang)),
-        title=title, entries=entries, letters=letters, styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js"])
+        **frame(
+            book, lang, f"{lang}/glossary.html", "glossary", title, book.ui("glossary_description", lang)
+        ),
+        title=title,
+        entries=entries,
+        letters=letters,
+        styles=GENERATED_PAGE_STYLES,
+        scripts=["site.js", "cards.js", "search.js"],
+    )

@@ -1,5 +1,6 @@
 """The home page of each language (what the book teaches and for whom, its parts with one line
 each, its labs, when each part was last verified), the root language chooser, and the 404 page."""
+
 from __future__ import annotations
 
 from ..model import Book
@@ -14,21 +15,35 @@ def part_lines(book: Book, lang: str) -> list[dict]:
     lines: list[dict] = []
     for part in book.profile.parts:
         if part.generated:
-            lines.append({"title": book.ui(part.generated, lang), "href": f"{part.generated}.html",
-                          "line": book.ui(f"{part.generated}_description", lang), "number": None, "verified": None, "pages": []})
+            lines.append(
+                {
+                    "title": book.ui(part.generated, lang),
+                    "href": f"{part.generated}.html",
+                    "line": book.ui(f"{part.generated}_description", lang),
+                    "number": None,
+                    "verified": None,
+                    "pages": [],
+                }
+            )
             continue
         pages = [p for p in (book.page(lang, page_id) for page_id in part.page_ids) if p is not None]
         if not pages:
             continue
         dates = [p.meta.last_verified for p in pages if p.meta.last_verified]
-        lines.append({
-            "title": part.title[lang] if part.series and part.title else pages[0].meta.title,
-            "number": part.number,
-            "href": f"{pages[0].id}.html",
-            "line": pages[0].meta.description,
-            "verified": min(dates) if dates else None,  # a series is only as fresh as its oldest page
-            "pages": [{"href": f"{p.id}.html", "title": p.meta.short_title or p.meta.title} for p in pages] if part.series else [],
-        })
+        lines.append(
+            {
+                "title": part.title[lang] if part.series and part.title else pages[0].meta.title,
+                "number": part.number,
+                "href": f"{pages[0].id}.html",
+                "line": pages[0].meta.description,
+                "verified": min(dates) if dates else None,  # a series is only as fresh as its oldest page
+                "pages": [
+                    {"href": f"{p.id}.html", "title": p.meta.short_title or p.meta.title} for p in pages
+                ]
+                if part.series
+                else [],
+            }
+        )
     return lines
 
 
@@ -38,7 +53,13 @@ def lab_lines(book: Book, parsed: dict, lang: str) -> list[dict]:
     for key, places in places_of(book, parsed, lang, "labs").items():
         for lab_id in key.split(","):
             if lab_id in book.labs:
-                labs.append({"title": book.labs[lab_id].title[lang], "href": places[0].href, "where": places[0].page_title})
+                labs.append(
+                    {
+                        "title": book.labs[lab_id].title[lang],
+                        "href": places[0].href,
+                        "where": places[0].page_title,
+                    }
+                )
     return labs
 
 
@@ -47,15 +68,29 @@ def render_home(book: Book, env, parsed: dict, lang: str) -> str:
     title = book.profile.title[lang]
     return env.get_template("home.html.j2").render(
         **frame(book, lang, f"{lang}/index.html", "index", title, about.teaches[lang] if about else None),
-        title=title, about=about, parts=part_lines(book, lang), labs=lab_lines(book, parsed, lang),
-        styles=GENERATED_PAGE_STYLES, scripts=["site.js", "search.js", "chooser.js"])
+        title=title,
+        about=about,
+        parts=part_lines(book, lang),
+        labs=lab_lines(book, parsed, lang),
+        styles=GENERATED_PAGE_STYLES,
+        scripts=["site.js", "search.js", "chooser.js"],
+    )
 
 
 def _languages(book: Book) -> list[dict]:
     about = book.profile.about
-    return [{"code": lang.code, "html_lang": lang.html_lang, "name": lang.name, "title": book.profile.title[lang.code],
-             "readers": about.readers[lang.code] if about else None, "choose": book.ui("choose", lang.code),
-             "enter": book.ui("enter", lang.code)} for lang in book.profile.languages]
+    return [
+        {
+            "code": lang.code,
+            "html_lang": lang.html_lang,
+            "name": lang.name,
+            "title": book.profile.title[lang.code],
+            "readers": about.readers[lang.code] if about else None,
+            "choose": book.ui("choose", lang.code),
+            "enter": book.ui("enter", lang.code),
+        }
+        for lang in book.profile.languages
+    ]
 
 
 def render_chooser(book: Book, env) -> str:
@@ -64,9 +99,18 @@ def render_chooser(book: Book, env) -> str:
     first = book.languages[0]
     about = book.profile.about
     return env.get_template("index.html.j2").render(
-        **frame(book, first, "index.html", None, " · ".join(book.profile.title[c] for c in book.languages),
-                about.teaches[first] if about else None),
-        languages=_languages(book), styles=GENERATED_PAGE_STYLES, scripts=["chooser.js"])
+        **frame(
+            book,
+            first,
+            "index.html",
+            None,
+            " · ".join(book.profile.title[c] for c in book.languages),
+            about.teaches[first] if about else None,
+        ),
+        languages=_languages(book),
+        styles=GENERATED_PAGE_STYLES,
+        scripts=["chooser.js"],
+    )
 
 
 def render_not_found(book: Book, env) -> str:
@@ -77,6 +121,15 @@ def render_not_found(book: Book, env) -> str:
     if book.profile.site_url:
         context["root"] = book.profile.site_url
     return env.get_template("404.html.j2").render(
-        **context, languages=[{**entry, "not_found": book.ui("not_found", entry["code"]),
-                               "not_found_text": book.ui("not_found_text", entry["code"])} for entry in _languages(book)],
-        styles=GENERATED_PAGE_STYLES, scripts=[])
+        **context,
+        languages=[
+            {
+                **entry,
+                "not_found": book.ui("not_found", entry["code"]),
+                "not_found_text": book.ui("not_found_text", entry["code"]),
+            }
+            for entry in _languages(book)
+        ],
+        styles=GENERATED_PAGE_STYLES,
+        scripts=[],
+    )

@@ -1,5 +1,6 @@
 """What every page's frame needs: the book's title, the languages and the twin of this page in
 each, the navigation in the profile's reading order, and the interface strings."""
+
 from __future__ import annotations
 
 from ..model import Book
@@ -7,16 +8,33 @@ from .assets import CSP
 from .web import head_meta
 
 
-def frame(book: Book, lang: str, path: str, page_id: str | None, title: str | None = None,
-          description: str | None = None) -> dict:
+def frame(
+    book: Book,
+    lang: str,
+    path: str,
+    page_id: str | None,
+    title: str | None = None,
+    description: str | None = None,
+) -> dict:
     """The template context shared by every page of one language. `page_id` names the page whose
     twins the language switch and the alternates point at (None on the entry page); `title` and
     `description` are what link previews and search engines show of it."""
     depth = path.count("/")
     strings = book.strings[lang]
-    twins = [{"code": other.code, "html_lang": other.html_lang, "name": other.name,
-              "href": f"../{other.code}/{page_id}.html"}
-             for other in book.profile.languages if other.code != lang] if page_id else []
+    twins = (
+        [
+            {
+                "code": other.code,
+                "html_lang": other.html_lang,
+                "name": other.name,
+                "href": f"../{other.code}/{page_id}.html",
+            }
+            for other in book.profile.languages
+            if other.code != lang
+        ]
+        if page_id
+        else []
+    )
     return {
         "lang": lang,
         "html_lang": book.profile.language(lang).html_lang,
@@ -65,4 +83,7 @@ def series_of(book: Book, lang: str, page_id: str) -> dict | None:
     if part is None or not part.series:
         return None
     present = {p.id: p for p in book.pages_in(lang)}
-    return {"title": part.title[lang] if part.title else "", "pages": [present[p] for p in part.pages if p in present]}
+    return {
+        "title": part.title[lang] if part.title else "",
+        "pages": [present[p] for p in part.pages if p in present],
+    }

@@ -1,5 +1,6 @@
 """markdown-it render rules for the book's tokens: directives go to their renderer in the registry
 (directives/), with the page's render state in `env['state']`."""
+
 from __future__ import annotations
 
 from html import escape
@@ -65,7 +66,7 @@ def _math(display: bool):
 
 def _table_open(self, tokens, idx, options, env):
     rows = 0
-    for token in tokens[idx + 1:]:
+    for token in tokens[idx + 1 :]:
         if token.type == "table_close":
             break
         rows += token.type == "tr_open"
@@ -103,7 +104,7 @@ def _image(self, tokens, idx, options, env):
 
 def _container(name: str):
     def opening(self, tokens, idx, options, env):
-        arg = tokens[idx].info.strip()[len(name):].strip()
+        arg = tokens[idx].info.strip()[len(name) :].strip()
         return REGISTRY[name].render(env["state"], Call(name, arg), True)
 
     def closing(self, tokens, idx, options, env):

@@ -7,6 +7,7 @@ attributes; any other element keeps only its text, any other attribute is droppe
 and value is escaped again. The result is also compact: HTML puts <math> in its namespace without
 an xmlns attribute, and a symbol is written as its own character rather than a numeric reference
 (markup characters stay escaped)."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -16,14 +17,18 @@ from html.parser import HTMLParser
 from latex2mathml.converter import convert as latex_to_mathml
 
 MARKUP = frozenset("\"&'<>")  # characters that stay references
-ELEMENTS = frozenset("""math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle mtable mtr mtd
+ELEMENTS = frozenset(
+    """math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle mtable mtr mtd
     mlabeledtr munder mover munderover mpadded mphantom menclose mmultiscripts mprescripts none merror semantics
-    annotation mfenced maligngroup malignmark""".split())
-ATTRIBUTES = frozenset("""display mathvariant mathsize mathcolor mathbackground stretchy fence separator separators
+    annotation mfenced maligngroup malignmark""".split()
+)
+ATTRIBUTES = frozenset(
+    """display mathvariant mathsize mathcolor mathbackground stretchy fence separator separators
     accent accentunder lspace rspace minsize maxsize largeop movablelimits symmetric form linethickness columnalign
     rowalign columnspacing rowspacing columnlines rowlines frame framespacing displaystyle scriptlevel width height
     depth notation align equalrows equalcolumns side bevelled numalign denomalign voffset open close encoding
-    rowspan columnspan""".split())
+    rowspan columnspan""".split()
+)
 
 
 class _Rebuild(HTMLParser):

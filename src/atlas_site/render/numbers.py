@@ -2,6 +2,7 @@
 one table, with its setting, label, source, caution and the sections that use it, so a reader can
 cite a number with its setting from one place. Claims recorded in the ledger but shown nowhere in the
 book are not listed. Without script it is a plain table; numbers.js adds filtering and sorting."""
+
 from __future__ import annotations
 
 from ..model import Book
@@ -22,30 +23,44 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
         claim = book.claims.get(claim_id)
         if claim is None:
             continue
-        places = in_prose.get(claim_id, []) + [p for p in in_figures.get(claim_id, []) if p not in in_prose.get(claim_id, [])]
-        rows.append({
-            "id": claim.id,
-            "text": claim.text[lang],
-            "value": claim.values[0],
-            "setting": claim.setting[lang],
-            "label": book.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result", lang),
-            "sources": [{"number": n, "label": source_label(book, n), "work": work.key}
-                        for n in claim.source if (work := book.registry.work_of(n)) is not None],
-            "caution": claim.caution[lang] if claim.caution else None,
-            "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
-            "places": places,
-            "cite": cite_number(book, lang, claim),
-        })
+        places = in_prose.get(claim_id, []) + [
+            p for p in in_figures.get(claim_id, []) if p not in in_prose.get(claim_id, [])
+        ]
+        rows.append(
+            {
+                "id": claim.id,
+                "text": claim.text[lang],
+                "value": claim.values[0],
+                "setting": claim.setting[lang],
+                "label": book.ui(
+                    "author_reported" if claim.kind == "author-reported" else "benchmark_result", lang
+                ),
+                "sources": [
+                    {"number": n, "label": source_label(book, n), "work": work.key}
+                    for n in claim.source
+                    if (work := book.registry.work_of(n)) is not None
+                ],
+                "caution": claim.caution[lang] if claim.caution else None,
+                "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
+                "places": places,
+                "cite": cite_number(book, lang, claim),
+            }
+        )
     return rows
 
 
 def cite_number(book: Book, lang: str, claim) -> dict:
-    """"Cite this number": the works that report it first, then the book as where it was found."""
+    """ "Cite this number": the works that report it first, then the book as where it was found."""
     works = [book.registry.work_of(n) for n in claim.source]
-    sources = [f"{work.title}{f' ({work.year})' if work.year else ''}.{f' {work.url}' if work.url else ''}"
-               for work in dict.fromkeys(w for w in works if w is not None)]
+    sources = [
+        f"{work.title}{f' ({work.year})' if work.year else ''}.{f' {work.url}' if work.url else ''}"
+        for work in dict.fromkeys(w for w in works if w is not None)
+    ]
     where = cite_page(book, lang, f"{lang}/numbers.html", "numbers", book.ui("numbers", lang))
-    return {"sources": sources, "book": where["formatted"] + (f" {where['url']}#claim-{claim.id}" if where["url"] else "")}
+    return {
+        "sources": sources,
+        "book": where["formatted"] + (f" {where['url']}#claim-{claim.id}" if where["url"] else ""),
+    }
 
 
 def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[dict]:
@@ -61,13 +76,17 @@ def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[di
         example = book.examples.get(example_id)
         if example is None:
             continue
-        rows.append({
-            "id": example.id,
-            "outputs": [state.example_text(f"{example.id}.{name}") for name in example.outputs],
-            "label": book.ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic", lang),
-            "note": example.note[lang] if example.note else None,
-            "places": found,
-        })
+        rows.append(
+            {
+                "id": example.id,
+                "outputs": [state.example_text(f"{example.id}.{name}") for name in example.outputs],
+                "label": book.ui(
+                    "teaching_assumption" if example.kind == "teaching-assumption" else "analytic", lang
+                ),
+                "note": example.note[lang] if example.note else None,
+                "places": found,
+            }
+        )
     return rows
 
 
@@ -76,6 +95,10 @@ def render_numbers(book: Book, env, parsed: dict, computed: dict, lang: str, was
     title = book.ui("numbers", lang)
     return env.get_template("numbers.html.j2").render(
         **frame(book, lang, f"{lang}/numbers.html", "numbers", title, book.ui("numbers_description", lang)),
-        title=title, rows=[{**row, "was": (was or {}).get(row["id"])} for row in claim_rows(book, parsed, lang)],
+        title=title,
+        rows=[{**row, "was": (was or {}).get(row["id"])} for row in claim_rows(book, parsed, lang)],
         has_changes=book.profile.edition is not None,
-        examples=example_rows(book, parsed, computed, lang), styles=GENERATED_PAGE_STYLES, scripts=["site.js", "cards.js", "search.js", "numbers.js"])
+        examples=example_rows(book, parsed, computed, lang),
+        styles=GENERATED_PAGE_STYLES,
+        scripts=["site.js", "cards.js", "search.js", "numbers.js"],
+    )

@@ -5,6 +5,7 @@ A reader who wants to reuse a number gets it with its setting, its sources (BibT
 the day it was last verified, the book's edition and where the book uses it; a teaching number
 with the function of the labs that computes it, its arguments and its computed value. What is
 written is validated against its schema by the build (gates/open_data.py)."""
+
 from __future__ import annotations
 
 import json
@@ -16,62 +17,152 @@ from .uses import figure_claims, places_of
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILES = ("claims.json", "examples.json")
 
-_LOCALIZED = {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string", "minLength": 1}}
+_LOCALIZED = {
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": {"type": "string", "minLength": 1},
+}
 _NUMBER = {"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 1}]}
-_PLACES = {"type": "object", "additionalProperties": {"type": "array", "items": {
-    "type": "object", "required": ["page", "section", "title", "href"], "additionalProperties": False,
-    "properties": {"page": {"type": "string"}, "section": {"type": "string"}, "title": {"type": "string"},
-                   "href": {"type": "string"}}}}}
-_EDITION = {"oneOf": [{"type": "null"}, {"type": "object", "required": ["number", "date"], "additionalProperties": False,
-                                          "properties": {"number": {"type": "integer", "minimum": 1},
-                                                         "date": {"type": "string", "format": "date"}}}]}
-_SOURCE = {"type": "object", "required": ["number", "label", "bibtex", "title"], "additionalProperties": False,
-           "properties": {"number": {"type": "string", "pattern": "^[nr][0-9]+$"}, "label": {"type": "string"},
-                          "bibtex": {"type": "string"}, "title": {"type": "string"},
-                          "url": {"type": ["string", "null"]}, "year": {"type": ["integer", "null"]}}}
+_PLACES = {
+    "type": "object",
+    "additionalProperties": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["page", "section", "title", "href"],
+            "additionalProperties": False,
+            "properties": {
+                "page": {"type": "string"},
+                "section": {"type": "string"},
+                "title": {"type": "string"},
+                "href": {"type": "string"},
+            },
+        },
+    },
+}
+_EDITION = {
+    "oneOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "required": ["number", "date"],
+            "additionalProperties": False,
+            "properties": {
+                "number": {"type": "integer", "minimum": 1},
+                "date": {"type": "string", "format": "date"},
+            },
+        },
+    ]
+}
+_SOURCE = {
+    "type": "object",
+    "required": ["number", "label", "bibtex", "title"],
+    "additionalProperties": False,
+    "properties": {
+        "number": {"type": "string", "pattern": "^[nr][0-9]+$"},
+        "label": {"type": "string"},
+        "bibtex": {"type": "string"},
+        "title": {"type": "string"},
+        "url": {"type": ["string", "null"]},
+        "year": {"type": ["integer", "null"]},
+    },
+}
 
 
 def _envelope(name: str, item: dict, description: str) -> dict:
-    return {"$schema": SCHEMA_DIALECT, "$id": f"{name}.schema.json", "title": name, "description": description,
-            "type": "object", "required": ["book", "edition", "languages", name], "additionalProperties": False,
-            "properties": {"book": _LOCALIZED, "edition": _EDITION,
-                           "languages": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                           name: {"type": "array", "items": item}}}
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "$id": f"{name}.schema.json",
+        "title": name,
+        "description": description,
+        "type": "object",
+        "required": ["book", "edition", "languages", name],
+        "additionalProperties": False,
+        "properties": {
+            "book": _LOCALIZED,
+            "edition": _EDITION,
+            "languages": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            name: {"type": "array", "items": item},
+        },
+    }
 
 
-CLAIMS_SCHEMA = _envelope("claims", {
-    "type": "object", "additionalProperties": False,
-    "required": ["id", "kind", "value", "unit", "text", "setting", "sources", "verified", "used_in", "permalinks"],
-    "properties": {
-        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-        "kind": {"enum": ["author-reported", "benchmark-result"]},
-        "value": _NUMBER, "unit": {"type": "string"}, "text": _LOCALIZED,
-        "setting": {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
-            **{key: {"type": ["string", "null"]} for key in ("model", "hardware", "workload", "baseline", "slo", "metric")},
-            "text": _LOCALIZED}},
-        "caution": {"oneOf": [{"type": "null"}, _LOCALIZED]},
-        "sources": {"type": "array", "items": _SOURCE, "minItems": 1},
-        "verified": {"type": "string", "format": "date"},
-        "used_in": _PLACES,
-        "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
-    }}, "Every author-reported or benchmark number of the book, with its setting and sources.")
+CLAIMS_SCHEMA = _envelope(
+    "claims",
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "required": [
+            "id",
+            "kind",
+            "value",
+            "unit",
+            "text",
+            "setting",
+            "sources",
+            "verified",
+            "used_in",
+            "permalinks",
+        ],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+            "kind": {"enum": ["author-reported", "benchmark-result"]},
+            "value": _NUMBER,
+            "unit": {"type": "string"},
+            "text": _LOCALIZED,
+            "setting": {
+                "type": "object",
+                "required": ["text"],
+                "additionalProperties": False,
+                "properties": {
+                    **{
+                        key: {"type": ["string", "null"]}
+                        for key in ("model", "hardware", "workload", "baseline", "slo", "metric")
+                    },
+                    "text": _LOCALIZED,
+                },
+            },
+            "caution": {"oneOf": [{"type": "null"}, _LOCALIZED]},
+            "sources": {"type": "array", "items": _SOURCE, "minItems": 1},
+            "verified": {"type": "string", "format": "date"},
+            "used_in": _PLACES,
+            "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+    "Every author-reported or benchmark number of the book, with its setting and sources.",
+)
 
-EXAMPLES_SCHEMA = _envelope("examples", {
-    "type": "object", "additionalProperties": False,
-    "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks"],
-    "properties": {
-        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-        "kind": {"enum": ["teaching-assumption", "analytic"]},
-        "function": {"type": "string", "pattern": "^[a-z_]+\\.[a-z0-9_]+$"},
-        "arguments": {"type": "object"},
-        "outputs": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["value", "digits"], "additionalProperties": False,
-            "properties": {"value": {"type": ["number", "string", "boolean"]}, "digits": {"type": "integer", "minimum": 0},
-                           "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
-                           "seed_prints": {"type": ["number", "string", "boolean", "null"]}}}},
-        "used_in": _PLACES,
-        "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
-    }}, "Every teaching number of the book: the labs' function that computes it, its arguments and its values.")
+EXAMPLES_SCHEMA = _envelope(
+    "examples",
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+            "kind": {"enum": ["teaching-assumption", "analytic"]},
+            "function": {"type": "string", "pattern": "^[a-z_]+\\.[a-z0-9_]+$"},
+            "arguments": {"type": "object"},
+            "outputs": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["value", "digits"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "value": {"type": ["number", "string", "boolean"]},
+                        "digits": {"type": "integer", "minimum": 0},
+                        "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
+                        "seed_prints": {"type": ["number", "string", "boolean", "null"]},
+                    },
+                },
+            },
+            "used_in": _PLACES,
+            "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+    "Every teaching number of the book: the labs' function that computes it, its arguments and its values.",
+)
 
 SCHEMAS = {"claims.json": CLAIMS_SCHEMA, "examples.json": EXAMPLES_SCHEMA}
 
@@ -90,7 +181,9 @@ def _places(book: Book, parsed: dict, kind: str) -> dict[str, dict[str, list]]:
                 uses.setdefault(claim_id, []).extend(p for p in places if p not in uses.get(claim_id, []))
         for key, places in uses.items():
             found.setdefault(key.split(".")[0], {})[lang] = [
-                {"page": p.page_id, "section": p.section, "title": p.title, "href": f"{lang}/{p.href}"} for p in places]
+                {"page": p.page_id, "section": p.section, "title": p.title, "href": f"{lang}/{p.href}"}
+                for p in places
+            ]
     return found
 
 
@@ -107,20 +200,42 @@ def claims_data(book: Book, parsed: dict, numbers_page: bool) -> dict:
         for number in claim.source:
             work = book.registry.work_of(number)
             if work is not None:
-                sources.append({"number": number, "label": source_label(book, number), "bibtex": work.key,
-                                "title": work.title, "url": work.url, "year": work.year})
+                sources.append(
+                    {
+                        "number": number,
+                        "label": source_label(book, number),
+                        "bibtex": work.key,
+                        "title": work.title,
+                        "url": work.url,
+                        "year": work.year,
+                    }
+                )
         setting = claim.setting.model_dump(mode="json", exclude={"text"})
         in_book = used.get(claim.id, {})
-        claims.append({
-            "id": claim.id, "kind": claim.kind, "value": claim.value if not isinstance(claim.value, tuple) else list(claim.value),
-            "unit": claim.unit, "text": dict(claim.text.root), "setting": {**setting, "text": dict(claim.setting.text.root)},
-            "caution": dict(claim.caution.root) if claim.caution else None, "sources": sources,
-            "verified": claim.verified.isoformat(), "used_in": in_book,
-            # the numbers page lists the claims the book shows, each under its own address
-            "permalinks": {lang: f"{lang}/numbers.html#claim-{claim.id}" for lang in in_book} if numbers_page else {},
-        })
-    return {"book": dict(book.profile.title.root), "edition": _edition(book), "languages": list(book.languages),
-            "claims": claims}
+        claims.append(
+            {
+                "id": claim.id,
+                "kind": claim.kind,
+                "value": claim.value if not isinstance(claim.value, tuple) else list(claim.value),
+                "unit": claim.unit,
+                "text": dict(claim.text.root),
+                "setting": {**setting, "text": dict(claim.setting.text.root)},
+                "caution": dict(claim.caution.root) if claim.caution else None,
+                "sources": sources,
+                "verified": claim.verified.isoformat(),
+                "used_in": in_book,
+                # the numbers page lists the claims the book shows, each under its own address
+                "permalinks": {lang: f"{lang}/numbers.html#claim-{claim.id}" for lang in in_book}
+                if numbers_page
+                else {},
+            }
+        )
+    return {
+        "book": dict(book.profile.title.root),
+        "edition": _edition(book),
+        "languages": list(book.languages),
+        "claims": claims,
+    }
 
 
 def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) -> dict:
@@ -128,16 +243,36 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
     examples = []
     for example in sorted(book.examples.values(), key=lambda e: e.id):
         values = computed.get(example.id, {})
-        outputs = {name: {"value": values.get(name), "digits": spec.digits,
-                          "unit": dict(spec.unit.root) if spec.unit else None,
-                          "seed_prints": example.expect.get(name)}
-                   for name, spec in example.outputs.items() if isinstance(values.get(name), (int, float, str, bool))}
+        outputs = {
+            name: {
+                "value": values.get(name),
+                "digits": spec.digits,
+                "unit": dict(spec.unit.root) if spec.unit else None,
+                "seed_prints": example.expect.get(name),
+            }
+            for name, spec in example.outputs.items()
+            if isinstance(values.get(name), (int, float, str, bool))
+        }
         in_book = used.get(example.id, {})
-        examples.append({"id": example.id, "kind": example.kind, "function": example.fn, "arguments": example.args,
-                         "outputs": outputs, "used_in": in_book,
-                         "permalinks": {lang: f"{lang}/numbers.html#ex-{example.id}" for lang in in_book} if numbers_page else {}})
-    return {"book": dict(book.profile.title.root), "edition": _edition(book), "languages": list(book.languages),
-            "examples": examples}
+        examples.append(
+            {
+                "id": example.id,
+                "kind": example.kind,
+                "function": example.fn,
+                "arguments": example.args,
+                "outputs": outputs,
+                "used_in": in_book,
+                "permalinks": {lang: f"{lang}/numbers.html#ex-{example.id}" for lang in in_book}
+                if numbers_page
+                else {},
+            }
+        )
+    return {
+        "book": dict(book.profile.title.root),
+        "edition": _edition(book),
+        "languages": list(book.languages),
+        "examples": examples,
+    }
 
 
 def sources_bib(book: Book) -> bytes:

@@ -6,6 +6,7 @@ first hover, focus or touch of a previewable link, so no page pays for it on fir
 - sections: a section's title and first sentence, for links to it (from the rendered pages);
 - figures: caption and kind; terms: definition and the other languages' names; claims: value,
   setting, label, sources and caution, with links to the glossary and numbers pages."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,10 @@ from .state import source_label
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
 PARAGRAPH = re.compile(r"^<p>(.*?)</p>$", re.S | re.M)
-NOT_READ = re.compile(r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>', re.S)
+NOT_READ = re.compile(
+    r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>',
+    re.S,
+)
 TAG = re.compile(r"<[^>]+>")
 SPACE = re.compile(r"\s+")
 # the end of a sentence: Chinese full stops, or . ! ? followed by a space and a capital (not "e.g. ")
@@ -32,25 +36,27 @@ def plain(html: str) -> str:
 
 def first_sentence(text: str) -> str:
     end = SENTENCE_END.search(text)
-    sentence = text[:end.end()] if end else text
+    sentence = text[: end.end()] if end else text
     if len(sentence) > LONGEST:
         cut = sentence[:LONGEST]
-        sentence = (cut.rsplit(" ", 1)[0] if " " in cut[LONGEST // 2:] else cut) + "…"
+        sentence = (cut.rsplit(" ", 1)[0] if " " in cut[LONGEST // 2 :] else cut) + "…"
     return sentence
 
 
 def section_previews(page_id: str, html: str) -> dict[str, dict]:
-    """"page#section" -> title and the first sentence of the section's first paragraph."""
+    """ "page#section" -> title and the first sentence of the section's first paragraph."""
     found = {}
     for match in SECTION.finditer(html):
         paragraph = PARAGRAPH.search(match.group(4))
-        found[f"{page_id}#{match.group(2)}"] = {"title": plain(match.group(3)),
-                                                "first": first_sentence(plain(paragraph.group(1))) if paragraph else ""}
+        found[f"{page_id}#{match.group(2)}"] = {
+            "title": plain(match.group(3)),
+            "first": first_sentence(plain(paragraph.group(1))) if paragraph else "",
+        }
     return found
 
 
 def linked_sections(parsed: dict, lang: str) -> set[str]:
-    """"page#section" for every link the prose of `lang` writes to a section: only those need a card."""
+    """ "page#section" for every link the prose of `lang` writes to a section: only those need a card."""
     wanted = set()
     for (page_lang, page_id), parsed_page in parsed.items():
         if page_lang != lang:
@@ -58,7 +64,7 @@ def linked_sections(parsed: dict, lang: str) -> set[str]:
         for use in parsed_page.uses_of("link"):
             target, _, anchor = use.key.partition("#")
             if anchor and "/" not in target and ":" not in target:
-                wanted.add(f"{target[:-len('.html')] if target.endswith('.html') else page_id}#{anchor}")
+                wanted.add(f"{target[: -len('.html')] if target.endswith('.html') else page_id}#{anchor}")
     return wanted
 
 
@@ -73,33 +79,67 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
         scope = getattr(entry, "scope", None)  # a reference read only in part says how far
         work = registry.works[entry.work]
         verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
-        sources[number] = {"title": work.title, "year": work.year, "evidence": book.profile.evidence[entry.evidence][lang],
-                           "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
-                           # when it was last read and, for what was read only in part, how far (the card goes with every citation)
-                           "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
-                           "scope": f"{book.ui('scope', lang)}: {scope[lang]}" if scope else None}
+        sources[number] = {
+            "title": work.title,
+            "year": work.year,
+            "evidence": book.profile.evidence[entry.evidence][lang],
+            "numbers": [source_label(book, n) for n in registry.numbers_of(work.key)],
+            # when it was last read and, for what was read only in part, how far (the card goes with every citation)
+            "verified": verified + (f" · {book.ui('rolling', lang)}" if entry.rolling else ""),
+            "scope": f"{book.ui('scope', lang)}: {scope[lang]}" if scope else None,
+        }
     terms = {}
     for term in book.terms.values():
         abbr, others = distinct_names(term, lang, book.profile.languages)
-        terms[term.id] = {"name": term.names[lang], "abbr": abbr, "definition": term.definition[lang],
-                          "others": [[o.html_lang, name] for o, name in others]}
+        terms[term.id] = {
+            "name": term.names[lang],
+            "abbr": abbr,
+            "definition": term.definition[lang],
+            "others": [[o.html_lang, name] for o, name in others],
+        }
     claims = {}
     for claim in book.claims.values():
-        claims[claim.id] = {"text": claim.text[lang], "setting": claim.setting[lang],
-                            "label": book.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result", lang),
-                            "sources": [source_label(book, n) for n in claim.source],
-                            "caution": claim.caution[lang] if claim.caution else None}
-    figures = {spec.id: {"caption": spec.caption[lang], "kind": book.profile.figure_kinds[spec.kind][lang]}
-               for spec in book.figures.values() if spec.kind in book.profile.figure_kinds}
+        claims[claim.id] = {
+            "text": claim.text[lang],
+            "setting": claim.setting[lang],
+            "label": book.ui(
+                "author_reported" if claim.kind == "author-reported" else "benchmark_result", lang
+            ),
+            "sources": [source_label(book, n) for n in claim.source],
+            "caution": claim.caution[lang] if claim.caution else None,
+        }
+    figures = {
+        spec.id: {"caption": spec.caption[lang], "kind": book.profile.figure_kinds[spec.kind][lang]}
+        for spec in book.figures.values()
+        if spec.kind in book.profile.figure_kinds
+    }
     sections = {}
     for page_id, html in pages_html:
-        sections.update({key: value for key, value in section_previews(page_id, html).items() if key in wanted})
+        sections.update(
+            {key: value for key, value in section_previews(page_id, html).items() if key in wanted}
+        )
     generated = {part.generated for part in book.profile.parts if part.generated}
-    ui = {key: book.ui(key, lang) for key in ("open_entry", "setting_label", "caution_label", "open_glossary", "open_numbers")}
-    return {"sources": sources, "terms": terms, "claims": claims, "figures": figures, "sections": sections, "ui": ui,
-            "glossary": "glossary" in generated, "numbers": "numbers" in generated}
+    ui = {
+        key: book.ui(key, lang)
+        for key in ("open_entry", "setting_label", "caution_label", "open_glossary", "open_numbers")
+    }
+    return {
+        "sources": sources,
+        "terms": terms,
+        "claims": claims,
+        "figures": figures,
+        "sections": sections,
+        "ui": ui,
+        "glossary": "glossary" in generated,
+        "numbers": "numbers" in generated,
+    }
 
 
 def render_previews(book: Book, lang: str, pages_html, wanted: set[str]) -> str:
-    payload = json.dumps(preview_data(book, lang, pages_html, wanted), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    payload = json.dumps(
+        preview_data(book, lang, pages_html, wanted),
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return f"window.AtlasPreviews={payload};\n"

@@ -8,6 +8,7 @@ Anything the splice cannot vouch for gives None, and the full build alone decide
 not a part of a page, changed front matter, a new, removed or renamed heading, a reference the
 page cannot resolve, a change of what the page cites or loads, or a body that does not occur
 exactly once in the page's HTML."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -37,7 +38,9 @@ class LastBuild:
     parsed: dict  # (lang, page id) -> ParsedPage
     computed: dict
     notices: dict  # (lang, page id) -> {section id: notice HTML}
-    versions: dict  # stage name -> the version of its cache entries (pipeline.versions), as that build had them
+    versions: (
+        dict  # stage name -> the version of its cache entries (pipeline.versions), as that build had them
+    )
     env: object  # that build's Jinja environment (never changed once made)
     dependencies: Dependencies  # the records' hashes, as that build computed them
     parts: dict = field(default_factory=dict)  # part path -> (lang, page id, index in the page)
@@ -45,8 +48,16 @@ class LastBuild:
 
     @classmethod
     def of(cls, root: Path, result) -> LastBuild:
-        last = cls(root, result.book, result.parsed, result.computed, result.notices, result.versions, result.env,
-                   result.dependencies or Dependencies(result.book, result.computed))
+        last = cls(
+            root,
+            result.book,
+            result.parsed,
+            result.computed,
+            result.notices,
+            result.versions,
+            result.env,
+            result.dependencies or Dependencies(result.book, result.computed),
+        )
         for (lang, page_id), parsed_page in result.parsed.items():
             for index, part in enumerate(parsed_page.page.parts):
                 last.parts[part.path] = (lang, page_id, index)
@@ -65,7 +76,7 @@ def _head(root: Path, part: PagePart) -> str | None:
     doc, problems = split_front_matter(part.path, text)
     if problems or doc.body != part.body or doc.body_line != part.body_line:
         return None  # edited since that build: the next build sees it
-    return "\n".join(text.split("\n")[:doc.body_line - 1])
+    return "\n".join(text.split("\n")[: doc.body_line - 1])
 
 
 def _outline(parsed_page: ParsedPage) -> list:
@@ -77,7 +88,9 @@ class QuickEdit:
 
     def __init__(self, last: LastBuild, cache, md=None, bodies: dict | None = None):
         self.last, self.cache = last, cache
-        self.bodies = bodies or {}  # (lang, page id) -> (article content, what it cites) as the shown page has them
+        self.bodies = (
+            bodies or {}
+        )  # (lang, page id) -> (article content, what it cites) as the shown page has them
         if md is None:
             md = make_parser()
             install_rules(md)
@@ -89,8 +102,12 @@ class QuickEdit:
 
     def after(self, edited: dict) -> QuickEdit:
         """The hot path for the edit after this one: as if a build had rendered `edited` pages."""
-        return QuickEdit(replace(self.last, parsed={**self.last.parsed, **edited}), self.cache, self.md,
-                         {**self.bodies, **{key: self.rendered[key] for key in edited}})
+        return QuickEdit(
+            replace(self.last, parsed={**self.last.parsed, **edited}),
+            self.cache,
+            self.md,
+            {**self.bodies, **{key: self.rendered[key] for key in edited}},
+        )
 
     def site(self, shown: Output | None, changed: list[Path]) -> tuple[Output, dict] | None:
         """`shown` with the pages the changed files belong to rendered again, and those pages
@@ -123,19 +140,27 @@ class QuickEdit:
         doc, problems = split_front_matter(name, text)
         if problems or (doc.meta is not None) != (index == 0):
             return None  # only the first part carries front matter; the loader reports otherwise
-        if index == 0 and "\n".join(text.split("\n")[:doc.body_line - 1]) != self.last.heads.get(name):
+        if index == 0 and "\n".join(text.split("\n")[: doc.body_line - 1]) != self.last.heads.get(name):
             return None  # front matter changed (or the last build's is unknown)
         return PagePart(path=name, body=doc.body, body_line=doc.body_line)
 
-    def _page(self, output: Output, old: ParsedPage, edited: dict[int, PagePart]) -> tuple[Output, ParsedPage] | None:
+    def _page(
+        self, output: Output, old: ParsedPage, edited: dict[int, PagePart]
+    ) -> tuple[Output, ParsedPage] | None:
         page, new = old.page, old
         chapter = self.last.book.part_of(page.id)
         if chapter is not None and chapter.split:
             return None  # its parts are pages of their own: the cached build splits it again
         for index, part in sorted(edited.items()):
             parts = tuple(part if at == index else kept for at, kept in enumerate(new.page.parts))
-            new = reparse_part(new, new.page.model_copy(update={"parts": parts}), index, self.md, self.tokens_of)
-        if new.problems or _outline(new) != _outline(old) or page_assets(new, page.lang) != page_assets(old, page.lang):
+            new = reparse_part(
+                new, new.page.model_copy(update={"parts": parts}), index, self.md, self.tokens_of
+            )
+        if (
+            new.problems
+            or _outline(new) != _outline(old)
+            or page_assets(new, page.lang) != page_assets(old, page.lang)
+        ):
             return None
         references = Collector()
         check_page_references(self.last.book, new, self.last.computed, references)
@@ -155,6 +180,16 @@ class QuickEdit:
     def _body(self, parsed_page: ParsedPage) -> tuple[str, dict]:
         last = self.last
         notices = last.notices.get((parsed_page.page.lang, parsed_page.page.id), {})
-        body, state = render_body(last.book, parsed_page, last.computed, self.md, last.env, last.root,
-                                  self.render_cache, notices, last.dependencies, self.tokens_of)
+        body, state = render_body(
+            last.book,
+            parsed_page,
+            last.computed,
+            self.md,
+            last.env,
+            last.root,
+            self.render_cache,
+            notices,
+            last.dependencies,
+            self.tokens_of,
+        )
         return body, state.cites.places

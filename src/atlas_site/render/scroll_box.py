@@ -7,6 +7,7 @@ first load wherever they were: about half of its first layouts' time.
 A skipped frame is held 24rem tall. A table longer than that would spill out of it when measured
 unseen, over the next blocks' links (Lighthouse's target-size audit measures the first load), so
 a table of more rows than `SKIPPABLE_ROWS` keeps a frame that is never skipped (`tall`)."""
+
 from __future__ import annotations
 
 SKIPPABLE_ROWS = 8  # rows of two wrapped lines at 390 px still fit 24rem

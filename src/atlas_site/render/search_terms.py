@@ -1,6 +1,7 @@
 """The glossary's names of each term, for the search box (assets/search-terms-<lang>.js, a classic
 script search.js loads with the index): a reader who types one name of a term ("预填充") also finds
 the section whose title uses another ("Prefill: …"). Pagefind still decides which pages match."""
+
 from __future__ import annotations
 
 import json

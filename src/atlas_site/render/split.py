@@ -8,6 +8,7 @@ now holds its target. The editions (export) are made of the whole chapters, kept
 Why after the render rather than inside it: every link, card, back-link, notice, the numbers page
 and the language switch are written once, against the chapter; the split then moves targets, in
 one place, with the pages' own ids as the map, and the links gate checks every moved link."""
+
 from __future__ import annotations
 
 import html
@@ -30,7 +31,9 @@ TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 STANDFIRST = re.compile(r'<p class="standfirst">.*?</p>\n?', re.S)
 PAGER = re.compile(r'<nav class="pager"[^>]*>.*?</nav>', re.S)
 PREVIEW_KEY = re.compile(r'"([a-z0-9][a-z0-9-]*)#([^"]+)"')
-TARGET = re.compile(r'<(?:h[23]|figure|section|div class="lab[^"]*")[^>]*\sid="([^"]+)"')  # what old links point at
+TARGET = re.compile(
+    r'<(?:h[23]|figure|section|div class="lab[^"]*")[^>]*\sid="([^"]+)"'
+)  # what old links point at
 MAIN = re.compile(r'<main id="main"')
 
 
@@ -96,7 +99,7 @@ def _family(html: str, page, lang: str) -> Family | None:
     closed = html.rfind(ARTICLE_CLOSE)
     if opened is None or closed < opened.end():
         return None
-    chunks = html[opened.end():closed].split(MARKER)
+    chunks = html[opened.end() : closed].split(MARKER)
     if len(chunks) != len(page.parts) or len(chunks) < 2:
         return None
     base = page.output_path[: -len(".html")]
@@ -107,7 +110,11 @@ def _family(html: str, page, lang: str) -> Family | None:
         slug = re.sub(r"^\d+-", "", stem)
         path = page.output_path if index == 0 else f"{base}-{slug}.html"
         heading = HEADING.search(chunk)
-        pages.append(SplitPage(path, chunk, " ".join(TAG.sub("", heading.group(1)).split()).rstrip(" #") if heading else ""))
+        pages.append(
+            SplitPage(
+                path, chunk, " ".join(TAG.sub("", heading.group(1)).split()).rstrip(" #") if heading else ""
+            )
+        )
         for found in ID.finditer(chunk):
             holder.setdefault(found.group(1), path)
     return Family(lang, page.id, page.output_path, pages, holder)
@@ -125,11 +132,19 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
         head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
         head = STANDFIRST.sub("", head, count=1)
     else:  # links made before the split (bookmarks, other sites) reach the page now holding them (site.js)
-        moved = {target: posixpath.basename(page.path) for page in family.pages[1:] for target in TARGET.findall(page.body)}
-        head = MAIN.sub(lambda m: f'{m.group(0)} data-moved="{html.escape(json.dumps(moved, separators=(",", ":")))}"', head, count=1)
+        moved = {
+            target: posixpath.basename(page.path)
+            for page in family.pages[1:]
+            for target in TARGET.findall(page.body)
+        }
+        head = MAIN.sub(
+            lambda m: f'{m.group(0)} data-moved="{html.escape(json.dumps(moved, separators=(",", ":")))}"',
+            head,
+            count=1,
+        )
     pager = PAGER.search(tail)
     if pager is not None:
-        tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end():]
+        tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end() :]
     return head + part.body + tail
 
 
@@ -150,22 +165,35 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
     elif (following := whole.get("next")) is not None:
         parts.append(following.group(0))
     label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
-    count = strings.get("split_position", "{n} / {total}").replace("{n}", str(index + 1)).replace("{total}", str(len(family.pages)))
-    return (f'<nav class="pager" aria-label="{label}">\n  ' + "\n  ".join(parts)
-            + f'\n  <span class="pager-position">{count}</span>\n</nav>')
+    count = (
+        strings.get("split_position", "{n} / {total}")
+        .replace("{n}", str(index + 1))
+        .replace("{total}", str(len(family.pages)))
+    )
+    return (
+        f'<nav class="pager" aria-label="{label}">\n  '
+        + "\n  ".join(parts)
+        + f'\n  <span class="pager-position">{count}</span>\n</nav>'
+    )
 
 
 def _move_links(html: str, path: str, families: dict[str, Family], site_url: str) -> str:
     """Every href (and og:url content) of the page at `path` that points into a split chapter,
     pointed at the page that holds its target."""
     here = posixpath.dirname(path)
-    own_family = next(((whole, family) for whole, family in families.items() if family.index_of(path) is not None), None)
+    own_family = next(
+        ((whole, family) for whole, family in families.items() if family.index_of(path) is not None), None
+    )
 
     def move(match: re.Match) -> str:
         target = match.group(2)
         absolute = bool(site_url) and target.startswith(site_url)
-        address = target[len(site_url):] if absolute else target
-        if "://" in address or address.startswith(("mailto:", "data:")) or (not address.startswith("#") and not absolute and ".html" not in address):
+        address = target[len(site_url) :] if absolute else target
+        if (
+            "://" in address
+            or address.startswith(("mailto:", "data:"))
+            or (not address.startswith("#") and not absolute and ".html" not in address)
+        ):
             return match.group(0)
         file, _, fragment = address.partition("#")
         if file:
@@ -179,9 +207,15 @@ def _move_links(html: str, path: str, families: dict[str, Family], site_url: str
             return match.group(0)
         if fragment and fragment in family.holder:
             holder = family.holder[fragment]
-        elif own_family is not None and own_family[1].page_id == family.page_id and own_family[1].lang != family.lang:
+        elif (
+            own_family is not None
+            and own_family[1].page_id == family.page_id
+            and own_family[1].lang != family.lang
+        ):
             index = own_family[1].index_of(path) or 0
-            holder = family.pages[min(index, len(family.pages) - 1)].path  # the same part in the other language
+            holder = family.pages[
+                min(index, len(family.pages) - 1)
+            ].path  # the same part in the other language
         else:
             holder = family.whole
         suffix = f"#{fragment}" if fragment else ""

@@ -1,6 +1,7 @@
 """What rendering one page needs and accumulates: the book, the language, and the running state
 that the directives of one part leave for the next (section, terms defined, examples explained)
 and the page's figure numbers — plus what the page placed, for the gates (the manifest)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,11 +48,15 @@ class RenderState:
     cache: BuildCache | Versioned = field(default_factory=NoCache)  # the render stage's (pipeline.py)
     cites: CiteIndex = field(default_factory=CiteIndex)
     record: PageRecord = field(default_factory=PageRecord)
-    figure_numbers: dict = field(default_factory=dict)  # figure id -> number on this page (ParsedPage.figure_numbers)
+    figure_numbers: dict = field(
+        default_factory=dict
+    )  # figure id -> number on this page (ParsedPage.figure_numbers)
     section: str = ""
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
-    notices: dict = field(default_factory=dict)  # section id -> the reader's notice that a twin changed (translations/)
+    notices: dict = field(
+        default_factory=dict
+    )  # section id -> the reader's notice that a twin changed (translations/)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
@@ -77,7 +82,9 @@ class RenderState:
                 continue
             label = source_label(self.book, number)
             self.cites.add(self.lang, work.key, self.page_path, self.section, label)
-            links.append(f'<a class="cite" href="{self.bibliography_href(work.key)}" data-cite="{escape(number)}">{escape(label)}</a>')
+            links.append(
+                f'<a class="cite" href="{self.bibliography_href(work.key)}" data-cite="{escape(number)}">{escape(label)}</a>'
+            )
         return '<span class="cites">[' + ", ".join(links) + "]</span>"
 
     def example_text(self, reference: str) -> str:

@@ -1,4 +1,5 @@
 """The Jinja environment of one build, shared by its pages, labs and figures."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,7 +40,15 @@ def template_problem(error) -> Diagnostic:
         name = error.filename or error.name or "?"
         path = Path(name).as_posix()
         shown = "templates/" + path.split("/templates/", 1)[1] if "/templates/" in path else path
-        return Diagnostic(SourceLocation(shown, error.lineno or 0, 1), "template.syntax",
-                          f"the template does not parse: {error.message}", "fix the template")
-    return Diagnostic(SourceLocation(f"templates/{error.name}"), "template.missing",
-                      f"the theme has no template '{error.name}'", "restore the file (git checkout templates/)")
+        return Diagnostic(
+            SourceLocation(shown, error.lineno or 0, 1),
+            "template.syntax",
+            f"the template does not parse: {error.message}",
+            "fix the template",
+        )
+    return Diagnostic(
+        SourceLocation(f"templates/{error.name}"),
+        "template.missing",
+        f"the theme has no template '{error.name}'",
+        "restore the file (git checkout templates/)",
+    )

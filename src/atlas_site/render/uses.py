@@ -1,5 +1,6 @@
 """Where the book uses a record: the sections, in reading order, whose prose names it. The generated
 reference pages (numbers, glossary) link back to these places."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ def figure_claims(book: Book, parsed: dict, lang: str) -> dict[str, list[Place]]
     found: dict[str, list[Place]] = {}
     for figure_id, places in places_of(book, parsed, lang, "figure").items():
         spec = book.figures.get(figure_id)
-        for reference in (spec.numbers.values() if spec else ()):
+        for reference in spec.numbers.values() if spec else ():
             kind, _, claim_id = reference.partition(":")
             if kind == "claim":
                 found.setdefault(claim_id, []).extend(p for p in places if p not in found.get(claim_id, []))

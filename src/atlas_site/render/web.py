@@ -3,6 +3,7 @@ search engines and link previews, and â€” only when book.yaml sets `site_url` â€
 the absolute hreflang alternates (x-default: the first language of book.yaml), sitemap.xml and
 robots.txt. Without `site_url` nothing here emits an absolute URL, so the site keeps working from any
 sub-path and from file://."""
+
 from __future__ import annotations
 
 from html import escape
@@ -15,13 +16,24 @@ from .citation import citation_tags, json_ld
 NOT_LISTED = ("dashboard.html", "404.html")
 
 
-def head_meta(book: Book, lang: str, path: str, page_id: str | None, title: str, description: str | None) -> dict:
+def head_meta(
+    book: Book, lang: str, path: str, page_id: str | None, title: str, description: str | None
+) -> dict:
     """The <head> metadata of one page: title and description for previews, and with a site URL its
     canonical address and the address of its twin in every language."""
     site = book.profile.site_url
-    meta: dict = {"title": title, "description": description, "site_name": book.profile.title[lang],
-            "canonical": None, "alternates": [], "noindex": path in NOT_LISTED, "citation": [], "jsonld": "",
-            "site_root": site or "", "feed": book.profile.edition is not None}
+    meta: dict = {
+        "title": title,
+        "description": description,
+        "site_name": book.profile.title[lang],
+        "canonical": None,
+        "alternates": [],
+        "noindex": path in NOT_LISTED,
+        "citation": [],
+        "jsonld": "",
+        "site_root": site or "",
+        "feed": book.profile.edition is not None,
+    }
     if path not in NOT_LISTED and lang in book.languages:  # how scholars' tools cite it (render/citation.py)
         is_chapter = page_id is not None and book.page(lang, page_id) is not None
         meta["citation"] = citation_tags(book, lang, path, title, is_chapter)
@@ -42,11 +54,17 @@ def alternates(book: Book, path: str, page_id: str | None) -> list[dict]:
     language's twin (for the root language chooser, the chooser itself)."""
     languages = book.profile.languages
     if path == "index.html":
-        links = [{"hreflang": lang.html_lang, "href": absolute(book, f"{lang.code}/index.html")} for lang in languages]
+        links = [
+            {"hreflang": lang.html_lang, "href": absolute(book, f"{lang.code}/index.html")}
+            for lang in languages
+        ]
         return links + [{"hreflang": "x-default", "href": absolute(book, "index.html")}]
     if page_id is None:
         return []
-    links = [{"hreflang": lang.html_lang, "href": absolute(book, f"{lang.code}/{page_id}.html")} for lang in languages]
+    links = [
+        {"hreflang": lang.html_lang, "href": absolute(book, f"{lang.code}/{page_id}.html")}
+        for lang in languages
+    ]
     return links + [{"hreflang": "x-default", "href": links[0]["href"]}]
 
 
@@ -57,18 +75,22 @@ def reader_pages(book: Book, html_paths: list[str]) -> list[tuple[str, str | Non
         if path in NOT_LISTED:
             continue
         lang, _, name = path.rpartition("/")
-        found.append((path, name[:-len(".html")] if lang in book.languages else None))
+        found.append((path, name[: -len(".html")] if lang in book.languages else None))
     return found
 
 
 def sitemap(book: Book, html_paths: list[str]) -> str:
     """sitemap.xml: every reader page with its language alternates (xhtml:link), sorted."""
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ]
     for path, page_id in reader_pages(book, html_paths):
         lines.append(f"  <url><loc>{escape(absolute(book, path))}</loc>")
         for link in alternates(book, path, page_id):
-            lines.append(f'    <xhtml:link rel="alternate" hreflang="{escape(link["hreflang"])}" href="{escape(link["href"])}"/>')
+            lines.append(
+                f'    <xhtml:link rel="alternate" hreflang="{escape(link["hreflang"])}" href="{escape(link["href"])}"/>'
+            )
         lines.append("  </url>")
     lines.append("</urlset>")
     return "\n".join(lines) + "\n"

@@ -2,6 +2,7 @@
 the examples of the ledgers and the figures' series (figures/series.py) run in the same node
 process (resolve/lab_runtime.py), and every failure is located at the example or figure that
 caused it."""
+
 from __future__ import annotations
 
 import json
@@ -42,7 +43,9 @@ def format_number(value, digits: int) -> str:
     return "−" + text if rounded < 0 else text  # a Decimal -0.00 is not < 0: no sign on zero
 
 
-def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | None = None) -> tuple[dict[str, dict], list[Diagnostic]]:
+def compute_examples(
+    book: Book, root: Path, cache: BuildCache | Versioned | None = None
+) -> tuple[dict[str, dict], list[Diagnostic]]:
     """Return {example id: {output name: raw value}} (and the figures' series under "figure:<id>")
     and the problems found. Node runs again only when the requests or the lab code change (the
     lab code versions the resolve stage's cache: pipeline.py)."""
@@ -52,15 +55,24 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
     for example in book.examples.values():
         bad = not_plain(example.args, "args")
         if bad:
-            problems.append(Diagnostic(book.locate(f"examples:{example.id}"), "example.args",
-                                       f"{example.id}: {bad}; lab functions take numbers, text, booleans, lists and mappings",
-                                       "quote a date or other value you mean as text"))
+            problems.append(
+                Diagnostic(
+                    book.locate(f"examples:{example.id}"),
+                    "example.args",
+                    f"{example.id}: {bad}; lab functions take numbers, text, booleans, lists and mappings",
+                    "quote a date or other value you mean as text",
+                )
+            )
         else:
             examples.append(example)
-    jobs, planned = figure_series.plan({f.id: f.model_dump() for f in book.figures.values()},
-                                       {e.id: e.args for e in examples},
-                                       {lab_id: getattr(lab, "defaults", None) or {} for lab_id, lab in book.labs.items()})
-    problems += [Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in planned]
+    jobs, planned = figure_series.plan(
+        {f.id: f.model_dump() for f in book.figures.values()},
+        {e.id: e.args for e in examples},
+        {lab_id: getattr(lab, "defaults", None) or {} for lab_id, lab in book.labs.items()},
+    )
+    problems += [
+        Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in planned
+    ]
     if not examples and not jobs:
         return {}, problems
     if outside_inputs(root, ("labs_js",)):
@@ -69,23 +81,35 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
     runtime = LabRuntime(root, cache)
     missing = runtime.missing()
     if missing:
-        return {}, problems + [Diagnostic(origin, "example.no-runtime", f"cannot compute teaching numbers: {missing} is missing")]
+        return {}, problems + [
+            Diagnostic(origin, "example.no-runtime", f"cannot compute teaching numbers: {missing} is missing")
+        ]
 
     def located(failure: Failure, owners: list) -> Diagnostic:
         """The failure at its owner's place: the example, or the figure whose series sent it."""
         owner = owners[failure.index] if failure.index is not None and failure.index < len(owners) else None
         # "labs_js/x.js: fn did not return …" for a function, "labs_js/x.js did not finish loading …" for a file
-        what = f"{failure.file}: {failure.fn} {failure.reason}" if failure.fn else f"{failure.file} {failure.reason}"
+        what = (
+            f"{failure.file}: {failure.fn} {failure.reason}"
+            if failure.fn
+            else f"{failure.file} {failure.reason}"
+        )
         if failure.kind != "timeout":
             what = f"{failure.file} failed: {failure.reason}"
         if isinstance(owner, figure_series.Job):
-            return Diagnostic(book.locate(f"figures:{owner.figure}"), "figure.series-failed", f"series '{owner.name}' ({owner.fn}): {what}")
+            return Diagnostic(
+                book.locate(f"figures:{owner.figure}"),
+                "figure.series-failed",
+                f"series '{owner.name}' ({owner.fn}): {what}",
+            )
         where = book.locate(f"examples:{owner.id}") if owner is not None else origin
         if failure.kind == "timeout":
             return Diagnostic(where, "example.timeout", what, HINT_FUNCTION if failure.fn else HINT_FILE)
         return Diagnostic(where, "example.failed", what)
 
-    requests = [{"fn": e.fn, "args": e.args, "strict": True} for e in examples]  # strict: every argument is read
+    requests = [
+        {"fn": e.fn, "args": e.args, "strict": True} for e in examples
+    ]  # strict: every argument is read
     first_wave = [j for j in jobs if not j.waits_for()]  # series that need no other series' output
     owners = list(examples) + [j for j in first_wave for _ in j.requests()]
     results = runtime.run(requests + [r for j in first_wave for r in j.requests()])
@@ -96,7 +120,7 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
         checked = _check_result(book, example, result, problems)
         if checked:
             computed[example.id] = result
-    prefetched = [results[len(examples):]] if first_wave else []
+    prefetched = [results[len(examples) :]] if first_wave else []
 
     def compute_wave(wave_requests, wave_owners):
         if prefetched:  # the first wave already ran with the examples
@@ -108,7 +132,10 @@ def compute_examples(book: Book, root: Path, cache: BuildCache | Versioned | Non
         return wave
 
     series, series_problems = figure_series.run(jobs, compute_wave)
-    problems += [Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message) for fig, message in series_problems]
+    problems += [
+        Diagnostic(book.locate(f"figures:{fig}"), "figure.series", message)
+        for fig, message in series_problems
+    ]
     for figure_id, named in series.items():
         computed[figure_series.COMPUTED_KEY.format(figure_id)] = named
     return computed, problems
@@ -119,25 +146,55 @@ def _check_result(book: Book, example, result, problems: list) -> bool:
     printed number where it gives one? Problems go to `problems`; False when unusable."""
     where = book.locate(f"examples:{example.id}")
     if not isinstance(result, dict):
-        problems.append(Diagnostic(where, "example.failed", f"{example.fn} returned {result!r}, expected an object"))
+        problems.append(
+            Diagnostic(where, "example.failed", f"{example.fn} returned {result!r}, expected an object")
+        )
         return False
     bad = set()
     for name in example.outputs:
         value = result.get(name)
         if name not in result:
-            problems.append(Diagnostic(where, "example.unknown-output", f"{example.fn} returns no output '{name}' (it returns {', '.join(sorted(result))})"))
+            problems.append(
+                Diagnostic(
+                    where,
+                    "example.unknown-output",
+                    f"{example.fn} returns no output '{name}' (it returns {', '.join(sorted(result))})",
+                )
+            )
         elif isinstance(value, dict) and "$nonfinite" in value:
             bad.add(name)
-            problems.append(Diagnostic(where, "example.not-finite", f"{example.id}.{name}: {example.fn} returns {value['$nonfinite']}, not a number",
-                                       "check the inputs and the formula (a division by zero?)"))
+            problems.append(
+                Diagnostic(
+                    where,
+                    "example.not-finite",
+                    f"{example.id}.{name}: {example.fn} returns {value['$nonfinite']}, not a number",
+                    "check the inputs and the formula (a division by zero?)",
+                )
+            )
         elif value is None or isinstance(value, (dict, list)):
             bad.add(name)
-            problems.append(Diagnostic(where, "example.failed", f"{example.id}.{name}: {example.fn} returns {json.dumps(value)}, not a number, text or boolean"))
+            problems.append(
+                Diagnostic(
+                    where,
+                    "example.failed",
+                    f"{example.id}.{name}: {example.fn} returns {json.dumps(value)}, not a number, text or boolean",
+                )
+            )
     for name, expected in example.expect.items():
         if name not in result or name in bad:
             continue
         shown = format_number(result[name], example.outputs[name].digits)
-        wanted = format_number(expected, example.outputs[name].digits) if isinstance(expected, (int, float)) else str(expected)
+        wanted = (
+            format_number(expected, example.outputs[name].digits)
+            if isinstance(expected, (int, float))
+            else str(expected)
+        )
         if shown != wanted:
-            problems.append(Diagnostic(where, "example.mismatch", f"{example.id}.{name}: the formula gives {shown}, the seed prints {wanted}"))
+            problems.append(
+                Diagnostic(
+                    where,
+                    "example.mismatch",
+                    f"{example.id}.{name}: the formula gives {shown}, the seed prints {wanted}",
+                )
+            )
     return True

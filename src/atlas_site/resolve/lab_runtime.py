@@ -3,6 +3,7 @@ of requests, cached by the requests and the lab code, with a time limit (ATLAS_L
 seconds, 30 by default) so a lab function that never returns is named, not waited for. compute.js
 --trace prints which file it loads and which request it runs, so a failure or a hang points at
 the request that caused it."""
+
 from __future__ import annotations
 
 import json
@@ -95,12 +96,23 @@ class LabRuntime:
 
     def run(self, requests: list) -> list | Failure:
         """The results, one per request, or the Failure that stopped them."""
+
         def call():
             try:
-                run = subprocess.run([str(self.node), str(self.root / SCRIPT), "--trace"], input=json.dumps(requests),
-                                     capture_output=True, text=True, cwd=self.root, timeout=self.seconds)
+                run = subprocess.run(
+                    [str(self.node), str(self.root / SCRIPT), "--trace"],
+                    input=json.dumps(requests),
+                    capture_output=True,
+                    text=True,
+                    cwd=self.root,
+                    timeout=self.seconds,
+                )
             except subprocess.TimeoutExpired as expired:  # not cached: a slow machine may succeed next time
-                stderr = expired.stderr.decode("utf-8", "replace") if isinstance(expired.stderr, bytes) else (expired.stderr or "")
+                stderr = (
+                    expired.stderr.decode("utf-8", "replace")
+                    if isinstance(expired.stderr, bytes)
+                    else (expired.stderr or "")
+                )
                 raise _TimedOut(stderr) from None
             return run.returncode, run.stdout, run.stderr
 
@@ -122,14 +134,29 @@ class LabRuntime:
         except ValueError:
             return Failure("no-json", None, SCRIPT.as_posix(), "printed no JSON result")
         if not isinstance(results, list) or len(results) != len(requests):
-            return Failure("no-json", None, SCRIPT.as_posix(), f"returned {type(results).__name__}, not one result per request")
+            return Failure(
+                "no-json",
+                None,
+                SCRIPT.as_posix(),
+                f"returned {type(results).__name__}, not one result per request",
+            )
         return results
 
     def _hung(self, stderr: str) -> Failure:
         traced, _ = _lines(stderr)
         last = traced[-1] if traced else None
         if last is not None and last.group("index") is not None:
-            return Failure("timeout", int(last.group("index")), last.group("runfile"),
-                           f"did not return within {self.seconds:g} s (an endless loop?)", last.group("fn"))
+            return Failure(
+                "timeout",
+                int(last.group("index")),
+                last.group("runfile"),
+                f"did not return within {self.seconds:g} s (an endless loop?)",
+                last.group("fn"),
+            )
         file = last.group("file") if last is not None and last.group("file") else SCRIPT.as_posix()
-        return Failure("timeout", None, file, f"did not finish loading within {self.seconds:g} s (an endless loop at its top level?)")
+        return Failure(
+            "timeout",
+            None,
+            file,
+            f"did not finish loading within {self.seconds:g} s (an endless loop at its top level?)",
+        )

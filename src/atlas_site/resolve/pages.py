@@ -3,6 +3,7 @@ directive with the section it sits in and its file:line:col. This index is what 
 checks, the renderer's cache keys and the gates read. The page's text in reading order (every run
 of prose with its place) is made again when a rule reads it (`reading_order`), never kept: held for
 every page until the gates finish, it was most of what the index held (~1.3 MiB per copy of the book)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -92,7 +93,9 @@ class _Indexer:
         self.blocks: list[str] = []
 
     def add_use(self, part, kind, key, line0, col, text=None) -> None:
-        use = Use(kind, key, self.section, _where(part, line0, col), self.blocks[-1] if self.blocks else "", text)
+        use = Use(
+            kind, key, self.section, _where(part, line0, col), self.blocks[-1] if self.blocks else "", text
+        )
         self.parsed.uses.append(use)
         if self.events is not None:
             self.events.append(Event(use.location, use=use))
@@ -112,10 +115,20 @@ class _Indexer:
                     self.blocks.pop()
             elif token.type == "directive_block":
                 self.directive(part, token.meta)
-            elif token.type == "paragraph_open" and token.map and lines[token.map[0]].lstrip().startswith(":::"):
+            elif (
+                token.type == "paragraph_open"
+                and token.map
+                and lines[token.map[0]].lstrip().startswith(":::")
+            ):
                 name = lines[token.map[0]].strip()[3:].strip().split(" ")[0]
-                self.problem(part, token.map[0], 1, "block.unknown", f"unknown block '::: {name}'",
-                             f"one of {', '.join(REGISTRY.of_form('container'))}")
+                self.problem(
+                    part,
+                    token.map[0],
+                    1,
+                    "block.unknown",
+                    f"unknown block '::: {name}'",
+                    f"one of {', '.join(REGISTRY.of_form('container'))}",
+                )
             elif token.type == "inline":
                 self.inline(part, token)
 
@@ -125,14 +138,27 @@ class _Indexer:
         if token.tag not in ("h2", "h3"):
             return
         if not heading_id:
-            self.problem(part, token.map[0], 1, "heading.no-id", f"heading '{inline.content}' has no language-neutral id",
-                         "end it with {#some-id}")
+            self.problem(
+                part,
+                token.map[0],
+                1,
+                "heading.no-id",
+                f"heading '{inline.content}' has no language-neutral id",
+                "end it with {#some-id}",
+            )
             return
         self.section = str(heading_id)
         if token.tag == "h2":
             self.h2 = self.section
-        self.parsed.sections.append(Section(self.section, int(token.tag[1]), inline.content, location,
-                                            self.h2 if token.tag == "h3" else ""))
+        self.parsed.sections.append(
+            Section(
+                self.section,
+                int(token.tag[1]),
+                inline.content,
+                location,
+                self.h2 if token.tag == "h3" else "",
+            )
+        )
 
     def container(self, part, token, lines) -> None:
         name, _, arg = token.info.strip().partition(" ")
@@ -140,8 +166,14 @@ class _Indexer:
         start, end = token.map
         closed = end < len(lines) and lines[end].strip().startswith(":::")  # map ends at the closing marker
         if not closed:  # markdown-it closes it at the end of the file: everything after would vanish into it
-            self.problem(part, start, 1, "block.unclosed", f"'::: {name}' block is never closed",
-                         "end the block with a line holding only ':::'")
+            self.problem(
+                part,
+                start,
+                1,
+                "block.unclosed",
+                f"'::: {name}' block is never closed",
+                "end the block with a line holding only ':::'",
+            )
         self.blocks.append(f"{name}:{arg}")
         self.add_use(part, name, arg, start, 1)
         self.check_argument(part, name, arg, start, 1)
@@ -173,9 +205,14 @@ class _Indexer:
                 meta = child.meta
                 directive = REGISTRY.get(meta["kind"])
                 if directive is not None and directive.form != "inline":
-                    self.problem(part, meta["line"], meta["col"], "directive.misplaced",
-                                 f"'{{{{{meta['kind']}}}}}' is a block directive: it stands alone as its own paragraph",
-                                 "put it on a line of its own with blank lines around it")
+                    self.problem(
+                        part,
+                        meta["line"],
+                        meta["col"],
+                        "directive.misplaced",
+                        f"'{{{{{meta['kind']}}}}}' is a block directive: it stands alone as its own paragraph",
+                        "put it on a line of its own with blank lines around it",
+                    )
                 self.directive(part, meta)
                 position = meta["pos"]
             elif child.type == "image" and token.map:
@@ -247,10 +284,20 @@ def reparse_part(old: ParsedPage, page: Page, index: int, md: MarkdownIt, tokens
     tokens_of = tokens_of or part_tokens(md)
     edited = page.parts[index]
     earlier = {part.path for part in page.parts[:index]}
-    kept = lambda items, first: [x for x in items if (x.location.path in earlier) == first and x.location.path != edited.path]
-    kept_images = lambda first: [(src, where) for src, where in old.images if (where.path in earlier) == first and where.path != edited.path]
+    kept = lambda items, first: [
+        x for x in items if (x.location.path in earlier) == first and x.location.path != edited.path
+    ]
+    kept_images = lambda first: [
+        (src, where)
+        for src, where in old.images
+        if (where.path in earlier) == first and where.path != edited.path
+    ]
     parsed = ParsedPage(page)
-    parsed.sections, parsed.uses, parsed.problems = kept(old.sections, True), kept(old.uses, True), kept(old.problems, True)
+    parsed.sections, parsed.uses, parsed.problems = (
+        kept(old.sections, True),
+        kept(old.uses, True),
+        kept(old.problems, True),
+    )
     parsed.images = kept_images(True)
     indexer = _Indexer(parsed)  # resumed where the earlier parts leave it: their last section and h2
     indexer.section = parsed.sections[-1].id if parsed.sections else ""

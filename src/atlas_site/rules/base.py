@@ -4,6 +4,7 @@ A rule kind declares the schema of its arguments (pydantic), what it checks on o
 pages, and its `--explain` text. validate.py turns every `{kind: args}` item of the profile into a
 `RuleInstance` with the location it was written at, or refuses it with a located error: a rule
 the engine cannot check is never silently ignored."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """Rule kind: the book (or a part) has exactly the number of things it promises."""
+
 from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
@@ -28,9 +29,13 @@ PART_COUNTS = {
 class Counts(RuleKind):
     name = "counts"
     scopes = ("book", "part")
-    rule = ("The book has exactly the promised number of each thing (book-wide: registry entries and ledger records; "
-            "in a part: the figures and labs its pages place). A count that differs is a broken promise, not a detail.")
-    fix = "Add or remove what the message names, or change the promise in book.yaml if the book really changed."
+    rule = (
+        "The book has exactly the promised number of each thing (book-wide: registry entries and ledger records; "
+        "in a part: the figures and labs its pages place). A count that differs is a broken promise, not a detail."
+    )
+    fix = (
+        "Add or remove what the message names, or change the promise in book.yaml if the book really changed."
+    )
 
     class Args(Args):
         expect: dict[str, int] = Field(min_length=1)
@@ -65,7 +70,12 @@ class Counts(RuleKind):
             actual = PART_COUNTS[thing](pages) if self.part else BOOK_COUNTS[thing](ctx.book)
             if actual != expected:
                 where = pages[0].page.origin if self.part else self.location
-                problems.append(self.problem(where, f"{lang + ': ' if self.part else ''}{actual} {thing}, the book promises {expected}"))
+                problems.append(
+                    self.problem(
+                        where,
+                        f"{lang + ': ' if self.part else ''}{actual} {thing}, the book promises {expected}",
+                    )
+                )
         return Check(len(self.args.expect), problems)
 
 

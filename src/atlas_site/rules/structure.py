@@ -1,6 +1,7 @@
 """Rule kinds about what a page holds and where: sections in order, blocks and figures in their
 sections, what a figure draws and a lab states, examples computed by a given lab, directives used
 a given number of times."""
+
 from __future__ import annotations
 
 from pydantic import Field
@@ -20,7 +21,9 @@ class Sections(RuleKind):
 
     @classmethod
     def describe(cls, args) -> str:
-        return "sections " + " / ".join(args.ids) if len(args.ids) <= 4 else f"{len(args.ids)} sections in order"
+        return (
+            "sections " + " / ".join(args.ids) if len(args.ids) <= 4 else f"{len(args.ids)} sections in order"
+        )
 
     def check(self, ctx, lang, pages) -> Check:
         problems = []
@@ -28,14 +31,24 @@ class Sections(RuleKind):
             ids = [s.id for s in parsed.sections]
             missing = [i for i in self.args.ids if i not in ids]
             for section_id in missing:
-                problems.append(self.problem(parsed.page.origin, f"{lang}/{parsed.page.id}: no section '{section_id}'",
-                                             f"add a heading ending with {{#{section_id}}}"))
+                problems.append(
+                    self.problem(
+                        parsed.page.origin,
+                        f"{lang}/{parsed.page.id}: no section '{section_id}'",
+                        f"add a heading ending with {{#{section_id}}}",
+                    )
+                )
             present = [i for i in self.args.ids if i in ids]
             positions = [ids.index(i) for i in present]
             for before, after, position in zip(present, present[1:], positions[1:], strict=False):
                 if position < ids.index(before):
                     section = parsed.section(after)
-                    problems.append(self.problem(section.location, f"{lang}/{parsed.page.id}: section '{after}' comes before '{before}'"))
+                    problems.append(
+                        self.problem(
+                            section.location,
+                            f"{lang}/{parsed.page.id}: section '{after}' comes before '{before}'",
+                        )
+                    )
         return Check(len(self.args.ids) * len(pages), problems)
 
 
@@ -60,10 +73,20 @@ class BlockInSection(RuleKind):
             blocks = [u for u in parsed.uses_of(self.args.block) if u.key == self.args.key]
             outside = [u for u in blocks if not parsed.within(u.section, self.args.section)]
             for use in outside:
-                problems.append(self.problem(use.location, f"{lang}: '::: {self.args.block} {self.args.key}' belongs in section {self.args.section}, not {use.section or 'the page top'}"))
+                problems.append(
+                    self.problem(
+                        use.location,
+                        f"{lang}: '::: {self.args.block} {self.args.key}' belongs in section {self.args.section}, not {use.section or 'the page top'}",
+                    )
+                )
             if len(blocks) != self.args.count:
                 where = blocks[-1].location if blocks else _section_or_page(parsed, self.args.section)
-                problems.append(self.problem(where, f"{lang}: {len(blocks)} '::: {self.args.block} {self.args.key}' blocks, expected {self.args.count} in section {self.args.section}"))
+                problems.append(
+                    self.problem(
+                        where,
+                        f"{lang}: {len(blocks)} '::: {self.args.block} {self.args.key}' blocks, expected {self.args.count} in section {self.args.section}",
+                    )
+                )
         return Check(len(pages), problems)
 
 
@@ -81,24 +104,40 @@ class FigureInSection(RuleKind):
         return f"figure {args.figure} in {args.section}"
 
     def references(self, book):
-        return [] if self.args.figure in book.figures else [f"names figure '{self.args.figure}', which is not in the ledger"]
+        return (
+            []
+            if self.args.figure in book.figures
+            else [f"names figure '{self.args.figure}', which is not in the ledger"]
+        )
 
     def check(self, ctx, lang, pages) -> Check:
         problems = []
         for parsed in pages:
             uses = [u for u in parsed.uses_of("figure") if u.key == self.args.figure]
             if not uses:
-                problems.append(self.problem(_section_or_page(parsed, self.args.section), f"{lang}: figure '{self.args.figure}' is not placed (it belongs in section {self.args.section})"))
+                problems.append(
+                    self.problem(
+                        _section_or_page(parsed, self.args.section),
+                        f"{lang}: figure '{self.args.figure}' is not placed (it belongs in section {self.args.section})",
+                    )
+                )
             for use in uses:
                 if not parsed.within(use.section, self.args.section):
-                    problems.append(self.problem(use.location, f"{lang}: figure '{self.args.figure}' belongs in section {self.args.section}, not {use.section or 'the page top'}"))
+                    problems.append(
+                        self.problem(
+                            use.location,
+                            f"{lang}: figure '{self.args.figure}' belongs in section {self.args.section}, not {use.section or 'the page top'}",
+                        )
+                    )
         return Check(len(pages), problems)
 
 
 class FigureDraws(RuleKind):
     name = "figure_draws"
-    rule = ("A figure declares which of its labels carry the named roles (`shows: {role: label-key}` in its ledger "
-            "record) and really draws each of those labels (e.g. a benefit and the new cost in one figure).")
+    rule = (
+        "A figure declares which of its labels carry the named roles (`shows: {role: label-key}` in its ledger "
+        "record) and really draws each of those labels (e.g. a benefit and the new cost in one figure)."
+    )
     fix = "Declare the roles in the figure's `shows:` and make its template draw those labels."
 
     class Args(PageArgs):
@@ -126,14 +165,25 @@ class FigureDraws(RuleKind):
         problems, checked = [], 0
         for parsed in pages:
             for use in [u for u in parsed.uses_of("figure") if u.key == self.args.figure]:
-                drawn = _squeeze(ctx.manifest.figure(parsed.page.lang, parsed.page.id, self.args.figure).drawn)
+                drawn = _squeeze(
+                    ctx.manifest.figure(parsed.page.lang, parsed.page.id, self.args.figure).drawn
+                )
                 for role in self.args.roles:
                     checked += 1
                     label = spec.labels[spec.shows[role]][lang]
                     if _squeeze(label)[:12] not in drawn:  # first words: templates may wrap a label
-                        problems.append(self.problem(use.location, f"{lang}: figure '{self.args.figure}' does not draw its {role} label '{label}'"))
+                        problems.append(
+                            self.problem(
+                                use.location,
+                                f"{lang}: figure '{self.args.figure}' does not draw its {role} label '{label}'",
+                            )
+                        )
         if not checked:
-            problems.append(self.problem(pages[0].page.origin, f"{lang}: figure '{self.args.figure}' is not placed on this page"))
+            problems.append(
+                self.problem(
+                    pages[0].page.origin, f"{lang}: figure '{self.args.figure}' is not placed on this page"
+                )
+            )
         return Check(checked, problems)
 
 
@@ -151,25 +201,35 @@ class LabStates(RuleKind):
         return f"lab {args.lab} states {', '.join(args.statements)}"
 
     def references(self, book):
-        return [] if self.args.lab in book.labs else [f"names lab '{self.args.lab}', which is not in the ledger"]
+        return (
+            [] if self.args.lab in book.labs else [f"names lab '{self.args.lab}', which is not in the ledger"]
+        )
 
     def check(self, ctx, lang, pages) -> Check:
         problems = []
         for parsed in pages:
             stated = ctx.manifest.lab_statements(parsed.page.lang, parsed.page.id, self.args.lab)
             if stated is None:
-                problems.append(self.problem(parsed.page.origin, f"{lang}: lab '{self.args.lab}' is not placed on this page"))
+                problems.append(
+                    self.problem(
+                        parsed.page.origin, f"{lang}: lab '{self.args.lab}' is not placed on this page"
+                    )
+                )
                 continue
             missing = [s for s in self.args.statements if s not in stated]
             if missing:
                 where = next(u.location for u in parsed.uses_of("labs") if self.args.lab in u.keys)
-                problems.append(self.problem(where, f"{lang}: lab '{self.args.lab}' does not state {', '.join(missing)}"))
+                problems.append(
+                    self.problem(where, f"{lang}: lab '{self.args.lab}' does not state {', '.join(missing)}")
+                )
         return Check(len(self.args.statements) * len(pages), problems)
 
 
 class ExampleInSection(RuleKind):
     name = "example_in_section"
-    rule = "The section shows at least one worked example computed by a function of the given labs_js namespace."
+    rule = (
+        "The section shows at least one worked example computed by a function of the given labs_js namespace."
+    )
     fix = "Show a number of such an example there with {{ex:ID.output}}."
 
     class Args(PageArgs):
@@ -186,8 +246,12 @@ class ExampleInSection(RuleKind):
             uses = [u for u in parsed.uses_of("ex") if parsed.within(u.section, self.args.section)]
             examples = [ctx.book.examples.get(u.key.partition(".")[0]) for u in uses]
             if not any(e is not None and e.fn.startswith(self.args.function + ".") for e in examples):
-                problems.append(self.problem(_section_or_page(parsed, self.args.section),
-                                             f"{lang}: section {self.args.section} shows no example computed by {self.args.function}.*"))
+                problems.append(
+                    self.problem(
+                        _section_or_page(parsed, self.args.section),
+                        f"{lang}: section {self.args.section} shows no example computed by {self.args.function}.*",
+                    )
+                )
         return Check(len(pages), problems)
 
 
@@ -214,7 +278,9 @@ class FiguresPlaced(RuleKind):
             placed = {u.key for u in parsed.uses_of("figure")}
             missing = [f for f in self.args.figures if f not in placed]
             if missing:
-                problems.append(self.problem(parsed.page.origin, f"{lang}: figures not placed: {', '.join(missing)}"))
+                problems.append(
+                    self.problem(parsed.page.origin, f"{lang}: figures not placed: {', '.join(missing)}")
+                )
         return Check(len(self.args.figures) * len(pages), problems)
 
 
@@ -240,7 +306,12 @@ class DirectiveCount(RuleKind):
             uses = parsed.uses_of(self.args.directive)
             if len(uses) != self.args.count:
                 where = uses[-1].location if uses else parsed.page.origin
-                problems.append(self.problem(where, f"{lang}: '{self.args.directive}' is used {len(uses)} times, expected {self.args.count}"))
+                problems.append(
+                    self.problem(
+                        where,
+                        f"{lang}: '{self.args.directive}' is used {len(uses)} times, expected {self.args.count}",
+                    )
+                )
         return Check(len(pages), problems)
 
 
@@ -253,4 +324,13 @@ def _squeeze(text: str) -> str:
     return "".join(text.split())
 
 
-KINDS = (Sections, BlockInSection, FigureInSection, FigureDraws, LabStates, ExampleInSection, FiguresPlaced, DirectiveCount)
+KINDS = (
+    Sections,
+    BlockInSection,
+    FigureInSection,
+    FigureDraws,
+    LabStates,
+    ExampleInSection,
+    FiguresPlaced,
+    DirectiveCount,
+)

@@ -1,6 +1,7 @@
 """Rule kind: every listed question section teaches in full — besides its mechanism, a worked
 example computed by the labs' code ({{ex:…}}) and a paragraph that says where the mechanism stops
 holding, opened by the words book.yaml gives for each language."""
+
 from __future__ import annotations
 
 from pydantic import Field
@@ -10,11 +11,15 @@ from .base import Check, PageArgs, RuleKind
 
 class ExampleAndBoundary(RuleKind):
     name = "example_and_boundary"
-    rule = ("Each listed section (with its subsections) holds at least one worked example ({{ex:ID.OUTPUT}}, "
-            "computed by the labs' code) and a boundary paragraph: a paragraph that begins with the words "
-            "`boundary` gives for the page's language (e.g. en: \"Where this stops holding\").")
-    fix = ("Add a worked example from ledger/examples.md to the section, and a paragraph opening with the "
-           "boundary words that says where the mechanism stops holding.")
+    rule = (
+        "Each listed section (with its subsections) holds at least one worked example ({{ex:ID.OUTPUT}}, "
+        "computed by the labs' code) and a boundary paragraph: a paragraph that begins with the words "
+        '`boundary` gives for the page\'s language (e.g. en: "Where this stops holding").'
+    )
+    fix = (
+        "Add a worked example from ledger/examples.md to the section, and a paragraph opening with the "
+        "boundary words that says where the mechanism stops holding."
+    )
 
     class Args(PageArgs):
         sections: tuple[str, ...] = Field(min_length=1)
@@ -36,14 +41,28 @@ class ExampleAndBoundary(RuleKind):
             for section_id in self.args.sections:
                 section = parsed.section(section_id)
                 if section is None:
-                    problems.append(self.problem(parsed.page.origin, f"{lang}/{parsed.page.id}: no section '{section_id}'"))
+                    problems.append(
+                        self.problem(
+                            parsed.page.origin, f"{lang}/{parsed.page.id}: no section '{section_id}'"
+                        )
+                    )
                     continue
                 if not any(u.kind == "ex" and parsed.within(u.section, section_id) for u in parsed.uses):
-                    problems.append(self.problem(section.location, f"{lang}: section '{section_id}' has no worked example",
-                                                 "add {{ex:ID.OUTPUT}} from ledger/examples.md"))
+                    problems.append(
+                        self.problem(
+                            section.location,
+                            f"{lang}: section '{section_id}' has no worked example",
+                            "add {{ex:ID.OUTPUT}} from ledger/examples.md",
+                        )
+                    )
                 if not any(parsed.within(s, section_id) and text.startswith(marker) for s, text in openings):
-                    problems.append(self.problem(section.location, f"{lang}: section '{section_id}' has no boundary paragraph "
-                                                                   f"(one beginning '{marker}')"))
+                    problems.append(
+                        self.problem(
+                            section.location,
+                            f"{lang}: section '{section_id}' has no boundary paragraph "
+                            f"(one beginning '{marker}')",
+                        )
+                    )
         return Check(len(self.args.sections) * len(pages), problems)
 
 

@@ -1,4 +1,5 @@
 """Rule kind: key terms are defined ({{term:id}} renders a <dfn>) before any other mention."""
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,10 @@ def surface_forms(term, lang: str, languages) -> list[str]:
 
 class TermsBeforeUse(RuleKind):
     name = "terms_before_use"
-    rule = ("Each listed glossary term is defined with {{term:id}} (a <dfn>) on the page, and nothing the page "
-            "shows mentions it before that definition: its prose and the claims and numbers it renders.")
+    rule = (
+        "Each listed glossary term is defined with {{term:id}} (a <dfn>) on the page, and nothing the page "
+        "shows mentions it before that definition: its prose and the claims and numbers it renders."
+    )
     fix = "Use {{term:id}} at the first mention, or rephrase the earlier mention."
 
     class Args(PageArgs):
@@ -46,13 +49,25 @@ class TermsBeforeUse(RuleKind):
                 term = book.terms[term_id]
                 definition = next((u for u in parsed.uses_of("term") if u.key == term_id), None)
                 if definition is None:
-                    problems.append(self.problem(parsed.page.origin, f"{lang}: '{term_id}' is never defined with {{{{term:{term_id}}}}}"))
+                    problems.append(
+                        self.problem(
+                            parsed.page.origin,
+                            f"{lang}: '{term_id}' is never defined with {{{{term:{term_id}}}}}",
+                        )
+                    )
                     continue
-                pattern = re.compile("|".join(re.escape(f) for f in surface_forms(term, lang, book.languages)), re.IGNORECASE)
+                pattern = re.compile(
+                    "|".join(re.escape(f) for f in surface_forms(term, lang, book.languages)), re.IGNORECASE
+                )
                 early = _first_mention(events, book, lang, pattern, definition)
                 if early is not None:
                     location, found = early
-                    problems.append(self.problem(location, f"{lang}: '{found}' is mentioned before {{{{term:{term_id}}}}} defines it"))
+                    problems.append(
+                        self.problem(
+                            location,
+                            f"{lang}: '{found}' is mentioned before {{{{term:{term_id}}}}} defines it",
+                        )
+                    )
         return Check(len(self.args.terms) * len(pages), problems)
 
 

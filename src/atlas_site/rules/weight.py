@@ -1,4 +1,5 @@
 """Rule kind: what a reader's first load of each page downloads stays within its budget."""
+
 from __future__ import annotations
 
 import gzip
@@ -31,11 +32,15 @@ def first_load_bytes(output, path: str) -> int:
 class PageWeight(RuleKind):
     name = "page_weight"
     scopes = ("book",)
-    rule = ("The first load of each page (its HTML and the stylesheets and scripts it names, gzip -9) stays within "
-            "a budget: `kb` for every page, `pages` for the pages allowed more (by page id). On a phone on a slow "
-            "network every kilobyte is first-paint time.")
-    fix = ("Make the page lighter (shorter markup, a figure or lab that loads only when the reader nears it) or split "
-           "it; raise the budget in book.yaml only for a reason you can state.")
+    rule = (
+        "The first load of each page (its HTML and the stylesheets and scripts it names, gzip -9) stays within "
+        "a budget: `kb` for every page, `pages` for the pages allowed more (by page id). On a phone on a slow "
+        "network every kilobyte is first-paint time."
+    )
+    fix = (
+        "Make the page lighter (shorter markup, a figure or lab that loads only when the reader nears it) or split "
+        "it; raise the budget in book.yaml only for a reason you can state."
+    )
 
     class Args(Args):
         kb: float = Field(gt=0)
@@ -60,10 +65,18 @@ class PageWeight(RuleKind):
             budget = self.args.pages.get(by_path.get(path, ""), self.args.kb) * 1024
             heaviest = max(heaviest, (size / budget, path, size, budget))
             if size > budget:
-                problems.append(self.problem(SourceLocation(f"_site/{path}"),
-                                             f"{path}: first load {size:,} B gzip, over its budget of {budget:,.0f} B by {size - budget:,.0f} B"))
+                problems.append(
+                    self.problem(
+                        SourceLocation(f"_site/{path}"),
+                        f"{path}: first load {size:,} B gzip, over its budget of {budget:,.0f} B by {size - budget:,.0f} B",
+                    )
+                )
         _ratio, path, size, budget = heaviest
-        return Check(checked, problems, f"{checked} pages, fullest {path}: {size:,} of {budget:,.0f} B" if checked else "")
+        return Check(
+            checked,
+            problems,
+            f"{checked} pages, fullest {path}: {size:,} of {budget:,.0f} B" if checked else "",
+        )
 
 
 KINDS = (PageWeight,)

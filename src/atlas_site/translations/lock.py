@@ -21,6 +21,7 @@ content/translations.synced — the text each of those recorded twin fingerprint
 
 Neither file is needed to build: without the lock every section is "not yet in step"; without the
 synced text the dashboard shows no diff."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -62,7 +63,9 @@ class Record:
     lang: str
     fingerprint: str  # this language's text when the lock last recorded it
     recorded: dt.date  # the day `sync` recorded that text
-    twins: dict[str, str] = field(default_factory=dict)  # other language -> its fingerprint when this one was brought in step
+    twins: dict[str, str] = field(
+        default_factory=dict
+    )  # other language -> its fingerprint when this one was brought in step
     line: int = 0
 
     @property
@@ -71,14 +74,19 @@ class Record:
 
     def format(self) -> str:
         twins = " ".join(f"{lang}={value}" for lang, value in sorted(self.twins.items()))
-        return f"{self.page}#{shown(self.section)} {self.lang} {self.fingerprint} {self.recorded.isoformat()}" + (f" {twins}" if twins else "")
+        return (
+            f"{self.page}#{shown(self.section)} {self.lang} {self.fingerprint} {self.recorded.isoformat()}"
+            + (f" {twins}" if twins else "")
+        )
 
 
 @dataclass
 class Lock:
     exists: bool = False
     records: dict[tuple[str, str, str], Record] = field(default_factory=dict)
-    synced: dict[tuple[str, str, str, str], str] = field(default_factory=dict)  # (page, section, lang, fingerprint) -> text
+    synced: dict[tuple[str, str, str, str], str] = field(
+        default_factory=dict
+    )  # (page, section, lang, fingerprint) -> text
     problems: list[Diagnostic] = field(default_factory=list)
 
     def get(self, page: str, section: str, lang: str) -> Record | None:
@@ -98,34 +106,54 @@ def _section(token: str) -> tuple[str, str] | None:
 
 def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
     records: dict[tuple[str, str, str], Record] = {}
-    twice: dict[tuple[str, str, str], Record] = {}  # recorded more than once (a merge kept both sides): neither is trusted
+    twice: dict[
+        tuple[str, str, str], Record
+    ] = {}  # recorded more than once (a merge kept both sides): neither is trusted
     problems: list[Diagnostic] = []
 
     def refuse(number: int, column: int, message: str, hint: str = "") -> None:
-        problems.append(Diagnostic(SourceLocation(LOCK, number, column), "translation.lock-syntax", message, hint))
+        problems.append(
+            Diagnostic(SourceLocation(LOCK, number, column), "translation.lock-syntax", message, hint)
+        )
 
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         if line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")):
-            refuse(number, 1, "merge conflict marker in the translation lock",
-                    "run `atlas-site sync --status`: it drops what it cannot use and lists the sections to declare in step again")
+            refuse(
+                number,
+                1,
+                "merge conflict marker in the translation lock",
+                "run `atlas-site sync --status`: it drops what it cannot use and lists the sections to declare in step again",
+            )
             continue
         tokens = line.split()
         columns = [m.start() + 1 for m in re.finditer(r"\S+", line)]
         if len(tokens) < 4:
-            refuse(number, 1, f"expected `PAGE#SECTION LANG FINGERPRINT DATE [OTHER=FINGERPRINT …]`, got '{line.strip()}'")
+            refuse(
+                number,
+                1,
+                f"expected `PAGE#SECTION LANG FINGERPRINT DATE [OTHER=FINGERPRINT …]`, got '{line.strip()}'",
+            )
             continue
         where = _section(tokens[0])
         try:
             recorded = dt.date.fromisoformat(tokens[3])
         except ValueError:
             recorded = None
-        bad = next(((i, what) for i, ok, what in (
-            (0, where is not None, "a section as page#id or page#(top)"),
-            (1, LANG.match(tokens[1]) is not None, "a language code"),
-            (2, PRINT.match(tokens[2]) is not None, "a fingerprint of 16 hex digits"),
-            (3, recorded is not None, "a date YYYY-MM-DD")) if not ok), None)
+        bad = next(
+            (
+                (i, what)
+                for i, ok, what in (
+                    (0, where is not None, "a section as page#id or page#(top)"),
+                    (1, LANG.match(tokens[1]) is not None, "a language code"),
+                    (2, PRINT.match(tokens[2]) is not None, "a fingerprint of 16 hex digits"),
+                    (3, recorded is not None, "a date YYYY-MM-DD"),
+                )
+                if not ok
+            ),
+            None,
+        )
         if bad is not None or where is None or recorded is None:
             bad = bad or (0, "a section")
             refuse(number, columns[bad[0]], f"expected {bad[1]}, got '{tokens[bad[0]]}'")
@@ -142,9 +170,14 @@ def parse_lock(text: str) -> tuple[dict, list[Diagnostic]]:
             if record.key in records or record.key in twice:
                 first = records.pop(record.key, None) or twice[record.key]
                 twice[record.key] = first
-                problems.append(Diagnostic(SourceLocation(LOCK, number, 1), "translation.lock-duplicate",
-                                           f"{tokens[0]} {tokens[1]} is recorded twice (first on line {first.line}): neither line is used",
-                                           f"review the section in every language, then `atlas-site sync {tokens[0]}`"))
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(LOCK, number, 1),
+                        "translation.lock-duplicate",
+                        f"{tokens[0]} {tokens[1]} is recorded twice (first on line {first.line}): neither line is used",
+                        f"review the section in every language, then `atlas-site sync {tokens[0]}`",
+                    )
+                )
                 continue
             records[record.key] = record
     return records, problems
@@ -170,9 +203,14 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
             match = HEADER.match(line)
             where = _section(match.group("section")) if match else None
             if where is None:
-                problems.append(Diagnostic(SourceLocation(SYNCED, number, 1), "translation.synced-syntax",
-                                           f"expected `=== PAGE#SECTION LANG FINGERPRINT`, got '{line.strip()}'",
-                                           "the file is written by `atlas-site sync`: run `atlas-site sync --all` after checking the languages agree"))
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(SYNCED, number, 1),
+                        "translation.synced-syntax",
+                        f"expected `=== PAGE#SECTION LANG FINGERPRINT`, got '{line.strip()}'",
+                        "the file is written by `atlas-site sync`: run `atlas-site sync --all` after checking the languages agree",
+                    )
+                )
                 key, lines = None, []
                 continue
             assert match is not None  # where is None without a match
@@ -182,9 +220,14 @@ def parse_synced(text: str) -> tuple[dict, list[Diagnostic]]:
         elif line.startswith("  ") or not line.strip():
             lines.append(line[2:])
         else:
-            problems.append(Diagnostic(SourceLocation(SYNCED, number, 1), "translation.synced-syntax",
-                                       "a line of synced text must be indented by two spaces",
-                                       "the file is written by `atlas-site sync`: restore it from version control or run `atlas-site sync --all`"))
+            problems.append(
+                Diagnostic(
+                    SourceLocation(SYNCED, number, 1),
+                    "translation.synced-syntax",
+                    "a line of synced text must be indented by two spaces",
+                    "the file is written by `atlas-site sync`: restore it from version control or run `atlas-site sync --all`",
+                )
+            )
     close()
     return synced, problems
 
@@ -204,10 +247,13 @@ def read_lock(root: Path, cache=None) -> Lock:
     if synced.exists() or synced.is_symlink():
         text = read_text(synced, root, lock.problems)
         if text is not None:
+
             def parse(text=text):
                 return parse_synced(text)
-            found, problems = (parse() if cache is None
-                               else cache.get("translations-synced", lambda: digest(text), parse))
+
+            found, problems = (
+                parse() if cache is None else cache.get("translations-synced", lambda: digest(text), parse)
+            )
             lock.synced, lock.problems = dict(found), lock.problems + list(problems)
     return lock
 
@@ -220,8 +266,10 @@ def lock_bytes(lock: Lock, order) -> tuple[bytes, bytes]:
         page, section, lang, value = key
         body = "\n".join(f"  {line}" if line else "" for line in lock.synced[key].split("\n"))
         blocks.append(f"=== {page}#{shown(section)} {lang} {value}\n{body}\n")
-    return ((LOCK_HEADER + "".join(r.format() + "\n" for r in records)).encode("utf-8"),
-            (SYNCED_HEADER + "".join(blocks)).encode("utf-8"))
+    return (
+        (LOCK_HEADER + "".join(r.format() + "\n" for r in records)).encode("utf-8"),
+        (SYNCED_HEADER + "".join(blocks)).encode("utf-8"),
+    )
 
 
 def write_lock(root: Path, lock: Lock, order) -> None:

@@ -8,6 +8,7 @@ The page's title and short title, and any text before its first heading, form th
 The fingerprint covers the section's source text as written, heading and directives included
 ({{claim:…}}, [@r42], ::: blocks), with every whitespace character removed: re-wrapping a
 paragraph, re-indenting or adding blank lines is not an edit; changing one character is."""
+
 from __future__ import annotations
 
 import hashlib
@@ -65,7 +66,9 @@ class SectionText:
         """Where the `index`-th line of `text` is (the page's first line for the title)."""
         lines = self.trimmed()
         line = lines[min(index, len(lines) - 1)] if lines else None
-        return SourceLocation(line.path, line.number, 1) if line is not None and line.number else self.location
+        return (
+            SourceLocation(line.path, line.number, 1) if line is not None and line.number else self.location
+        )
 
 
 def page_sections(parsed) -> dict[str, SectionText]:
@@ -89,4 +92,7 @@ def page_sections(parsed) -> dict[str, SectionText]:
                 where.setdefault(current, heading.location)
                 collected.setdefault(current, [])  # a repeated id (reported elsewhere) keeps every line
             collected[current].append(Line(part.path, number, text))
-    return {key: SectionText(page.id, page.lang, key, where[key], tuple(lines)) for key, lines in collected.items()}
+    return {
+        key: SectionText(page.id, page.lang, key, where[key], tuple(lines))
+        for key, lines in collected.items()
+    }

@@ -10,6 +10,7 @@ and language the state is one of
 - missing: another language has the section, this one does not yet;
 - new: only this language has the section so far (its twins are `missing`);
 - not yet in step: both have it, but it was never declared in step (no line in the lock)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -70,7 +71,11 @@ class Translations:
 
     def outdated(self, lang: str, page: str) -> dict[str, tuple[Change, ...]]:
         """The sections of one page in one language that are behind, for the reader's notices."""
-        return {r.section: r.changes for r in self.rows if r.lang == lang and r.page == page and r.state == OUTDATED}
+        return {
+            r.section: r.changes
+            for r in self.rows
+            if r.lang == lang and r.page == page and r.state == OUTDATED
+        }
 
     def table(self) -> list[dict]:
         """One row per section, one cell per language: what the dashboard shows."""
@@ -93,8 +98,14 @@ def order_key(book, translations: Translations):
         for index, section in enumerate(texts):
             sections.setdefault((page, section), index)
     languages = {lang: index for index, lang in enumerate(book.languages)}
-    return lambda key: (pages.get(key[0], len(pages)), key[0], sections.get((key[0], key[1]), len(sections)), key[1],
-                        languages.get(key[2], len(languages)), key[2])
+    return lambda key: (
+        pages.get(key[0], len(pages)),
+        key[0],
+        sections.get((key[0], key[1]), len(sections)),
+        key[1],
+        languages.get(key[2], len(languages)),
+        key[2],
+    )
 
 
 def track(book, parsed, lock: Lock) -> Translations:
@@ -112,14 +123,22 @@ def track(book, parsed, lock: Lock) -> Translations:
             present = [lang for lang in versions if section in versions[lang]]
             for lang in versions:
                 if lang not in present:
-                    result.rows.append(SectionState(page, section, lang, MISSING, None, twin=versions[present[0]][section]))
+                    result.rows.append(
+                        SectionState(page, section, lang, MISSING, None, twin=versions[present[0]][section])
+                    )
                     continue
                 present_keys.add((page, section, lang))
                 if len(present) == 1:
-                    result.rows.append(SectionState(page, section, lang, NEW, versions[lang][section].location))
+                    result.rows.append(
+                        SectionState(page, section, lang, NEW, versions[lang][section].location)
+                    )
                 else:
                     result.rows.append(_compare(page, section, lang, versions, present, lock))
-    result.stale = [record for key, record in sorted(lock.records.items(), key=lambda item: item[1].line) if key not in present_keys]
+    result.stale = [
+        record
+        for key, record in sorted(lock.records.items(), key=lambda item: item[1].line)
+        if key not in present_keys
+    ]
     return result
 
 
@@ -142,9 +161,15 @@ def _compare(page, section, lang, versions, present, lock: Lock) -> SectionState
         if theirs.fingerprint == record.twins[other]:
             continue
         their_record = lock.get(page, section, other)
-        since = their_record.recorded if their_record is not None and their_record.fingerprint == theirs.fingerprint else None
+        since = (
+            their_record.recorded
+            if their_record is not None and their_record.fingerprint == theirs.fingerprint
+            else None
+        )
         before = lock.synced_text(page, section, other, record.twins[other])
-        changes.append(Change(other, since, _first_change(before, theirs), _diff(before, theirs), theirs.fingerprint))
+        changes.append(
+            Change(other, since, _first_change(before, theirs), _diff(before, theirs), theirs.fingerprint)
+        )
     return SectionState(page, section, lang, OUTDATED if changes else IN_STEP, mine.location, tuple(changes))
 
 
@@ -164,5 +189,8 @@ def _diff(before: str | None, now: SectionText) -> str | None:
     if before is None:
         return None
     name = f"{now.lang} {now.page}#{shown(now.id)}"
-    return "\n".join(difflib.unified_diff(before.split("\n"), now.text.split("\n"), f"{name} when in step", f"{name} now",
-                                          n=1, lineterm=""))
+    return "\n".join(
+        difflib.unified_diff(
+            before.split("\n"), now.text.split("\n"), f"{name} when in step", f"{name} now", n=1, lineterm=""
+        )
+    )

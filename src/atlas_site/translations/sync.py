@@ -9,6 +9,7 @@ Every run first records the day it sees each changed section text for the first 
 "updated on DATE" readers are told, and what the grace period counts from): sync is an authoring
 command, like a commit, and is the one place that reads the clock (`--date` pins it); builds
 only read the files it wrote. Lock lines of sections that no longer exist are dropped."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -24,8 +25,16 @@ from .state import IN_STEP, MISSING, OUTDATED, UNSYNCED, Translations, order_key
 STRUCTURE = ("book.yaml", "content/")
 
 
-def run_sync(root: Path, load, targets: list[str], everything=False, minor=False, status=False, day: dt.date | None = None,
-             out=None) -> tuple[int, list[Diagnostic]]:
+def run_sync(
+    root: Path,
+    load,
+    targets: list[str],
+    everything=False,
+    minor=False,
+    status=False,
+    day: dt.date | None = None,
+    out=None,
+) -> tuple[int, list[Diagnostic]]:
     """(exit code, problems). `load()` reads the book's pages (the pipeline's stages up to the
     parse, run by the command): (book or None, parsed pages, problems). Prints what it did to
     `out` (sys.stdout as it is at the call)."""
@@ -37,19 +46,41 @@ def run_sync(root: Path, load, targets: list[str], everything=False, minor=False
     if book is not None:  # the problems of other inputs do not change which sections exist
         problems = [p for p in problems if p.severity == "error" and p.location.path.startswith(STRUCTURE)]
     if book is None or problems:
-        return 2, problems + [Diagnostic(SourceLocation(LOCK), "sync.blocked", "the book's pages do not load: the lock was not changed",
-                                         "fix the problems above first")]
+        return 2, problems + [
+            Diagnostic(
+                SourceLocation(LOCK),
+                "sync.blocked",
+                "the book's pages do not load: the lock was not changed",
+                "fix the problems above first",
+            )
+        ]
     if len(book.languages) < 2:
-        return 2, [Diagnostic(SourceLocation("book.yaml"), "sync.usage", "the book has one language: there is nothing to keep in step")]
+        return 2, [
+            Diagnostic(
+                SourceLocation("book.yaml"),
+                "sync.usage",
+                "the book has one language: there is nothing to keep in step",
+            )
+        ]
     if status:  # said before anything is written: a status command that writes must say so
-        print(f"status: the day of each change found is recorded in {LOCK}; nothing is declared in step", file=out)
+        print(
+            f"status: the day of each change found is recorded in {LOCK}; nothing is declared in step",
+            file=out,
+        )
     lock = read_lock(root)
     unreadable = [p for p in lock.problems if p.code.startswith("file.")]
     if unreadable:  # rewriting a lock that could not be read (bad bytes, a FIFO) would drop every line of it
-        return 2, unreadable + [Diagnostic(SourceLocation(LOCK), "sync.blocked",
-                                           "the lock cannot be read: it was not changed",
-                                           "fix the problem above first (git checkout restores the lock)")]
-    said = [f"dropped: {problem}" for problem in lock.problems]  # a merge conflict: those sections are synced again
+        return 2, unreadable + [
+            Diagnostic(
+                SourceLocation(LOCK),
+                "sync.blocked",
+                "the lock cannot be read: it was not changed",
+                "fix the problem above first (git checkout restores the lock)",
+            )
+        ]
+    said = [
+        f"dropped: {problem}" for problem in lock.problems
+    ]  # a merge conflict: those sections are synced again
     lock.problems = []
     translations = track(book, parsed, lock)
     selected, problems = _targets(book, translations, targets, everything, root)
@@ -73,9 +104,14 @@ def run_sync(root: Path, load, targets: list[str], everything=False, minor=False
         if _write_if_changed(root, lock, order_key(book, translations)):
             said.append(f"wrote {LOCK} and {SYNCED}")
     except OSError as error:  # nothing is said to be in step until the lock that says so is written
-        return 2, [Diagnostic(SourceLocation(LOCK), "sync.write-failed",
-                              f"cannot write the lock: {error.strerror or error}; nothing was declared in step",
-                              "free some space or fix the permissions of content/, then run sync again")]
+        return 2, [
+            Diagnostic(
+                SourceLocation(LOCK),
+                "sync.write-failed",
+                f"cannot write the lock: {error.strerror or error}; nothing was declared in step",
+                "free some space or fix the permissions of content/, then run sync again",
+            )
+        ]
     for line in said:
         print(line, file=out)
     after = track(book, parsed, lock)
@@ -104,7 +140,9 @@ def _targets(book, translations: Translations, targets, everything, root: Path):
                 sections[page].append(section)
     if everything:
         order = order_key(book, translations)
-        return sorted(((page, section, None) for page in sections for section in sections[page]), key=order), []
+        return sorted(
+            ((page, section, None) for page in sections for section in sections[page]), key=order
+        ), []
     selected, problems = [], []
     for target in targets:
         if target.endswith(".md") or "/" in target:
@@ -114,15 +152,31 @@ def _targets(book, translations: Translations, targets, everything, root: Path):
             section = "" if section == "(top)" else section
             problem = None
             if page not in sections:
-                problem = Diagnostic(SourceLocation("content"), "sync.unknown-section", f"no page '{page}' in the book", closest(page, sections))
+                problem = Diagnostic(
+                    SourceLocation("content"),
+                    "sync.unknown-section",
+                    f"no page '{page}' in the book",
+                    closest(page, sections),
+                )
                 selected_here = []
             elif "#" in target and section not in sections[page]:
-                origin = next(texts[(lang, page)][""].location for lang in translations.languages if (lang, page) in texts)
-                problem = Diagnostic(SourceLocation(origin.path), "sync.unknown-section", f"page '{page}' has no section '{shown(section)}'",
-                                     closest(section, sections[page]) or "give PAGE#SECTION with the heading's {#id}, or PAGE#(top)")
+                origin = next(
+                    texts[(lang, page)][""].location
+                    for lang in translations.languages
+                    if (lang, page) in texts
+                )
+                problem = Diagnostic(
+                    SourceLocation(origin.path),
+                    "sync.unknown-section",
+                    f"page '{page}' has no section '{shown(section)}'",
+                    closest(section, sections[page])
+                    or "give PAGE#SECTION with the heading's {#id}, or PAGE#(top)",
+                )
                 selected_here = []
             else:
-                selected_here = [(page, s, None) for s in (sections[page] if "#" not in target else [section])]
+                selected_here = [
+                    (page, s, None) for s in (sections[page] if "#" not in target else [section])
+                ]
         if problem is not None:
             problems.append(problem)
         selected += [item for item in selected_here if item not in selected]
@@ -134,11 +188,19 @@ def _file_target(target: str, texts: dict, root: Path):
     candidates = [path] if path.is_absolute() else [root / path, Path.cwd() / path]
     found = next((c for c in candidates if c.is_file()), None)
     name = relpath(found, root) if found is not None else target
-    items = [(page, section, (lang,)) for (lang, page), sections in sorted(texts.items())
-             for section, text in sections.items() if any(line.path == name for line in text.lines)]
+    items = [
+        (page, section, (lang,))
+        for (lang, page), sections in sorted(texts.items())
+        for section, text in sections.items()
+        if any(line.path == name for line in text.lines)
+    ]
     if not items:
-        return [], Diagnostic(SourceLocation(name), "sync.unknown-section", f"'{target}' is not a part file of a page of the book",
-                              "give content/<lang>/<page>/<file>.md, PAGE or PAGE#SECTION")
+        return [], Diagnostic(
+            SourceLocation(name),
+            "sync.unknown-section",
+            f"'{target}' is not a part file of a page of the book",
+            "give content/<lang>/<page>/<file>.md, PAGE or PAGE#SECTION",
+        )
     return items, None
 
 
@@ -170,7 +232,11 @@ def _declare_in_step(lock: Lock, translations: Translations, selected) -> list[s
             continue  # a section without its twin cannot be in step with it: it stays missing
         for lang in present:
             text = translations.texts[(lang, page)][section]
-            others = {other: translations.texts[(other, page)][section].fingerprint for other in present if other != lang}
+            others = {
+                other: translations.texts[(other, page)][section].fingerprint
+                for other in present
+                if other != lang
+            }
             lock.records[(page, section, lang)].twins = others
             lock.synced[(page, section, lang, text.fingerprint)] = text.text
         declared.append(f"{page}#{shown(section)}")
@@ -195,19 +261,25 @@ def _declare_minor(lock: Lock, translations: Translations, selected) -> list[str
                     moved.append(other)
             if moved:
                 lock.synced[(page, section, lang, text.fingerprint)] = text.text
-                lines.append(f"minor: the {lang} edit of {page}#{shown(section)} needs no translation ({', '.join(moved)} stay in step)")
+                lines.append(
+                    f"minor: the {lang} edit of {page}#{shown(section)} needs no translation ({', '.join(moved)} stay in step)"
+                )
     return lines or ["minor: nothing changed since the last sync in what was named"]
 
 
 def _drop_stale(lock: Lock, translations: Translations) -> None:
-    present = {(page, section, lang) for (lang, page), sections in translations.texts.items() for section in sections}
+    present = {
+        (page, section, lang) for (lang, page), sections in translations.texts.items() for section in sections
+    }
     for key in [key for key in lock.records if key not in present]:
         del lock.records[key]
 
 
 def _keep_needed_texts(lock: Lock) -> None:
     """Only the texts some language was brought in step with are kept (the dashboard's diffs)."""
-    needed = {(r.page, r.section, other, value) for r in lock.records.values() for other, value in r.twins.items()}
+    needed = {
+        (r.page, r.section, other, value) for r in lock.records.values() for other, value in r.twins.items()
+    }
     lock.synced = {key: text for key, text in lock.synced.items() if key in needed}
 
 
@@ -227,13 +299,23 @@ def _print_status(translations: Translations, out, detailed: bool) -> None:
             if row.state == OUTDATED:
                 for change in row.changes:
                     when = f" on {change.since}" if change.since else " (not dated yet)"
-                    print(f"outdated         {row.lang} {row.name}  {row.location}  ({change.lang} changed{when}: {change.at})", file=out)
+                    print(
+                        f"outdated         {row.lang} {row.name}  {row.location}  ({change.lang} changed{when}: {change.at})",
+                        file=out,
+                    )
             elif row.state == MISSING:
                 twin = row.twin
-                print(f"missing          {row.lang} {row.name}  ({twin.lang if twin else '?'} has it: {twin.location if twin else '?'})", file=out)
+                print(
+                    f"missing          {row.lang} {row.name}  ({twin.lang if twin else '?'} has it: {twin.location if twin else '?'})",
+                    file=out,
+                )
             elif row.state == UNSYNCED:
                 print(f"not yet in step  {row.lang} {row.name}  {row.location}", file=out)
     counts = translations.counts()
     sections = len({(row.page, row.section) for row in translations.rows})
     others = ", ".join(f"{counts[state]} {state}" for state in sorted(counts) if state != IN_STEP)
-    print(f"{sections} sections × {len(translations.languages)} languages: {counts.get(IN_STEP, 0)} in step" + (f", {others}" if others else ""), file=out)
+    print(
+        f"{sections} sections × {len(translations.languages)} languages: {counts.get(IN_STEP, 0)} in step"
+        + (f", {others}" if others else ""),
+        file=out,
+    )

@@ -1,6 +1,7 @@
 """Stage 2: raw located records -> model.Book and the profile's rule instances, every problem
 located. The profile comes first: it names the book's languages, so when it cannot be read,
 nothing else is checked (its problems are the causes; everything else would be consequences)."""
+
 from __future__ import annotations
 
 from ..diagnostics import Collector, SourceLocation
@@ -29,7 +30,9 @@ def validate(raw: RawProject) -> tuple[Book | None, list, list, int]:
     registry = validate_registry(raw, profile, out, where, broken)
     ledgers = validate_ledgers(raw, profile.codes, out, where, broken)
     strings = validate_strings(raw, profile.codes, out)
-    unreadable_content = {p.location.path for p in out.items if p.code in UNREADABLE and p.location.path.startswith("content/")}
+    unreadable_content = {
+        p.location.path for p in out.items if p.code in UNREADABLE and p.location.path.startswith("content/")
+    }
     pages = validate_pages(raw, profile, raw.profile, out, unreadable_content)
     check_claim_dates(ledgers.get("claims", []), registry, where, out)
     book = Book(
@@ -72,7 +75,7 @@ def _unreadable(raw: RawProject, out: Collector) -> set[str]:
             except OSError:
                 pass
         elif path.startswith("sources/") and path.endswith(".yaml"):
-            broken |= {f"registry:{path[len('sources/'):-len('.yaml')]}", f"file:{path}"}
+            broken |= {f"registry:{path[len('sources/') : -len('.yaml')]}", f"file:{path}"}
         elif path.startswith("sources/"):
             broken.add("registry:works")
     return broken

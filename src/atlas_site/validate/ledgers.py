@@ -1,4 +1,5 @@
 """ledger/*.md front matter -> the book's records, one collection per top-level key."""
+
 from __future__ import annotations
 
 import re
@@ -59,7 +60,12 @@ def validate_ledgers(raw, languages, out: Collector, where: dict, broken: set) -
                 continue
             model = LEDGER_COLLECTIONS.get(key)
             if model is None:
-                out.error(data.at((key,)), "ledger.unknown-collection", f"unknown ledger collection '{key}'", closest(key, list(LEDGER_COLLECTIONS) + list(LEDGER_MAPPINGS)))
+                out.error(
+                    data.at((key,)),
+                    "ledger.unknown-collection",
+                    f"unknown ledger collection '{key}'",
+                    closest(key, list(LEDGER_COLLECTIONS) + list(LEDGER_MAPPINGS)),
+                )
                 continue
             if not isinstance(value, list):
                 out.error(data.at((key,)), "schema.invalid", f"'{key}' must be a list")
@@ -76,7 +82,11 @@ def validate_ledgers(raw, languages, out: Collector, where: dict, broken: set) -
         unique = []
         for record, location in items:
             if record.id in seen:
-                out.error(location, "ledger.duplicate-id", f"duplicate {key} id '{record.id}' (first at {seen[record.id]})")
+                out.error(
+                    location,
+                    "ledger.duplicate-id",
+                    f"duplicate {key} id '{record.id}' (first at {seen[record.id]})",
+                )
                 continue
             seen[record.id] = location
             where[f"{key}:{record.id}"] = location
@@ -98,8 +108,16 @@ def _string_table(out: Collector, data: LocatedData, key: str, value, languages)
         out.error(data.at((key,)), "schema.invalid", f"'{key}' must map names to {{{', '.join(languages)}}}")
         return table
     for name, text in value.items():
-        if not (isinstance(text, dict) and set(text) == set(languages) and all(isinstance(v, str) and v for v in text.values())):
-            out.error(data.at((key, name)), "i18n.missing-language", f"string '{name}' needs a non-empty text in each of {', '.join(languages)}")
+        if not (
+            isinstance(text, dict)
+            and set(text) == set(languages)
+            and all(isinstance(v, str) and v for v in text.values())
+        ):
+            out.error(
+                data.at((key, name)),
+                "i18n.missing-language",
+                f"string '{name}' needs a non-empty text in each of {', '.join(languages)}",
+            )
             continue
         table[name] = text
     return table

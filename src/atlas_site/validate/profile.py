@@ -1,5 +1,6 @@
 """book.yaml -> BookProfile and its rule instances. A rule the engine has no kind for, or whose
 arguments do not fit its kind, is a located error: nothing in the profile is silently ignored."""
+
 from __future__ import annotations
 
 from pydantic import ValidationError
@@ -38,7 +39,11 @@ def validate_profile(data: LocatedData | None, out: Collector):
 def _languages(data: LocatedData, out: Collector):
     raw = data.data.get("languages") if isinstance(data.data, dict) else None
     if not isinstance(raw, list) or not raw:
-        out.error(data.at(("languages",)), "schema.invalid", "languages: a list of {code, html_lang, name}, one per language of the book")
+        out.error(
+            data.at(("languages",)),
+            "schema.invalid",
+            "languages: a list of {code, html_lang, name}, one per language of the book",
+        )
         return None
     built = []
     for index, item in enumerate(raw):
@@ -48,7 +53,12 @@ def _languages(data: LocatedData, out: Collector):
         built.append(language)
     codes = tuple(language.code for language in built)
     for index, language in enumerate(built):
-        _called(language, codes, data.at(("languages", index, "called") if "called" in raw[index] else ("languages", index)), out)
+        _called(
+            language,
+            codes,
+            data.at(("languages", index, "called") if "called" in raw[index] else ("languages", index)),
+            out,
+        )
     return codes
 
 
@@ -59,26 +69,44 @@ def _called(language: Language, codes: tuple, location: SourceLocation, out: Col
     missing = [code for code in others if not language.called.get(code, "").strip()]
     unknown = sorted(set(language.called) - set(others))
     if missing:
-        out.error(location, "schema.missing-key", f"language '{language.code}' needs its name in {', '.join(missing)}: "
-                  f"called: {{{', '.join(f'{code}: …' for code in others)}}}")
+        out.error(
+            location,
+            "schema.missing-key",
+            f"language '{language.code}' needs its name in {', '.join(missing)}: "
+            f"called: {{{', '.join(f'{code}: …' for code in others)}}}",
+        )
     if unknown:
-        out.error(location, "schema.invalid", f"languages.called of '{language.code}' names {', '.join(unknown)}, "
-                  f"which {'is its own code' if unknown == [language.code] else 'is not another language of the book'}")
+        out.error(
+            location,
+            "schema.invalid",
+            f"languages.called of '{language.code}' names {', '.join(unknown)}, "
+            f"which {'is its own code' if unknown == [language.code] else 'is not another language of the book'}",
+        )
 
 
 def _rule(item, data: LocatedData, path: tuple, part, out: Collector, scope: str) -> list:
     location = data.at(path)
     if not isinstance(item, dict) or len(item) != 1:
-        out.error(location, "rule.shape", "a rule is one mapping `KIND: ARGUMENTS`, e.g. `- cites_all: nodes`")
+        out.error(
+            location, "rule.shape", "a rule is one mapping `KIND: ARGUMENTS`, e.g. `- cites_all: nodes`"
+        )
         return []
-    (name, args), = item.items()
+    ((name, args),) = item.items()
     kind = RULE_KINDS.get(name)
     if kind is None:
-        out.error(location, "rule.unknown-kind", f"the engine has no rule kind '{name}'",
-                  closest(str(name), RULE_KINDS) or f"known kinds: {', '.join(sorted(RULE_KINDS))}")
+        out.error(
+            location,
+            "rule.unknown-kind",
+            f"the engine has no rule kind '{name}'",
+            closest(str(name), RULE_KINDS) or f"known kinds: {', '.join(sorted(RULE_KINDS))}",
+        )
         return []
     if scope not in kind.scopes:
-        out.error(location, "rule.scope", f"rule '{name}' applies to {' or '.join(kind.scopes)} rules, not {scope} rules")
+        out.error(
+            location,
+            "rule.scope",
+            f"rule '{name}' applies to {' or '.join(kind.scopes)} rules, not {scope} rules",
+        )
         return []
     try:
         parsed = kind.Args.model_validate(args)
@@ -91,8 +119,12 @@ def _rule(item, data: LocatedData, path: tuple, part, out: Collector, scope: str
         out.error(location, "rule.page", f"rule '{name}' in series '{part.id}' must name its `page:`")
         return []
     if part is not None and page is not None and page not in part.page_ids:
-        out.error(location, "rule.page", f"rule '{name}' names page '{page}', which is not in part '{part.id}'",
-                  closest(page, part.page_ids))
+        out.error(
+            location,
+            "rule.page",
+            f"rule '{name}' names page '{page}', which is not in part '{part.id}'",
+            closest(page, part.page_ids),
+        )
         return []
     return [instance]
 

@@ -1,4 +1,5 @@
 """Raw located records -> pydantic models, every schema problem mapped back to file:line."""
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,9 @@ def _union_branch_paths(errors) -> set[tuple]:
     return {prefix for prefix, names in ends.items() if len(names) > 1}
 
 
-def schema_problems(out: Collector, error: ValidationError, data: LocatedData, prefix: tuple, model: type[BaseModel]) -> None:
+def schema_problems(
+    out: Collector, error: ValidationError, data: LocatedData, prefix: tuple, model: type[BaseModel]
+) -> None:
     said: set = set()  # a value that fits no branch of a union is one problem, not one per branch
     # of a union's branches, the one that says most comes first: 'should be a finite number'
     # before 'should be a valid integer' or 'a valid tuple'
@@ -42,7 +45,12 @@ def schema_problems(out: Collector, error: ValidationError, data: LocatedData, p
         dotted = ".".join(str(part) for part in loc) or model.__name__
         if item["type"] == "extra_forbidden" and loc:
             name = str(loc[-1])
-            out.error(where, "schema.unknown-key", f"unknown key '{dotted}' in {model.__name__}", closest(name, model.model_fields))
+            out.error(
+                where,
+                "schema.unknown-key",
+                f"unknown key '{dotted}' in {model.__name__}",
+                closest(name, model.model_fields),
+            )
         elif item["type"] == "missing":
             out.error(data.at(prefix + loc[:-1]), "schema.missing-key", f"{model.__name__} needs '{dotted}'")
         else:

@@ -1,5 +1,6 @@
 """templates/strings/<lang>.yaml -> the interface strings of each language. Every language of
 the book has a file, and every file has every key the templates and the engine use."""
+
 from __future__ import annotations
 
 import re
@@ -10,13 +11,59 @@ from ..theme import owner, theme_glob
 
 TEMPLATE_CALL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]\s*\)""")
 # keys the engine itself looks up (directives, bibliography, layout); the templates' own are found in them
-ENGINE_KEYS = ("author_reported", "benchmark_result", "teaching_assumption", "analytic", "setting_label", "figure",
-               "yes", "no", "wrong", "misconception_true", "node", "year", "source", "role", "open", "misconception", "note", "bibliography",
-               "open_entry", "choose", "url_status.seed", "url_status.known", "url_status.searched", "url_status.unresolved",
-               "translation_updated", "translation_changed", "translation_read", "translation_dismiss", "verified_on",
-               "scope_of", "rolling", "split_position", "qcards_show", "qcards_hide", "cite_formatted", "cite_formatted_plain", "changes", "changes_description", "changed_in",
-               "figure_ref", "numbers", "numbers_description", "glossary", "glossary_description", "bibliography_description",
-               "not_found", "not_found_text", "enter", "open_glossary", "open_numbers", "caution_label")
+ENGINE_KEYS = (
+    "author_reported",
+    "benchmark_result",
+    "teaching_assumption",
+    "analytic",
+    "setting_label",
+    "figure",
+    "yes",
+    "no",
+    "wrong",
+    "misconception_true",
+    "node",
+    "year",
+    "source",
+    "role",
+    "open",
+    "misconception",
+    "note",
+    "bibliography",
+    "open_entry",
+    "choose",
+    "url_status.seed",
+    "url_status.known",
+    "url_status.searched",
+    "url_status.unresolved",
+    "translation_updated",
+    "translation_changed",
+    "translation_read",
+    "translation_dismiss",
+    "verified_on",
+    "scope_of",
+    "rolling",
+    "split_position",
+    "qcards_show",
+    "qcards_hide",
+    "cite_formatted",
+    "cite_formatted_plain",
+    "changes",
+    "changes_description",
+    "changed_in",
+    "figure_ref",
+    "numbers",
+    "numbers_description",
+    "glossary",
+    "glossary_description",
+    "bibliography_description",
+    "not_found",
+    "not_found_text",
+    "enter",
+    "open_glossary",
+    "open_numbers",
+    "caution_label",
+)
 
 
 def theme_template_keys(root: Path, folder: str = "") -> set[str]:
@@ -36,21 +83,36 @@ def validate_strings(raw, languages, out: Collector) -> dict[str, dict[str, str]
     for lang in languages:
         data = raw.strings.get(lang)
         if data is None:
-            out.error(SourceLocation(f"templates/strings/{lang}.yaml"), "strings.missing-file",
-                      f"no interface strings for language '{lang}' (book.yaml lists it)")
+            out.error(
+                SourceLocation(f"templates/strings/{lang}.yaml"),
+                "strings.missing-file",
+                f"no interface strings for language '{lang}' (book.yaml lists it)",
+            )
             continue
         if not isinstance(data.data, dict) or not all(isinstance(v, str) and v for v in data.data.values()):
-            out.error(data.origin, "strings.invalid", "interface strings are one `key: \"text\"` per line, every text non-empty")
+            out.error(
+                data.origin,
+                "strings.invalid",
+                'interface strings are one `key: "text"` per line, every text non-empty',
+            )
             continue
         table = {str(k): v for k, v in data.data.items()}
         missing = sorted(needed - set(table))
         if missing:
-            out.error(data.origin, "strings.missing-key", f"templates/strings/{lang}.yaml lacks {', '.join(missing)}")
+            out.error(
+                data.origin,
+                "strings.missing-key",
+                f"templates/strings/{lang}.yaml lacks {', '.join(missing)}",
+            )
         strings[lang] = table
     keys = {lang: set(table) for lang, table in strings.items()}
     union = set().union(*keys.values()) if keys else set()
     for lang, own in keys.items():
         extra = sorted(union - own - set(needed))
         if extra:
-            out.error(raw.strings[lang].origin, "strings.missing-key", f"templates/strings/{lang}.yaml lacks {', '.join(extra)}, which another language has")
+            out.error(
+                raw.strings[lang].origin,
+                "strings.missing-key",
+                f"templates/strings/{lang}.yaml lacks {', '.join(extra)}, which another language has",
+            )
     return strings
