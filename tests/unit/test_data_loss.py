@@ -9,7 +9,6 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -149,11 +148,13 @@ def test_a_sync_waits_while_another_holds_the_translation_lock(mini):
     ]
     with project_lock(mini, "sync"):
         waiting = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(3)
+        # held until the child says it waits (however long its start takes on a loaded machine);
+        # a sync that does not wait runs to its end instead, and its first line is another one
+        first = waiting.stderr.readline()
+        assert first.strip() == "waiting for another sync of this project to finish…", first
         assert waiting.poll() is None, "sync did not wait for the translation lock"
     out, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
-    assert "waiting for another sync of this project to finish…" in err.splitlines()
     assert _out_of_step(mini) == []
 
 
