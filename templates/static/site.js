@@ -76,16 +76,27 @@
     function hold() {
       target = addressTarget();
       until = Date.now() + 10000;
+      height = -1; /* measured by the first observation: reading it here would force a layout */
     }
     function release() { target = null; }
+    var height = 0; /* the page's height when the target was last put in place */
     new ResizeObserver(function () {
       if (!target || Date.now() > until) return;
       var rest = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
       if (Math.abs(target.getBoundingClientRect().top - rest) > 2) target.scrollIntoView();
+      height = document.body.scrollHeight;
     }).observe(document.body);
     ["wheel", "touchstart", "pointerdown", "keydown"].forEach(function (type) {
       window.addEventListener(type, release, { passive: true, capture: true });
     });
+    /* any other scroll that takes the target out of view while the page keeps its height (a
+       script, an assistive tool) is the reader going on as well */
+    window.addEventListener("scroll", function () {
+      if (!target) return;
+      var now = document.body.scrollHeight;
+      if (height < 0) height = now; /* the landing's own scroll: the height to compare with */
+      else if (now === height && Math.abs(target.getBoundingClientRect().top) > window.innerHeight) release();
+    }, { passive: true });
     window.addEventListener("hashchange", hold);
     hold();
   }
