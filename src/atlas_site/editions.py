@@ -8,11 +8,13 @@ sources added or verified again, sections changed. Nothing reads the clock: days
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceLocation
-from .files import read_regular, replace_file
+from .files import current_umask, read_regular, replace_file
 
 FOLDER = Path("ledger") / "editions"
 FILES = ("claims.json", "sources.json", "sections.json", "edition.json")
@@ -75,9 +77,25 @@ def freeze(root: Path, book, claims_json: bytes, translations) -> tuple[Path | N
                 "a new edition takes the next number and its day in book.yaml",
             )
         ]
-    folder.mkdir(parents=True)
-    for name, text in snapshot(book, claims_json, translations).items():
-        replace_file(folder / name, text)
+    # written whole into a staging folder and renamed into place: an interrupted freeze leaves no
+    # half snapshot that a later freeze would refuse to complete
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{edition.number}.", dir=folder.parent))
+    try:
+        for name, text in snapshot(book, claims_json, translations).items():
+            replace_file(staging / name, text)
+        staging.chmod(0o777 & ~current_umask())
+        staging.rename(folder)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        return None, [
+            Diagnostic(
+                SourceLocation((FOLDER / str(edition.number)).as_posix()),
+                "edition.write-failed",
+                f"could not write the snapshot: {error.strerror or error}",
+                "free space or fix the permissions, then freeze again",
+            )
+        ]
     return folder, []
 
 
