@@ -114,6 +114,7 @@ def add_assets(root: Path, output: Output) -> None:
 def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
     """The scripts and stylesheets one page loads, by what it holds."""
     scripts = ["site.js", "cards.js", "search.js"]  # cards.js fetches assets/previews-<lang>.js when first needed
+    scripts.append("parallel.js")  # side-by-side reading: the twin's text is fetched only when asked for
     if parsed_page.uses_of("dev-map"):
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
