@@ -68,7 +68,6 @@
     var twinLang = twinLink.getAttribute("lang") || twinLink.getAttribute("hreflang") || "";
     var added = null; /* the twins placed, once fetched */
     var loading = false;
-    button.closest(".parallel-bar").hidden = false;
 
     function say(text) { if (status) status.textContent = text; }
 
