@@ -37,11 +37,67 @@
      for the browser's own first layout (a ResizeObserver reports after it) instead of forcing one
      at startup, and a height the stylesheet already holds is not written again: the property sits
      on the root, so every write restyles the whole page. */
-  /* The element the address's fragment names, or null. */
+  /* The element the address's fragment names, or null; a paragraph the language switch carried
+     (?para=SECTION.N&of=COUNT, see paragraphLink) wins over its section's heading. */
   function addressTarget() {
     /* "#lab-memory-panel?context_len=8192": a lab with its inputs (labs_js/shared/bind.js) */
     var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)).split("?")[0] : "";
     return id ? document.getElementById(id) : null;
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    return carriedParagraph() || (id ? document.getElementById(id) : null);
+  }
+
+  /* The twin page's paragraph N of a section is this page's paragraph N (the build numbers both);
+     where the two sections have different counts, the paragraph at the same proportion. */
+  var carried;
+  function carriedParagraph() {
+    if (carried !== undefined) return carried;
+    carried = null;
+    var params = new URLSearchParams(window.location.search);
+    var key = params.get("para") || "";
+    var dot = key.lastIndexOf(".");
+    if (dot < 1) return carried;
+    var section = key.slice(0, dot), n = parseInt(key.slice(dot + 1), 10), of = parseInt(params.get("of"), 10);
+    var blocks = Array.prototype.filter.call(document.querySelectorAll("[data-para]"), function (block) {
+      var own = block.getAttribute("data-para");
+      return own.slice(0, own.lastIndexOf(".")) === section;
+    });
+    if (!blocks.length || !(n >= 1)) return carried;
+    var index = of > 0 && of !== blocks.length ? Math.floor((n - 1) * blocks.length / of) : n - 1;
+    carried = blocks[Math.max(0, Math.min(blocks.length - 1, index))];
+    return carried;
+  }
+
+  /* The paragraph being read: the first whose top is in view below the header (or, inside a
+     paragraph taller than the window, the last one starting above it), as the query the language
+     switch carries. */
+  function paragraphQuery() {
+    var blocks = document.querySelectorAll("article [data-para]");
+    var header = document.querySelector(".site-header");
+    var line = header ? header.getBoundingClientRect().bottom : 0;
+    var found = null;
+    for (var i = 0; i < blocks.length; i++) {
+      var top = blocks[i].getBoundingClientRect().top;
+      if (top >= line - 1) { if (top < window.innerHeight) found = blocks[i]; break; }
+      found = blocks[i];
+    }
+    if (!found || window.scrollY < 1) return "";
+    var key = found.getAttribute("data-para"), section = key.slice(0, key.lastIndexOf("."));
+    var count = Array.prototype.filter.call(blocks, function (block) {
+      var own = block.getAttribute("data-para");
+      return own.slice(0, own.lastIndexOf(".")) === section;
+    }).length;
+    return "?para=" + encodeURIComponent(key) + "&of=" + count;
+  }
+
+  /* Land on the carried paragraph: the browser scrolled to its section's heading first. */
+  function landOnCarriedParagraph() {
+    var target = carriedParagraph();
+    if (!target) return;
+    target.scrollIntoView();
+    window.addEventListener("load", function () {
+      if (Math.abs(target.getBoundingClientRect().top - (parseFloat(getComputedStyle(target).scrollMarginTop) || 0)) > 2) target.scrollIntoView();
+    });
   }
 
   function trackHeaderHeight() {
@@ -121,7 +177,7 @@
     var toggle = document.querySelector("[data-toc-toggle]");
     var contents = indicator ? indicator.textContent : "";
     var switches = Array.prototype.slice.call(document.querySelectorAll("[data-lang-switch]"));
-    var bases = switches.map(function (link) { return link.getAttribute("href").split("#")[0]; });
+    var bases = switches.map(function (link) { return link.getAttribute("href").split("#")[0].split("?")[0]; });
     var shown;
 
     function top(head) { return head.getBoundingClientRect().top; }
@@ -183,8 +239,17 @@
     window.addEventListener("resize", schedule);
     window.addEventListener("hashchange", update);
     window.addEventListener("load", schedule);
+    /* the paragraph too, measured only when the reader reaches for the switch */
+    function carryParagraph() {
+      update();
+      var query = paragraphQuery();
+      switches.forEach(function (link, i) {
+        var hash = link.getAttribute("href").split("#")[1];
+        link.setAttribute("href", bases[i] + query + (hash ? "#" + hash : ""));
+      });
+    }
     switches.forEach(function (link) {
-      ["focus", "mouseenter", "touchstart"].forEach(function (type) { link.addEventListener(type, update, { passive: true }); });
+      ["focus", "mouseenter", "touchstart", "click"].forEach(function (type) { link.addEventListener(type, carryParagraph, { passive: true }); });
     });
     schedule(); /* in the next frame, with its layout: reading positions now would force one at startup */
   }
@@ -310,6 +375,7 @@
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();
+    landOnCarriedParagraph();
     keepTargetsInPlace();
     setupSectionTracking();
     setupContentsPanel();

@@ -109,6 +109,7 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
         "cards.js",
         "search.js",
     ]  # cards.js fetches assets/previews-<lang>.js when first needed
+    scripts.append("parallel.js")  # side-by-side reading: the twin's text is fetched only when asked for
     if parsed_page.uses_of("dev-map"):
         scripts.append("devmap.js")
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]

@@ -36,7 +36,30 @@ def _heading_open(self, tokens, idx, options, env):
     heading_id = token.attrGet("id")
     if heading_id and token.tag in ("h2", "h3"):
         env["state"].section = str(heading_id)
+        env["state"].paragraphs = 0
     return self.renderToken(tokens, idx, options, env)
+
+
+def _block_open(self, tokens, idx, options, env):
+    """A paragraph or list of the prose itself (not inside a list, card or aside) carries its place
+    in its section, data-para="SECTION.N" (1-based): the twin page's paragraph N of the same section
+    is its counterpart, for the language switch and side-by-side reading (site.js, parallel.js)."""
+    token = tokens[idx]
+    state = env["state"]
+    if token.level == 0 and state.section and not _only_a_directive(tokens, idx):
+        state.paragraphs += 1
+        token.attrSet("data-para", f"{state.section}.{state.paragraphs}")
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _only_a_directive(tokens, idx) -> bool:
+    """A paragraph that holds nothing but a directive (a figure, a lab) is not prose to pair."""
+    if tokens[idx].type != "paragraph_open" or idx + 1 >= len(tokens):
+        return False
+    children = [
+        c for c in (tokens[idx + 1].children or []) if not (c.type == "text" and not c.content.strip())
+    ]
+    return len(children) == 1 and children[0].type in ("directive", "directive_block")
 
 
 def _heading_close(self, tokens, idx, options, env):
@@ -120,6 +143,8 @@ def install_rules(md: MarkdownIt) -> None:
     rules("directive_block", _directive)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)
+    for kind in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
+        rules(kind, _block_open)
     rules("math_inline", _math(False))
     rules("math_inline_double", _math(True))
     rules("math_block", _math(True))

@@ -52,6 +52,7 @@ class RenderState:
         default_factory=dict
     )  # figure id -> number on this page (ParsedPage.figure_numbers)
     section: str = ""
+    paragraphs: int = 0  # paragraphs of `section` so far: data-para="SECTION.N" pairs them with the twin's
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
     notices: dict = field(
@@ -60,11 +61,12 @@ class RenderState:
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
-        return [self.section, sorted(self.defined), sorted(self.noted)]
+        return [self.section, sorted(self.defined), sorted(self.noted), self.paragraphs]
 
     def resume(self, carried: list) -> None:
         self.section = carried[0]
         self.defined, self.noted = set(carried[1]), set(carried[2])
+        self.paragraphs = carried[3]
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:

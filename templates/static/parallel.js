@@ -1,0 +1,149 @@
+/* Side-by-side reading: each paragraph of the prose ([data-para="SECTION.N"], numbered by the build)
+   beside (wide windows) or under (phones) its twin in the other language; figures and labs stay
+   once. The twin's text is fetched when the reader asks for it, from the other language's page,
+   parsed with DOMParser and rebuilt here element by element from an allow-list (never HTML strings);
+   the parsed page loads nothing (no images, scripts or styles). The choice is kept in localStorage.
+   Opened from a file, the browser refuses the fetch: the reader is told to serve the site. */
+(function () {
+  "use strict";
+  var KEY = "atlas-parallel";
+  var MATHML = "http://www.w3.org/1998/Math/MathML";
+  var TAGS = { P: 1, UL: 1, OL: 1, LI: 1, A: 1, EM: 1, STRONG: 1, CODE: 1, SUB: 1, SUP: 1, SPAN: 1, B: 1, I: 1,
+    BR: 1, ABBR: 1, DFN: 1, KBD: 1, SMALL: 1, TIME: 1, Q: 1 };
+  var MATH_TAGS = { math: 1, mrow: 1, mi: 1, mo: 1, mn: 1, ms: 1, mtext: 1, msub: 1, msup: 1, msubsup: 1, mfrac: 1,
+    msqrt: 1, mroot: 1, munder: 1, mover: 1, munderover: 1, mspace: 1, mtable: 1, mtr: 1, mtd: 1, mstyle: 1 };
+  var DROPPED = ".badge, .claim-setting, .anchor, [hidden]"; /* shown once, on the reader's own text */
+
+  function stored() { try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
+  function store(on) { try { window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* private mode */ } }
+
+  /* a copy of `node` in this document holding only allowed elements and attributes */
+  function clean(node, base) {
+    if (node.nodeType === 3) return document.createTextNode(node.nodeValue);
+    if (node.nodeType !== 1 || (node.matches && node.matches(DROPPED))) return null;
+    var copy, name = node.localName;
+    if (node.namespaceURI === MATHML) {
+      if (!MATH_TAGS[name]) return document.createTextNode(node.textContent);
+      copy = document.createElementNS(MATHML, name);
+      ["display", "mathvariant", "stretchy", "fence", "separator"].forEach(function (attr) {
+        if (node.hasAttribute(attr)) copy.setAttribute(attr, node.getAttribute(attr));
+      });
+    } else if (TAGS[node.tagName]) {
+      copy = document.createElement(name === "dfn" ? "em" : name);
+      if (name === "a" && node.hasAttribute("href")) {
+        var url = new URL(node.getAttribute("href"), base);
+        if (/^(https?|file):$/.test(url.protocol)) copy.setAttribute("href", url.href);
+      }
+      if (name === "time" && node.hasAttribute("datetime")) copy.setAttribute("datetime", node.getAttribute("datetime"));
+    } else {
+      copy = document.createDocumentFragment(); /* an unknown element: its content only */
+    }
+    Array.prototype.forEach.call(node.childNodes, function (child) {
+      var kept = clean(child, base);
+      if (kept) copy.appendChild(kept);
+    });
+    return copy;
+  }
+
+  function sectionOf(key) { return key.slice(0, key.lastIndexOf(".")); }
+
+  /* section -> its blocks, in order */
+  function bySection(blocks) {
+    var map = {};
+    blocks.forEach(function (block) {
+      var section = sectionOf(block.getAttribute("data-para"));
+      (map[section] = map[section] || []).push(block);
+    });
+    return map;
+  }
+
+  function setup() {
+    var button = document.querySelector("[data-parallel-toggle]");
+    var article = document.querySelector("article.prose");
+    var twinLink = document.querySelector("[data-lang-switch]");
+    if (!button || !article || !twinLink) return;
+    var status = document.querySelector("[data-parallel-status]");
+    var page = article.closest(".page");
+    var twinUrl = new URL(twinLink.getAttribute("href").split("#")[0].split("?")[0], window.location.href);
+    var twinLang = twinLink.getAttribute("lang") || twinLink.getAttribute("hreflang") || "";
+    var added = null; /* the twins placed, once fetched */
+    var loading = false;
+
+    function say(text) { if (status) status.textContent = text; }
+
+    function show(on) {
+      button.setAttribute("aria-pressed", String(on));
+      article.classList.toggle("is-parallel", on && !!added);
+      if (page) page.classList.toggle("is-parallel", on && !!added);
+      if (added) added.forEach(function (twin) { twin.hidden = !on; });
+    }
+
+    function twinBlock(source, key) {
+      var box = document.createElement("div");
+      box.className = "twin";
+      box.setAttribute("lang", twinLang);
+      box.setAttribute("data-twin", key);
+      var kept = clean(source, twinUrl.href);
+      if (kept) box.appendChild(kept);
+      return box;
+    }
+
+    /* place each twin paragraph after its own; where the sections' counts differ, by proportion */
+    function place(doc) {
+      var ours = bySection(Array.prototype.slice.call(article.querySelectorAll("[data-para]")));
+      var theirs = bySection(Array.prototype.slice.call(doc.querySelectorAll("article [data-para]")));
+      added = [];
+      Object.keys(ours).forEach(function (section) {
+        var mine = ours[section], other = theirs[section] || [];
+        var after = mine.map(function (block) { return block; });
+        other.forEach(function (source, j) {
+          var i = mine.length === other.length ? j : Math.min(mine.length - 1, Math.floor(j * mine.length / other.length));
+          var twin = twinBlock(source, source.getAttribute("data-para"));
+          after[i].parentNode.insertBefore(twin, after[i].nextSibling);
+          after[i] = twin;
+          added.push(twin);
+        });
+      });
+    }
+
+    function turnOn() {
+      if (added) { show(true); return; }
+      if (loading) return;
+      loading = true;
+      button.setAttribute("aria-pressed", "true");
+      say(button.getAttribute("data-loading"));
+      /* keep the paragraph being read where it is while the page grows */
+      window.fetch(twinUrl.href).then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      }).then(function (text) {
+        var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
+        place(new DOMParser().parseFromString(text, "text/html"));
+        say("");
+        show(button.getAttribute("aria-pressed") === "true");
+        if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+      }).catch(function () {
+        button.setAttribute("aria-pressed", "false");
+        say(button.getAttribute(window.location.protocol === "file:" ? "data-file" : "data-failed"));
+      }).then(function () { loading = false; });
+    }
+
+    function firstInView() {
+      var blocks = article.querySelectorAll("[data-para]");
+      for (var i = 0; i < blocks.length; i++) if (blocks[i].getBoundingClientRect().bottom > 0) return blocks[i];
+      return null;
+    }
+
+    button.addEventListener("click", function () {
+      var on = button.getAttribute("aria-pressed") !== "true";
+      store(on);
+      if (on) turnOn();
+      else { var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
+        show(false);
+        if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before); }
+    });
+    if (stored()) turnOn();
+  }
+
+  document.addEventListener("DOMContentLoaded", setup);
+})();

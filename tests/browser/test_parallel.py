@@ -1,0 +1,152 @@
+"""Reading across the two languages, in Chromium: the language switch lands on the paragraph being
+read (not only its section's top), and side-by-side reading shows each paragraph with its twin,
+beside it on a wide screen and under it on a phone, remembered from page to page (issue 31)."""
+
+from __future__ import annotations
+
+import pytest
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+OTHER = {"zh": "en", "en": "zh"}
+# the long sections of Chapter 14 and of the tutorial, and a paragraph late in each
+LONG = [
+    ("ch14", "q12.9"),
+    ("ch14", "q16.8"),
+    ("tf-review", "comprehension.12"),
+    ("tf-cluster", "pd-cost-equation.5"),
+]
+
+
+@pytest.fixture(scope="module")
+def site(real_site_url, chromium):
+    return {"base": real_site_url, "browser": chromium}
+
+
+def _open(site, path, **options):
+    context = site["browser"].new_context(**options)
+    page = context.new_page()
+    page.goto(site["base"] + path, wait_until="load")
+    return context, page
+
+
+def _read(page, key):
+    """Scroll by hand so paragraph `key` is the first whose top is below the header (again until
+    it stays: blocks above it are laid out at their real height as they come near)."""
+    for _ in range(8):
+        off = page.evaluate(
+            """(key) => {
+          const block = document.querySelector(`[data-para="${key}"]`);
+          const header = document.querySelector('.site-header').getBoundingClientRect().bottom;
+          const off = block.getBoundingClientRect().top - header - 4;
+          window.scrollBy(0, off);
+          return off;
+        }""",
+            key,
+        )
+        page.wait_for_timeout(150)
+        if abs(off) < 2:
+            return
+
+
+def _top_of(page, key):
+    return page.evaluate(
+        '(key) => document.querySelector(`[data-para="${key}"]`).getBoundingClientRect().top', key
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("page_id, key", LONG)
+def test_language_switch_lands_on_the_paragraph_being_read(site, lang, page_id, key):
+    context, page = _open(site, f"{lang}/{page_id}.html", **PHONE)
+    try:
+        _read(page, key)
+        switch = page.locator("[data-lang-switch]")
+        switch.tap()
+        page.wait_for_url(f"**/{OTHER[lang]}/{page_id}.html?para=*")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        top = _top_of(page, key)
+        height = page.evaluate("innerHeight")
+        assert 0 <= top < height, f"{OTHER[lang]} paragraph {key} is {top} px from the top of the window"
+    finally:
+        context.close()
+
+
+def test_switch_falls_back_by_proportion_when_counts_differ(site):
+    """A twin section with fewer paragraphs: paragraph 12 of 12 lands on the twin's last."""
+    context, page = _open(site, "en/ch14.html?para=q12.12&of=24#q12", **PHONE)
+    try:
+        page.wait_for_timeout(300)
+        top = _top_of(page, "q12.6")
+        assert 0 <= top < page.evaluate("innerHeight"), f"paragraph 6 of 12 is at {top}"
+    finally:
+        context.close()
+
+
+def _no_overflow(page):
+    return page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size, beside", [(LAPTOP, True), (PHONE, False)])
+def test_side_by_side_reading(site, lang, size, beside):
+    context, page = _open(site, f"{lang}/ch14.html", **size)
+    try:
+        toggle = page.locator("[data-parallel-toggle]")
+        assert toggle.is_visible()
+        assert toggle.text_content() == {"zh": "对照阅读", "en": "Read side by side"}[lang]
+        assert toggle.get_attribute("aria-label").startswith(toggle.text_content())
+        figures = page.locator("article .figure").count()
+        toggle.focus()
+        page.keyboard.press("Enter")  # keyboard operable
+        page.wait_for_selector("article.is-parallel .twin")
+        assert toggle.get_attribute("aria-pressed") == "true"
+        ours = page.locator("article [data-para]").count()
+        twins = page.locator("article .twin").count()
+        assert twins == ours, f"{twins} twin paragraphs for {ours}"
+        other = OTHER[lang]
+        assert page.locator(f"article .twin[lang^='{other}']").count() == twins
+        assert page.locator("article .figure").count() == figures, "figures appear once"
+        assert page.locator("article .twin script, article .twin img, article .twin svg").count() == 0
+        _read(page, "q12.2")
+        mine = page.locator("[data-para='q12.2']").bounding_box()
+        twin = page.locator(".twin[data-twin='q12.2']").bounding_box()
+        if beside:
+            assert abs(twin["y"] - mine["y"]) < 2 and twin["x"] > mine["x"] + mine["width"], (mine, twin)
+        else:
+            assert twin["y"] >= mine["y"] + mine["height"] - 1 and abs(twin["x"] - mine["x"]) < 20, (
+                mine,
+                twin,
+            )
+        assert _no_overflow(page), "the page scrolls sideways"
+        # the choice follows the reader to the next page
+        page.goto(site["base"] + f"{lang}/tf-overview.html", wait_until="load")
+        page.wait_for_selector("article.is-parallel .twin")
+        assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
+        assert page.locator("article .twin").count() == page.locator("article [data-para]").count()
+        assert _no_overflow(page)
+        page.locator("[data-parallel-toggle]").click()
+        assert page.locator("article .twin:visible").count() == 0
+        page.goto(site["base"] + f"{lang}/ch14.html", wait_until="load")
+        page.wait_for_timeout(300)
+        assert page.locator("article .twin").count() == 0, "turned off, it stays off"
+    finally:
+        context.close()
+
+
+def test_side_by_side_from_a_file_says_why_it_cannot(real_build, chromium):
+    """Chromium refuses fetch() of file://: the reader is told to serve the site."""
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        page.goto((real_build[1] / "en" / "ch14.html").as_uri(), wait_until="load")
+        page.locator("[data-parallel-toggle]").click()
+        status = page.locator("[data-parallel-status]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-parallel-status]').textContent.includes('HTTP')"
+        )
+        assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "false"
+        assert status.is_visible() and _no_overflow(page)
+    finally:
+        context.close()
