@@ -42,7 +42,7 @@
   function addressTarget() {
     /* "#lab-memory-panel?context_len=8192": a lab with its inputs (labs_js/shared/bind.js) */
     var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)).split("?")[0] : "";
-    return id ? document.getElementById(id) : null;
+    return carriedParagraph() || (id ? document.getElementById(id) : null);
     var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
     return carriedParagraph() || (id ? document.getElementById(id) : null);
   }
