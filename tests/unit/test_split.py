@@ -57,6 +57,9 @@ def test_each_part_is_a_page_and_links_follow_their_targets(book):
     assert "ch14.html#q1" in hrefs(second, "#q1")  # back into the first
     assert "<title>More · " in second
     assert (
+        'class="skip-link" href="#main"' in second and 'href="#top"' in second
+    )  # the frame stays on its page
+    assert (
         'data-moved="{&quot;more&quot;:&quot;ch14-more.html&quot;}"' in first
     )  # old links to ch14.html#more go on
     assert re.search(r'<a rel="next" href="ch14-more.html">More →</a>', first)

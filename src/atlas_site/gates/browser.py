@@ -288,14 +288,26 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     return issues
 
 
-def _rule_pages(rules, kind: str, languages) -> dict[str, list]:
-    """Output path -> the browser rules of one kind to check there."""
+# what marks the block a browser rule is about, in a page's HTML
+RULE_MARKERS = {
+    "first_screen": lambda rule: f'data-block="{rule.args.block}"',
+    "lab_tabs": lambda rule: 'role="tablist"',
+}
+
+
+def _rule_pages(rules, kind: str, languages, output: Output) -> dict[str, list]:
+    """Output path -> the browser rules of one kind to check there. A chapter published as several
+    pages (render/split.py) is checked on the page that holds the rule's block."""
     by_path: dict[str, list] = {}
     for rule in rules:
         if rule.name == kind:
             for page_id in rule.page_ids():
                 for lang in languages:
-                    by_path.setdefault(f"{lang}/{page_id}.html", []).append(rule)
+                    first = f"{lang}/{page_id}.html"
+                    pages = [first] + [p for p in output.html_pages() if p.startswith(f"{lang}/{page_id}-")]
+                    marker = RULE_MARKERS[kind](rule)
+                    holder = next((p for p in pages if p in output and marker in output.text(p)), first)
+                    by_path.setdefault(holder, []).append(rule)
     return by_path
 
 
@@ -306,8 +318,8 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
     every_page = output.html_pages()
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
     first_screen_rules, tab_rules = (
-        _rule_pages(rules, "first_screen", languages),
-        _rule_pages(rules, "lab_tabs", languages),
+        _rule_pages(rules, "first_screen", languages, output),
+        _rule_pages(rules, "lab_tabs", languages, output),
     )
     subset = len(pages) < len(every_page)
     overflow: list[Diagnostic] = []

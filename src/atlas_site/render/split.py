@@ -205,6 +205,8 @@ def _move_links(html: str, path: str, families: dict[str, Family], site_url: str
         family = families.get(resolved)
         if family is None:
             return match.group(0)
+        if not file and fragment not in family.holder:
+            return match.group(0)  # the page's own frame (#main, #top, #toc): it is on every page
         if fragment and fragment in family.holder:
             holder = family.holder[fragment]
         elif (
