@@ -15,7 +15,10 @@ from pypinyin import Style, lazy_pinyin
 from atlas_site.build import assemble
 from conftest import ROOT, edit, run_cli
 
-ABSOLUTE = re.compile(r'<link rel="(?:canonical|alternate)"|hreflang="x-default"')
+# canonical and language alternates need a site URL; the feed's alternate link is relative and stays
+ABSOLUTE = re.compile(
+    r'<link rel="canonical"|<link rel="alternate" hreflang=|hreflang="x-default"|<link [^>]*href="https?:'
+)
 
 
 @pytest.fixture(scope="module")
@@ -336,3 +339,14 @@ def test_every_misconception_block_shows_the_mistaken_statement_then_what_is_tru
                     "the mistake first, then what is true, then the prose"
                 )
         assert shown == {m.id for m in real.book.misconceptions}, f"{lang}: all twenty shown to readers"
+
+
+def test_a_section_card_quotes_the_first_prose_paragraph_whatever_its_attributes():
+    from atlas_site.render.previews import section_previews
+
+    html = (
+        '<article><h2 id="q1">Queues</h2>\n<p class="block-label">Misconception · M1</p>\n'
+        '<p data-para="q1.1">A queue grows when work arrives faster. Then it waits.</p>\n</article>'
+    )
+    card = section_previews("ch", html)["ch#q1"]
+    assert card == {"title": "Queues", "first": "A queue grows when work arrives faster."}

@@ -18,7 +18,8 @@ from .glossary import distinct_names
 from .state import source_label
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
-PARAGRAPH = re.compile(r"^<p>(.*?)</p>$", re.S | re.M)
+# a paragraph of prose (data-para="SECTION.N" pairs it with its twin), not a block's label or notice
+PARAGRAPH = re.compile(r'^<p(?: data-para="[^"]*")?>(.*?)</p>$', re.S | re.M)
 NOT_READ = re.compile(
     r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>',
     re.S,
