@@ -31,6 +31,7 @@ from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .render.templates import TEMPLATE_ERRORS, MemoEnvironment, make_environment, template_problem
+from .resolve.example_labs import unplaced
 from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages, part_tokens
 from .resolve.references import check_references
@@ -135,7 +136,7 @@ def _resolve(run: Run) -> bool:
     references, suppressed = check_references(book, run.parsed, run.computed)
     run.suppressed += suppressed
     translations = run.translations = track(book, run.parsed, read_lock(run.root, run.cache))
-    run.problems += example_problems + references + translations.problems
+    run.problems += example_problems + unplaced(book, run.parsed) + references + translations.problems
     return not run.errors  # rendering dangling references would only repeat the same problems
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from atlas_site.resolve.examples import format_number
+from atlas_site.resolve.number_format import format_number
 from conftest import ROOT
 
 VECTORS = json.loads((ROOT / "labs_js/tests/rounding-vectors.json").read_text(encoding="utf-8"))["vectors"]

@@ -6,8 +6,10 @@ The browser half records requests."""
 from __future__ import annotations
 
 import posixpath
+from urllib.parse import unquote
 
 from ..diagnostics import Diagnostic
+from ..resolve.example_labs import lab_inputs, panel_id, state_problems
 from .context import GateContext
 from .report import GateReport
 
@@ -18,9 +20,37 @@ def registry_urls(book) -> set[str]:
     return urls
 
 
+def lab_state_problems(book, element: str, state: str) -> list[str]:
+    """Why a lab address's state cannot be restored: it is not a lab's panel, names an input the
+    lab lacks or a value its input refuses (labs_js/shared/bind.js restores what it can, silently)."""
+    lab_id = element.removeprefix("lab-").removesuffix("-panel")
+    lab = book.labs.get(lab_id) if element == panel_id(lab_id) else None
+    if lab is None:
+        return [f"#{element} is not a lab's panel, so nothing reads its state"]
+    inputs = lab_inputs(lab)
+    values: dict = {}
+    for pair in state.split("&"):
+        name, equals, text = pair.partition("=")
+        if not equals or not name:
+            return [f"'{pair}' is not name=value"]
+        value = unquote(text)
+        spec = inputs.get(name, {})
+        if "options" in spec or name not in inputs:
+            values[name] = value
+        elif spec.get("checkbox"):
+            values[name] = {"true": True, "false": False}.get(value, value)
+        else:
+            try:
+                number = float(value)
+                values[name] = int(number) if number.is_integer() and "." not in value else number
+            except ValueError:
+                values[name] = value
+    return state_problems(lab, values)
+
+
 def check_links(ctx: GateContext, paths=None) -> GateReport:
     problems = []
-    internal = external = 0
+    internal = external = lab_states = 0
     allowed = registry_urls(ctx.book)
     site = ctx.book.profile.site_url
     for path in paths if paths is not None else ctx.output.html_pages():
@@ -59,9 +89,19 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
             if target_path not in ctx.output:
                 report("gate.links.broken", f"link to missing page {href}", href)
                 continue
-            if anchor and target_path.endswith(".html") and anchor not in ctx.html(target_path).ids:
+            element, _, state = anchor.partition("?")  # a lab opened in a state: #lab-x-panel?name=value
+            if element and target_path.endswith(".html") and element not in ctx.html(target_path).ids:
                 report("gate.links.anchor", f"link to missing anchor {href}", href)
-    figures = f"{internal} internal links and anchors, {external} external (https, registry, rel); {len(problems)} broken"
+            elif state:
+                lab_states += 1
+                for problem in lab_state_problems(ctx.book, element, state):
+                    report(
+                        "gate.links.lab-state", f"link to a lab state that cannot be: {href}: {problem}", href
+                    )
+    figures = (
+        f"{internal} internal links and anchors ({lab_states} opening a lab in a state), "
+        f"{external} external (https, registry, rel); {len(problems)} broken"
+    )
     if not internal and not external:
         return GateReport("links", figures, problems, skipped="the pages hold no links")
     return GateReport("links", figures, problems)

@@ -81,6 +81,16 @@ class OutputFormat(Frozen):
     unit_one: Localized | None = None  # the unit when the value shown is exactly 1 ("1 slot")
 
 
+class ExampleInLab(Frozen):
+    """Where a lab shows a worked example: the lab, its inputs (on top of the lab's defaults) and
+    which of the lab's outputs shows which of the example's. The build runs the lab with that
+    state and refuses the link unless the lab's output is the example's number (resolve/example_labs.py)."""
+
+    id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")  # default: the module of `fn`
+    state: dict[str, Number | str | bool] = Field(min_length=1)
+    shows: dict[str, str] = Field(min_length=1)  # example output -> lab output
+
+
 class Example(Frozen):
     """A teaching number, computed at build time by the labs' own functions."""
 
@@ -93,13 +103,24 @@ class Example(Frozen):
     seed: str = Field(min_length=1)
     note: Localized | None = None
     label: Localized | None = None
+    lab: ExampleInLab | None = None
 
     @model_validator(mode="after")
     def _expect_names_outputs(self):
         unknown = sorted(set(self.expect) - set(self.outputs))
         if unknown:
             raise ValueError(f"expect names outputs that are not declared: {', '.join(unknown)}")
+        unshown = sorted(set(self.lab.shows) - set(self.outputs)) if self.lab else []
+        if unshown:
+            raise ValueError(f"lab.shows names outputs that are not declared: {', '.join(unshown)}")
         return self
+
+    @property
+    def lab_id(self) -> str | None:
+        """The lab that shows this example: named, or the lab whose module computes it."""
+        if self.lab is None:
+            return None
+        return self.lab.id or self.fn.partition(".")[0]
 
 
 class Question(Frozen):

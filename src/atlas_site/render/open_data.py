@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from ..model import Book
+from ..resolve.example_labs import RESULT_KEY, lab_link
 from .state import source_label
 from .uses import figure_claims, places_of
 
@@ -137,7 +138,7 @@ EXAMPLES_SCHEMA = _envelope(
     {
         "type": "object",
         "additionalProperties": False,
-        "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks"],
+        "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks", "lab"],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
             "kind": {"enum": ["teaching-assumption", "analytic"]},
@@ -159,6 +160,22 @@ EXAMPLES_SCHEMA = _envelope(
             },
             "used_in": _PLACES,
             "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
+            "lab": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["id", "state", "shows", "links"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "id": {"type": "string"},
+                            "state": {"type": "object"},
+                            "shows": {"type": "object", "additionalProperties": {"type": "string"}},
+                            "links": {"type": "object", "additionalProperties": {"type": "string"}},
+                        },
+                    },
+                ]
+            },
         },
     },
     "Every teaching number of the book: the labs' function that computes it, its arguments and its values.",
@@ -265,6 +282,7 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
                 "permalinks": {lang: f"{lang}/numbers.html#ex-{example.id}" for lang in in_book}
                 if numbers_page
                 else {},
+                "lab": _lab(book, parsed, computed, example),
             }
         )
     return {
@@ -272,6 +290,19 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
         "edition": _edition(book),
         "languages": list(book.languages),
         "examples": examples,
+    }
+
+
+def _lab(book: Book, parsed: dict, computed: dict, example) -> dict | None:
+    """The lab that shows the example (verified by the build), and the link that opens it in its state."""
+    if example.lab is None or RESULT_KEY.format(example.id) not in computed:
+        return None
+    links = {lang: lab_link(book, parsed, lang, example) for lang in book.languages}
+    return {
+        "id": example.lab_id,
+        "state": dict(example.lab.state),
+        "shows": dict(example.lab.shows),
+        "links": {lang: f"{lang}/{href}" for lang, href in links.items() if href},
     }
 
 

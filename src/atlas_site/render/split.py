@@ -205,10 +205,11 @@ def _move_links(html: str, path: str, families: dict[str, Family], site_url: str
         family = families.get(resolved)
         if family is None:
             return match.group(0)
-        if not file and fragment not in family.holder:
+        element = fragment.partition("?")[0]  # a lab's state follows its panel's id: #lab-x-panel?k=v
+        if not file and element not in family.holder:
             return match.group(0)  # the page's own frame (#main, #top, #toc): it is on every page
-        if fragment and fragment in family.holder:
-            holder = family.holder[fragment]
+        if element and element in family.holder:
+            holder = family.holder[element]
         elif (
             own_family is not None
             and own_family[1].page_id == family.page_id

@@ -13,7 +13,7 @@ from jinja2 import Environment
 from ..cache import BuildCache, NoCache, Versioned
 from ..manifest import PageRecord
 from ..model import Book
-from ..resolve.examples import format_number
+from ..resolve.number_format import format_number
 
 
 def source_label(book: Book, number: str) -> str:

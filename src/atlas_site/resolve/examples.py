@@ -6,8 +6,6 @@ caused it."""
 from __future__ import annotations
 
 import json
-import math
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from ..cache import BuildCache, NoCache, Versioned
@@ -15,32 +13,12 @@ from ..diagnostics import Diagnostic
 from ..figures import series as figure_series
 from ..load.project import outside_inputs
 from ..model import Book
+from . import example_labs
 from .lab_runtime import Failure, LabRuntime, not_plain
+from .number_format import format_number
 
 HINT_FUNCTION = "fix the function; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time"
 HINT_FILE = "fix the file; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time"
-
-
-def round_half_away(value: float, digits: int) -> Decimal:
-    """The number as written (its shortest round-trip decimal, repr) rounded half away from zero:
-    the rule labs_js/shared/format.js applies too (vectors: labs_js/tests/rounding-vectors.json)."""
-    quantum = Decimal(1).scaleb(-digits)
-    return Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
-
-
-def format_number(value, digits: int) -> str:
-    """As the labs write numbers: half away from zero, thousands separated by commas as the seeds
-    print them, a true minus sign (U+2212) and never "−0"; ∞ and — (not a number) as in the labs."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    value = float(value)
-    if math.isnan(value):
-        return "—"
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    rounded = round_half_away(value, digits)
-    text = f"{abs(rounded):,.{digits}f}"
-    return "−" + text if rounded < 0 else text  # a Decimal -0.00 is not < 0: no sign on zero
 
 
 def compute_examples(
@@ -110,8 +88,17 @@ def compute_examples(
     requests = [
         {"fn": e.fn, "args": e.args, "strict": True} for e in examples
     ]  # strict: every argument is read
+    # the examples a lab shows: the lab's own function in the linked state (resolve/example_labs.py)
+    shown: list = []
+    for example in examples:
+        if example.lab is not None:
+            lab_problems = example_labs.check_example_lab(book, example)
+            problems += lab_problems
+            if not lab_problems:
+                shown.append(example)
+    requests += [example_labs.lab_request(book, e) for e in shown]
     first_wave = [j for j in jobs if not j.waits_for()]  # series that need no other series' output
-    owners = list(examples) + [j for j in first_wave for _ in j.requests()]
+    owners = list(examples) + shown + [j for j in first_wave for _ in j.requests()]
     results = runtime.run(requests + [r for j in first_wave for r in j.requests()])
     if isinstance(results, Failure):
         return {}, problems + [located(results, owners)]
@@ -120,7 +107,13 @@ def compute_examples(
         checked = _check_result(book, example, result, problems)
         if checked:
             computed[example.id] = result
-    prefetched = [results[len(examples) :]] if first_wave else []
+    for example, lab_result in zip(shown, results[len(examples) : len(requests)], strict=True):
+        if example.id in computed:
+            mismatches = example_labs.shown_problems(book, example, computed[example.id], lab_result)
+            problems += mismatches
+            if not mismatches:
+                computed[example_labs.RESULT_KEY.format(example.id)] = lab_result
+    prefetched = [results[len(requests) :]] if first_wave else []
 
     def compute_wave(wave_requests, wave_owners):
         if prefetched:  # the first wave already ran with the examples
