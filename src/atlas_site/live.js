@@ -155,6 +155,8 @@
   if (typeof EventSource === "function") {
     var stream = new EventSource("/__atlas/events");
     stream.onmessage = function (message) { onEvent(JSON.parse(message.data)); };
+    // connected: a build from here on reaches this page (one before it is a build it missed: it reloads)
+    stream.onopen = function () { document.documentElement.setAttribute("data-live", "connected"); };
   } else {
     poll();
   }

@@ -66,6 +66,12 @@ def test_serve_rebuilds_shows_problems_and_recovers(mini):
         thread.join(timeout=10)
 
 
+def following(page) -> None:
+    """Wait until the page's event stream is open: a build announced before that is one the page
+    never saw, and it reloads for it rather than patch."""
+    page.wait_for_function("() => document.documentElement.dataset.live === 'connected'", timeout=30000)
+
+
 def start(project, **kwargs):
     stop = threading.Event()
     ready: dict = {}
@@ -201,6 +207,7 @@ def test_an_edit_is_patched_into_the_open_page_and_a_heading_edit_reloads_it(min
     page = chromium.new_page()
     try:
         page.goto(base + "en/ch14.html")
+        following(page)
         page.evaluate("() => { window.__notReloaded = true; }")
         untouched = page.evaluate("() => document.querySelector('article table').outerHTML")
         edit(
@@ -249,6 +256,7 @@ def test_a_patched_citing_paragraph_keeps_its_card(mini, chromium):
     page = chromium.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(base + "en/ch14.html")
+        following(page)
         page.evaluate("() => { window.__notReloaded = true; }")
         edit(
             mini / "content/en/ch14/00-intro.md",
