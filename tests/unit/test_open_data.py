@@ -88,3 +88,8 @@ def test_open_data_that_does_not_fit_its_schema_fails_the_check(mini, monkeypatc
         "error[gate.data.permalink]" in line and "claim-nowhere names no element of en/numbers.html" in line
         for line in lines
     ), lines
+    # the claim is used in the zh prose too, and its zh permalink went: a claim without its target
+    assert any(
+        "error[gate.data.permalink]" in line and "used in the zh prose but without a permalink there" in line
+        for line in lines
+    ), lines

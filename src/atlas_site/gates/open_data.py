@@ -43,9 +43,28 @@ def check_open_data(ctx: GateContext) -> GateReport:
                 )
             )
         counts[name] = len(records)
+        numbers_page = ctx.book.profile.generates("numbers")
         for item in data.get(key, []):
-            for _lang, link in (item.get("permalinks") or {}).items():
-                problems += _dangling(ctx, name, item.get("id"), link)
+            if not isinstance(item, dict):
+                continue
+            permalinks = item.get("permalinks") or {}
+            for link in permalinks.values():
+                problems += _dangling(ctx, name, str(item.get("id")), link)
+            unlinked = [
+                lang
+                for lang, places in (item.get("used_in") or {}).items()
+                if places and lang not in permalinks
+            ]
+            if numbers_page and unlinked:
+                problems.append(
+                    Diagnostic(
+                        SourceLocation(f"_site/{name}"),
+                        "gate.data.permalink",
+                        f"{item.get('id')}: used in the {', '.join(unlinked)} prose but without a permalink there",
+                    )
+                )
+            for link in ((item.get("lab") or {}).get("links") or {}).values():
+                problems += _dangling(ctx, name, str(item.get("id")), link)
     figures = (
         ", ".join(f"{name}: {count} records" for name, count in counts.items())
         + "; valid against their schemas"
@@ -55,6 +74,7 @@ def check_open_data(ctx: GateContext) -> GateReport:
 
 def _dangling(ctx: GateContext, name: str, record: str, link: str) -> list[Diagnostic]:
     path, _, fragment = link.partition("#")
+    fragment = fragment.partition("?")[0]  # a lab opened in a state: the panel is the element
     where = SourceLocation(f"_site/{name}")
     if path not in ctx.output:
         return [
