@@ -22,6 +22,7 @@ from pathlib import Path
 from .build import build
 from .cache import BuildCache
 from .diagnostics import AtlasError, Diagnostic, SourceLocation, one_line
+from .gates.browser import LocalServer
 from .live_patch import site_changes
 from .output import Output
 from .pipeline import INPUTS
@@ -412,7 +413,7 @@ def _broken(state: LiveState, lines: list[str]) -> bool:
     return False
 
 
-class _Server(http.server.ThreadingHTTPServer):
+class _Server(LocalServer):
     daemon_threads = True
     request_queue_size = 256  # the listen backlog: a page opening dozens of files at once, several tabs
     block_on_close = False  # open event streams end with the server (LiveState.close), not before it

@@ -439,3 +439,25 @@ def test_serve_survives_a_fifo_and_a_name_that_is_not_utf8_and_rebuilds_after_th
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+def test_a_client_that_leaves_mid_answer_prints_no_traceback(tmp_path, capfd):
+    """A page navigated away while the server writes (a reset connection) is not an error: the
+    servers (serve's and the gates') say nothing, where http.server printed a traceback."""
+    import socket
+    import struct
+
+    from atlas_site.gates.browser import serve_folder
+
+    (tmp_path / "big.html").write_bytes(b"x" * 8_000_000)
+    with serve_folder(tmp_path) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        for _ in range(3):
+            client = socket.create_connection(("127.0.0.1", port))
+            client.sendall(b"GET /big.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            client.recv(1024)
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # leave with RST
+            client.close()
+        time.sleep(0.5)
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err and "Exception occurred" not in captured.err, captured.err

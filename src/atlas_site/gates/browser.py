@@ -11,6 +11,7 @@ import http.server
 import json
 import os
 import re
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -44,12 +45,25 @@ def chromium_path() -> str:
     return os.environ.get("ATLAS_CHROMIUM", "/usr/bin/chromium")
 
 
+class LocalServer(http.server.ThreadingHTTPServer):
+    """A server on 127.0.0.1 whose client may leave mid-answer (a page navigated away, a browser
+    closed): that is no error to print. Anything else is said in one line, never a traceback."""
+
+    def handle_error(self, request, client_address) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            return
+        print(
+            f"atlas-site: a request from {client_address[0]} failed: {error!r}", file=sys.stderr, flush=True
+        )
+
+
 @contextlib.contextmanager
 def serve_folder(folder: Path, handler_class=None):
     """A quiet static server on 127.0.0.1 for the duration of the gates (or, with its own handler
     class, of the benchmark's Lighthouse runs)."""
     handler = functools.partial(handler_class or _QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = LocalServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
