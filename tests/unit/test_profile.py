@@ -273,7 +273,7 @@ def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_us
     assert [str(p) for p in report.problems] == [
         f"{page}:11:3: warning[gate.terms.undefined-abbreviation]: en/caching: 'CDN' is not a glossary term "
         "(hint: add a term with abbr: CDN to ledger/glossary.md and define it with {{term:id}} at its first use, "
-        "or write the words out)"
+        "or write the words out; an everyday abbreviation or a product name goes in book.yaml glossary: common)"
     ], "once per page; a unit after a number and a hyphenated name are not counted"
     assert report.status == "warn" and not report.errors
     edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: CDN\n")
@@ -282,3 +282,64 @@ def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_us
     assert reports(assemble(workshop))["terms"].problems == [], (
         "an abbreviation with its degree (TP4, EP32) is the term"
     )
+
+
+def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):
+    """Everyday abbreviations (PDF, URL) and product names (AMD, MI350X) are no glossary terms:
+    book.yaml `glossary: common` lists them, the terms gate accepts them and says how many uses it
+    accepted; a token not listed is still reported, and a unit of data is a unit wherever it stands."""
+    page = "content/en/caching/00-caching.md"
+    edit(
+        workshop / page,
+        "A cache keeps answers close to where they are asked for.",
+        "A cache keeps answers, as PDF or JSON, close to where the API is asked for them; "
+        "the API counts decimal GB/s and the CDN sits in front.",
+    )
+    report = reports(assemble(workshop))["terms"]
+    assert [p.message for p in report.problems] == [
+        "en/caching: 'PDF' is not a glossary term",
+        "en/caching: 'JSON' is not a glossary term",
+        "en/caching: 'API' is not a glossary term",
+        "en/caching: 'CDN' is not a glossary term",
+    ], "nothing listed: every token is reported; GB named as a unit is not an abbreviation"
+    assert "accepted as common" not in report.figures, "a book that lists nothing says nothing of it"
+    edit(
+        workshop / "book.yaml",
+        "downloads: {basename: caching-workshop}\n",
+        "downloads: {basename: caching-workshop}\nglossary:\n  common: [API, JSON, PDF, MI350X]\n",
+    )
+    report = reports(assemble(workshop))["terms"]
+    assert [str(p).split(" (hint")[0] for p in report.problems] == [
+        f"{page}:11:118: warning[gate.terms.undefined-abbreviation]: en/caching: 'CDN' is not a glossary term"
+    ], "a listed token is accepted on every use; the unlisted CDN is still reported"
+    assert report.status == "warn"
+    assert report.figures == (
+        "5 abbreviations in the prose, 4 accepted as common (4 listed in book.yaml), 1 not in the glossary"
+    ), report.figures
+
+
+@pytest.mark.parametrize(
+    "glossary, expected",
+    [
+        (
+            "glossary:\n  comon: [API]\n",
+            "book.yaml:36:3: error[schema.unknown-key]: unknown key 'glossary.comon' in BookProfile "
+            "(hint: did you mean 'common'?)",
+        ),
+        (
+            "glossary:\n  common: [API, Api, api2]\n",
+            "book.yaml:36:17: error[schema.invalid]: glossary.common.1: 'Api' is not an abbreviation as the "
+            "prose writes it",
+        ),
+        (
+            "glossary:\n  common: [API, PDF, API]\n",
+            "book.yaml:36:3: error[schema.invalid]: glossary.common: listed twice: API",
+        ),
+    ],
+    ids=["unknown-key", "not-an-abbreviation", "listed-twice"],
+)
+def test_the_common_list_of_book_yaml_is_validated_with_its_location(workshop, glossary, expected):
+    edit(workshop / "book.yaml", "caching-workshop}\n", f"caching-workshop}}\n{glossary}")
+    result = run_cli("check", cwd=workshop)
+    assert result.returncode == 2
+    assert any(line.startswith(expected) for line in result.stderr.splitlines()), result.stderr

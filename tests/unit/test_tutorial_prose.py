@@ -16,7 +16,7 @@ UNSUPPORTED = {
     r"five kinds of parallelism \[@r16|五种并行的选择路径": "r16 gives single-GPU, TP, PP and MoE paths (line 600), no count",
     r"secondary reference|二手线索": "how a link was found is a note about our files",
     r"bulk of output cost|输出成本的大头": "not in the seeds",
-    r"FAST 2025[^.。]*\{\{claim:mooncake": "525 % / 75 % are the Mooncake paper's (seed 000 §10.3), not the FAST page's",
+    r"FAST(?:\}\})? 2025[^.。]*\{\{claim:mooncake": "525 % / 75 % are the Mooncake paper's (seed 000 §10.3), not the FAST page's",
     r"\\alpha\^\{?\\gamma": "the tutorial writes a and k, as the model page and Chapter 14 do",
     r"working papers|工作底稿": "the reviews' records are our files",
 }

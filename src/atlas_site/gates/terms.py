@@ -1,28 +1,35 @@
 """Gate: every abbreviation a reader meets in the prose is a glossary term. An all-caps token (two
 or more capitals, digits allowed: KV, FP8, W4A8KV4) that no term of ledger/glossary.md names, as
 its abbreviation, a name or an alias in any language, is a warning at its first use on the page.
-A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit after a number ("20 GB", "几 GB"), a token joined by a hyphen or letters to a longer
-name (GPT-3, OPT-175B, vLLM), and a token in the title of a work the book cites (GPTQ, KIVI): those
-are names, which the citation beside them resolves, rather than abbreviations."""
+A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit of data
+(GB, TB/s), whether after a number ("20 GB", "几 GB") or named as a unit ("decimal GB/s", "GiB and
+GB"), a token joined by a hyphen or letters to a longer name (GPT-3, OPT-175B, vLLM), and a token
+in the title of a work the book cites (GPTQ, KIVI): those are names, which the citation beside them
+resolves, rather than abbreviations. Counted but accepted: the tokens book.yaml lists as
+`glossary: common` (everyday abbreviations such as PDF or URL, vendor and product names such as
+AMD), which a reader knows without a definition; the pass line says how many."""
 
 from __future__ import annotations
 
 import re
 
 from ..diagnostics import Diagnostic
+from ..model.profile import ABBREVIATION_FORM
 from .context import GateContext
 from .report import GateReport
 
 # ASCII neighbours only: in Chinese prose a CJK character may touch the token ("用MXFP4")
-ABBREVIATION = re.compile(r"(?<![A-Za-z0-9_\-./])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)(?![A-Za-z0-9_\-])")
+ABBREVIATION = re.compile(rf"(?<![A-Za-z0-9_\-./])({ABBREVIATION_FORM})(?![A-Za-z0-9_\-])")
 AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  # 20 GB, 几 GB
+# units of data, decimal (GiB and the other binary units are not all-caps): a unit wherever it stands
+DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
 DEGREE = re.compile(r"(?<=[A-Z])\d+$")  # TP4, EP32: a term's abbreviation with its degree
 
 
 def abbreviations(text: str):
     """(offset, token) of each abbreviation-like token in a run of prose."""
     for match in ABBREVIATION.finditer(text):
-        if not AFTER_NUMBER.search(text[: match.start()]):
+        if match.group(1) not in DATA_UNITS and not AFTER_NUMBER.search(text[: match.start()]):
             yield match.start(), match.group(1)
 
 
@@ -46,7 +53,8 @@ def cited_names(book) -> set[str]:
 
 def check_abbreviations(ctx: GateContext) -> GateReport:
     known = glossary_tokens(ctx.book) | cited_names(ctx.book)
-    problems, seen_tokens = [], 0
+    common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
+    problems, seen_tokens, common_uses = [], 0, 0
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
         reported = set()
         for event in ctx.reading_order(parsed):
@@ -54,7 +62,12 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                 continue
             for offset, token in abbreviations(event.text):
                 seen_tokens += 1
-                if token in known or DEGREE.sub("", token) in known or token in reported:
+                if token in known or DEGREE.sub("", token) in known:
+                    continue
+                if token in common:
+                    common_uses += 1
+                    continue
+                if token in reported:
                     continue
                 reported.add(token)
                 problems.append(
@@ -64,10 +77,12 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         f"{lang}/{page_id}: '{token}' is not a glossary term",
                         severity="warning",
                         hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
-                        f"{{{{term:id}}}} at its first use, or write the words out",
+                        f"{{{{term:id}}}} at its first use, or write the words out; an everyday abbreviation "
+                        "or a product name goes in book.yaml glossary: common",
                     )
                 )
-    figures = f"{seen_tokens} abbreviations in the prose, {len(problems)} not in the glossary"
+    accepted = f", {common_uses} accepted as common ({len(common)} listed in book.yaml)" if common else ""
+    figures = f"{seen_tokens} abbreviations in the prose{accepted}, {len(problems)} not in the glossary"
     if not ctx.parsed:
         return GateReport("terms", figures, skipped="the book has no pages")
     return GateReport("terms", figures, problems)

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import datetime
 import re
+from typing import Annotated
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from .base import Frozen, Localized
 
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
+# the form of an abbreviation the terms gate counts (gates/terms.py): two or more capitals, digits
+# allowed (KV, FP8, W4A8KV4, MI350X)
+ABBREVIATION_FORM = r"[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*"
 REGISTRY_KINDS = ("nodes", "references")  # the two kinds of numbered source the engine knows
 GENERATED_PAGES = (
     "bibliography",
@@ -162,6 +166,32 @@ class Theme(Frozen):
         return css
 
 
+def _an_abbreviation(token: str) -> str:
+    if not re.fullmatch(ABBREVIATION_FORM, token):
+        raise ValueError(
+            f"{token!r} is not an abbreviation as the prose writes it: two or more capitals, digits "
+            "allowed (PDF, MI350X)"
+        )
+    return token
+
+
+class GlossaryPolicy(Frozen):
+    """What the terms gate accepts without a glossary term (gates/terms.py). `common`: all-caps
+    tokens a reader of this book knows without a definition, such as everyday computing
+    abbreviations (PDF, JSON, URL) and vendor or product names (AMD, MI350X); every other
+    abbreviation in the prose is a term of ledger/glossary.md or is written out."""
+
+    common: tuple[Annotated[str, AfterValidator(_an_abbreviation)], ...] = ()
+
+    @field_validator("common")
+    @classmethod
+    def _once_each(cls, common):
+        twice = sorted({token for token in common if common.count(token) > 1})
+        if twice:
+            raise ValueError(f"listed twice: {', '.join(twice)}")
+        return common
+
+
 class BookProfile(Frozen):
     title: Localized
     short_title: Localized
@@ -178,6 +208,7 @@ class BookProfile(Frozen):
     downloads: Downloads = Field(default_factory=Downloads)
     edition: Edition | None = None
     theme: Theme = Field(default_factory=Theme)
+    glossary: GlossaryPolicy = Field(default_factory=GlossaryPolicy)  # what the terms gate accepts undefined
 
     @field_validator("languages")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,6 +24,19 @@ def _union_branch_paths(errors) -> set[tuple]:
         if loc and isinstance(loc[-1], str) and UNION_BRANCH.match(loc[-1]):
             ends.setdefault(loc[:-1], set()).add(loc[-1])
     return {prefix for prefix, names in ends.items() if len(names) > 1}
+
+
+def _model_at(model: type[BaseModel], path: tuple) -> type[BaseModel]:
+    """The model that holds the last key of `path` (`translations.grace` -> TranslationPolicy), for
+    a 'did you mean' among its own fields; `model` itself where the path leaves plain models."""
+    for part in path:
+        field = model.model_fields.get(part) if isinstance(part, str) else None
+        kinds = (field.annotation, *get_args(field.annotation)) if field is not None else ()  # X | None
+        nested = [kind for kind in kinds if isinstance(kind, type) and issubclass(kind, BaseModel)]
+        if not nested:
+            return model
+        model = nested[0]
+    return model
 
 
 def schema_problems(
@@ -49,7 +63,7 @@ def schema_problems(
                 where,
                 "schema.unknown-key",
                 f"unknown key '{dotted}' in {model.__name__}",
-                closest(name, model.model_fields),
+                closest(name, _model_at(model, loc[:-1]).model_fields),
             )
         elif item["type"] == "missing":
             out.error(data.at(prefix + loc[:-1]), "schema.missing-key", f"{model.__name__} needs '{dotted}'")
