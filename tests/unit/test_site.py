@@ -43,10 +43,12 @@ def test_registry_counts(site):
 
 
 def test_every_teaching_number_is_computed(site):
-    examples = {
-        key for key in site.computed if not key.startswith("figure:")
-    }  # figure series live beside them
+    # figure series ("figure:<id>") and the labs' results for linked examples ("lab:<id>") live beside them
+    examples = {key for key in site.computed if ":" not in key}
     assert examples == set(site.book.examples)
+    assert {key[len("lab:") :] for key in site.computed if key.startswith("lab:")} == {
+        e.id for e in site.book.examples.values() if e.lab is not None
+    }, "every example linked to a lab was shown by it"
     assert {key[len("figure:") :] for key in site.computed if key.startswith("figure:")} == {
         f for f, spec in site.book.figures.items() if getattr(spec, "series", None)
     }

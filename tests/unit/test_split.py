@@ -4,12 +4,14 @@ language switch keeps the part, the pager walks the parts, and the editions keep
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from test_example_labs import MEMORY_LAB
 
-from conftest import make_project, run_cli
+from conftest import ROOT, edit, make_project, run_cli
 
 SECOND = {
     "zh": "\n## 更多 {#more}\n\n回到[服务指标](#q1)。\n",
@@ -96,3 +98,29 @@ def test_the_editions_are_made_of_whole_chapters(book):
     whole = state.output.document("en/ch14.html")
     assert 'id="q1"' in whole and 'id="more"' in whole and 'href="#more"' in whole
     assert 'id="more"' not in state.output.text("en/ch14.html")
+
+
+def test_the_open_data_addresses_follow_the_split(book):
+    """examples.json's lab link and its places name the page that holds their target."""
+    (book / "ledger/labs.md").write_text(
+        (ROOT / "ledger/labs.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    for lang in ("zh", "en"):
+        more = book / "content" / lang / "ch14" / "10-more.md"
+        more.write_text(
+            more.read_text(encoding="utf-8") + "\n{{ex:kv-per-token}}\n\n{{labs:memory}}\n", encoding="utf-8"
+        )
+    edit(
+        book / "book.yaml",
+        "  - generated: bibliography",
+        "  - generated: bibliography\n  - generated: numbers",
+    )
+    edit(book / "ledger/examples.md", '    seed: "000 §3.2"', f'    {MEMORY_LAB}\n    seed: "000 §3.2"')
+    (example,) = json.loads((built(book) / "examples.json").read_text(encoding="utf-8"))["examples"]
+    assert example["lab"]["links"]["en"].startswith("en/ch14-more.html#lab-memory-panel?attention=gqa&")
+    assert [place["href"] for place in example["used_in"]["zh"]] == [
+        "zh/ch14.html#q1",
+        "zh/ch14-more.html#more",
+    ]
+    numbers = (book / "_site/en/numbers.html").read_text(encoding="utf-8")
+    assert 'class="numbers-lab" href="ch14-more.html#lab-memory-panel?attention=gqa&amp;' in numbers

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..model import Book
 from ..output import Output
+from .open_data import FILES as OPEN_DATA
 
 MARKER = "<!--atlas:part-->"  # between two part files in the article of a chapter that is split
 ARTICLE_OPEN = re.compile(r'<article class="prose"[^>]*>\n')
@@ -92,6 +93,9 @@ def split_chapters(book: Book, output: Output) -> None:
         previews = f"assets/previews-{lang}.js"
         if previews in output:
             output.set(previews, _move_preview_keys(output.text(previews), lang, families))
+    for name in OPEN_DATA:
+        if name in output:
+            output.set(name, _move_data_links(output.text(name), families))
 
 
 def _family(html: str, page, lang: str) -> Family | None:
@@ -229,6 +233,23 @@ def _move_links(html: str, path: str, families: dict[str, Family], site_url: str
         return f"{match.group(1)}{posixpath.relpath(holder, here or '.')}{suffix}{match.group(3)}"
 
     return HREF.sub(move, html)
+
+
+# an address in the open data, from the site's root: "en/ch14.html#q3", "en/ch14.html#lab-x-panel?k=v"
+DATA_LINK = re.compile(r'"([a-z0-9-]+/[a-z0-9-]+\.html)#([^"?]+)(\?[^"]*)?"')
+
+
+def _move_data_links(data: str, families: dict[str, Family]) -> str:
+    """The open data's addresses (a record's places, a lab's state) at the page holding their target."""
+
+    def move(match: re.Match) -> str:
+        family = families.get(match.group(1))
+        holder = family.holder.get(match.group(2)) if family else None
+        if holder is None:
+            return match.group(0)
+        return f'"{holder}#{match.group(2)}{match.group(3) or ""}"'
+
+    return DATA_LINK.sub(move, data)
 
 
 def _move_preview_keys(script: str, lang: str, families: dict[str, Family]) -> str:
