@@ -71,8 +71,17 @@
 
     function say(text) { if (status) status.textContent = text; }
 
+    /* while the twins show, the status line says where: beside each paragraph on a wide screen
+       (site.css, 1024 px), under it on a phone */
+    var wide = window.matchMedia("(min-width: 1024px)");
+    function sayWhere() {
+      if (added && button.getAttribute("aria-pressed") === "true") say(button.getAttribute(wide.matches ? "data-on-beside" : "data-on-under"));
+    }
+    if (wide.addEventListener) wide.addEventListener("change", sayWhere);
+
     function show(on) {
       button.setAttribute("aria-pressed", String(on));
+      if (on) sayWhere(); else say("");
       article.classList.toggle("is-parallel", on && !!added);
       if (page) page.classList.toggle("is-parallel", on && !!added);
       if (added) added.forEach(function (twin) { twin.hidden = !on; });
@@ -119,7 +128,6 @@
       }).then(function (text) {
         var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
         place(new DOMParser().parseFromString(text, "text/html"));
-        say("");
         show(button.getAttribute("aria-pressed") === "true");
         if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
       }).catch(function () {

@@ -131,11 +131,27 @@
     return match ? match[1] : "";
   }
 
+  /* does the page's text hold one of the names, each word whole or as the start of a word (Latin)
+     and each Chinese run as it is? The index also answers a word it lacks with a shorter one
+     ("xyzzyq" with the "x" of a formula) and Chinese by single characters (显存 with 缓存's 存). */
+  function mentions(text, names) {
+    var have = words(text);
+    var chars = flat(text);
+    return names.some(function (name) {
+      var wanted = words(name);
+      return wanted.length > 0 && wanted.every(function (word) {
+        if (HAS_HAN.test(word)) return chars.indexOf(word) >= 0;
+        return have.some(function (w) { return w.indexOf(word) === 0 || (w.length >= 4 && word.indexOf(w) === 0); });
+      });
+    });
+  }
+
   /* every section of every page found (each search: one name of the query), best first */
   function rank(found, query, names) {
     var byUrl = {};
     var list = [];
     found.forEach(function (page) {
+      if (!mentions(((page.meta && page.meta.title) || "") + " " + (page.content || ""), names)) return;
       var subs = page.sub_results && page.sub_results.length ? page.sub_results : [page];
       var pageTitle = (page.meta && page.meta.title) || page.url;
       subs.forEach(function (sub) {
@@ -226,9 +242,10 @@
       list.removeAttribute("data-query");
     }
 
-    function render(hits, query, other) {
+    function render(hits, total, query, other) {
       clear();
-      var count = hits.length === 1 ? message("count-one") : message("count").replace("{n}", String(hits.length));
+      var count = total > hits.length ? message("count-of").replace("{n}", String(hits.length)).replace("{total}", String(total))
+        : hits.length === 1 ? message("count-one") : message("count").replace("{n}", String(hits.length));
       status.textContent = !hits.length ? message("none")
         : other ? message("other").replace("{lang}", other.name).replace("{count}", count) : count;
       close.hidden = !hits.length;
@@ -286,7 +303,7 @@
       }).then(function () {
         return ticket === pending ? run(query) : null;
       }).then(function (found) {
-        if (found && ticket === pending) render(found.hits.slice(0, SHOWN), query, found.other);
+        if (found && ticket === pending) render(found.hits.slice(0, SHOWN), found.hits.length, query, found.other);
       }).catch(function () {
         if (ticket === pending) { busy(false); status.textContent = offline; }
       });

@@ -120,14 +120,23 @@ def test_side_by_side_reading(site, lang, size, beside):
                 twin,
             )
         assert _no_overflow(page), "the page scrolls sideways"
-        # the choice follows the reader to the next page
+        # the status line says where the twins are, also on the next page the choice follows to
+        where = {
+            ("zh", True): "英文对应段落显示在每段右侧。",
+            ("zh", False): "英文对应段落显示在每段下方。",
+            ("en", True): "The Chinese text is shown beside each paragraph.",
+            ("en", False): "The Chinese text is shown under each paragraph.",
+        }[(lang, beside)]
+        assert page.locator("[data-parallel-status]").text_content() == where
         page.goto(site["base"] + f"{lang}/tf-overview.html", wait_until="load")
         page.wait_for_selector("article.is-parallel .twin")
         assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
+        assert page.locator("[data-parallel-status]").text_content() == where
         assert page.locator("article .twin").count() == page.locator("article [data-para]").count()
         assert _no_overflow(page)
         page.locator("[data-parallel-toggle]").click()
         assert page.locator("article .twin:visible").count() == 0
+        assert page.locator("[data-parallel-status]").text_content() == ""
         page.goto(site["base"] + f"{lang}/ch14.html", wait_until="load")
         page.wait_for_timeout(300)
         assert page.locator("article .twin").count() == 0, "turned off, it stays off"

@@ -599,3 +599,23 @@ def test_the_target_check_flags_small_crowded_targets(browser, base):
     count, bad = page.evaluate(TARGETS)
     assert len([b for b in bad if "tiny" in b]) == 2, bad
     page.close()
+
+
+def test_search_finds_only_what_the_text_holds_and_says_when_it_shows_the_best_of_more(browser, base):
+    """Review of issue 31: the index answers a word it lacks with a shorter one ("xyzzyq" found the
+    "x" of formulas) and a Chinese word by single characters (显存 found 缓存's 存); a result list
+    cut at eight said "8 sections" as if that were all."""
+    page = browser.new_page()
+    page.goto(base + "en/ch14.html")
+    for nonsense in ("xyzzyq", "qwerty"):
+        assert _top_three(page, nonsense) == [], nonsense
+        assert page.locator("[data-search-status]").inner_text() == "No results"
+    _top_three(page, "token")
+    status = page.locator("[data-search-status]").inner_text()
+    assert re.fullmatch(r"the best 8 of \d+ sections", status), status
+    assert int(status.split(" of ")[1].split()[0]) > 8
+    page.goto(base + "zh/ch14.html")
+    _top_three(page, "显存")
+    excerpts = page.eval_on_selector_all(".search-result", "els => els.map(e => e.textContent)")
+    assert excerpts and "显存" in excerpts[0], excerpts[:3]
+    page.close()

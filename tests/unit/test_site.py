@@ -9,6 +9,8 @@ import pytest
 from atlas_site.build import assemble
 from conftest import ROOT
 
+pytestmark = pytest.mark.book  # the Atlas itself, built whole: not the engine subset
+
 AS_OF = dt.date(
     2026, 12, 1
 )  # the release is judged on a pinned day, so the suite gives the same answer every day

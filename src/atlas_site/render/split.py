@@ -135,6 +135,9 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     if index > 0:
         head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
         head = STANDFIRST.sub("", head, count=1)
+        # under the chapter's title, which part this page is: the pager says it again at the end
+        where = _position(strings, index, len(family.pages)) + f" · {part.title}"
+        head = head.replace("</h1>", f'</h1>\n<p class="split-position">{where}</p>', 1)
     else:  # links made before the split (bookmarks, other sites) reach the page now holding them (site.js)
         moved = {
             target: posixpath.basename(page.path)
@@ -150,6 +153,14 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     if pager is not None:
         tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end() :]
     return head + part.body + tail
+
+
+def _position(strings: dict, index: int, total: int) -> str:
+    return (
+        strings.get("split_position", "{n} / {total}")
+        .replace("{n}", str(index + 1))
+        .replace("{total}", str(total))
+    )
 
 
 def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str:
@@ -169,11 +180,7 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
     elif (following := whole.get("next")) is not None:
         parts.append(following.group(0))
     label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
-    count = (
-        strings.get("split_position", "{n} / {total}")
-        .replace("{n}", str(index + 1))
-        .replace("{total}", str(len(family.pages)))
-    )
+    count = _position(strings, index, len(family.pages))
     return (
         f'<nav class="pager" aria-label="{label}">\n  '
         + "\n  ".join(parts)
