@@ -43,8 +43,6 @@
     /* "#lab-memory-panel?context_len=8192": a lab with its inputs (labs_js/shared/bind.js) */
     var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)).split("?")[0] : "";
     return carriedParagraph() || (id ? document.getElementById(id) : null);
-    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
-    return carriedParagraph() || (id ? document.getElementById(id) : null);
   }
 
   /* The twin page's paragraph N of a section is this page's paragraph N (the build numbers both);

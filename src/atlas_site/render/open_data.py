@@ -23,22 +23,25 @@ _LOCALIZED = {
     "minProperties": 1,
     "additionalProperties": {"type": "string", "minLength": 1},
 }
+
+
+def _closed(properties: dict) -> dict:
+    """An object with exactly these properties, all required."""
+    return {
+        "type": "object",
+        "required": list(properties),
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
+_TEXTS = {"type": "object", "additionalProperties": {"type": "string"}}  # name -> text (a link, an output)
 _NUMBER = {"oneOf": [{"type": "number"}, {"type": "array", "items": {"type": "number"}, "minItems": 1}]}
 _PLACES = {
     "type": "object",
     "additionalProperties": {
         "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["page", "section", "title", "href"],
-            "additionalProperties": False,
-            "properties": {
-                "page": {"type": "string"},
-                "section": {"type": "string"},
-                "title": {"type": "string"},
-                "href": {"type": "string"},
-            },
-        },
+        "items": _closed({name: {"type": "string"} for name in ("page", "section", "title", "href")}),
     },
 }
 _EDITION = {
@@ -127,7 +130,7 @@ CLAIMS_SCHEMA = _envelope(
             "sources": {"type": "array", "items": _SOURCE, "minItems": 1},
             "verified": {"type": "string", "format": "date"},
             "used_in": _PLACES,
-            "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
+            "permalinks": _TEXTS,
         },
     },
     "Every author-reported or benchmark number of the book, with its setting and sources.",
@@ -159,21 +162,18 @@ EXAMPLES_SCHEMA = _envelope(
                 },
             },
             "used_in": _PLACES,
-            "permalinks": {"type": "object", "additionalProperties": {"type": "string"}},
+            "permalinks": _TEXTS,
             "lab": {
                 "oneOf": [
                     {"type": "null"},
-                    {
-                        "type": "object",
-                        "required": ["id", "state", "shows", "links"],
-                        "additionalProperties": False,
-                        "properties": {
+                    _closed(
+                        {
                             "id": {"type": "string"},
                             "state": {"type": "object"},
-                            "shows": {"type": "object", "additionalProperties": {"type": "string"}},
-                            "links": {"type": "object", "additionalProperties": {"type": "string"}},
-                        },
-                    },
+                            "shows": _TEXTS,
+                            "links": _TEXTS,
+                        }
+                    ),
                 ]
             },
         },

@@ -246,29 +246,32 @@ def _move_links(html: str, path: str, families: dict[str, Family], site_url: str
 DATA_LINK = re.compile(r'"([a-z0-9-]+/[a-z0-9-]+\.html)#([^"?]+)(\?[^"]*)?"')
 
 
-def _move_data_links(data: str, families: dict[str, Family]) -> str:
-    """The open data's addresses (a record's places, a lab's state) at the page holding their target."""
+def _move_keys(pattern: re.Pattern, text: str, family_of, address) -> str:
+    """Each match of `pattern` (group 1 names a split chapter's page, group 2 an element of it)
+    rewritten by `address(holder, match)` to the page now holding that element."""
 
     def move(match: re.Match) -> str:
-        family = families.get(match.group(1))
+        family = family_of(match.group(1))
         holder = family.holder.get(match.group(2)) if family else None
-        if holder is None:
-            return match.group(0)
-        return f'"{holder}#{match.group(2)}{match.group(3) or ""}"'
+        return match.group(0) if holder is None else address(holder, match)
 
-    return DATA_LINK.sub(move, data)
+    return pattern.sub(move, text)
+
+
+def _move_data_links(data: str, families: dict[str, Family]) -> str:
+    """The open data's addresses (a record's places, a lab's state) at the page holding their target."""
+    return _move_keys(
+        DATA_LINK, data, families.get, lambda holder, m: f'"{holder}#{m.group(2)}{m.group(3) or ""}"'
+    )
 
 
 def _move_preview_keys(script: str, lang: str, families: dict[str, Family]) -> str:
     """The section previews are keyed "page#section" by the file a link points at: a section of a
     split chapter is now keyed by the page that holds it."""
     by_page = {family.page_id: family for family in families.values() if family.lang == lang}
-
-    def move(match: re.Match) -> str:
-        family = by_page.get(match.group(1))
-        holder = family.holder.get(match.group(2)) if family else None
-        if holder is None:
-            return match.group(0)
-        return f'"{posixpath.basename(holder).removesuffix(".html")}#{match.group(2)}"'
-
-    return PREVIEW_KEY.sub(move, script)
+    return _move_keys(
+        PREVIEW_KEY,
+        script,
+        by_page.get,
+        lambda holder, m: f'"{posixpath.basename(holder).removesuffix(".html")}#{m.group(2)}"',
+    )
