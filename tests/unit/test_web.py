@@ -211,9 +211,10 @@ def test_glossary_sorts_by_pinyin_in_chinese_and_alphabetically_in_english(real)
             escape(book.terms["ttft"].names[other]) in entry
             and escape(book.terms["ttft"].definition[lang]) in entry
         )
-        assert re.search(r'href="ch14(-[a-z-]+)?\.html#term-ttft"', entry), (
-            "links to the place the book first defines it"
-        )
+        defined = re.search(r'href="ch14(-[a-z-]+)?\.html#term-ttft">([^<]*)</a>', entry)
+        assert defined, "links to the place the book first defines it"
+        # named by its section, not only its page (every entry read "Ch. 14 · Serving")
+        assert defined.group(2).count(" · ") == 2, defined.group(2)
     zh = real.output.text("zh/glossary.html")
     assert zh.index('id="term-speculative-decoding"') < zh.index('id="term-throughput"'), (
         "推 tui1 before 吞 tun1"

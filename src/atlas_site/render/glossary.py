@@ -43,6 +43,12 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
     return abbr, others
 
 
+def _defined(term_id: str, place) -> dict:
+    """Where a term is first defined: the page and, when the term stands in one, the section."""
+    where = place.page_title if place.title == place.page_title else f"{place.page_title} · {place.title}"
+    return {"href": f"{place.page_id}.html#term-{term_id}", "label": where}
+
+
 def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
     places = places_of(book, parsed, lang, "term")
     entries = []
@@ -62,9 +68,7 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
                 ],
                 "definition": term.definition[lang],
                 "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
-                "defined": {"href": f"{used[0].page_id}.html#term-{term.id}", "label": used[0].page_title}
-                if used
-                else None,
+                "defined": _defined(term.id, used[0]) if used else None,
                 "used": used,
             }
         )
