@@ -6,7 +6,7 @@ book are not listed. Without script it is a plain table; numbers.js adds filteri
 from __future__ import annotations
 
 from ..model import Book
-from ..resolve.example_labs import RESULT_KEY, lab_link
+from ..resolve.example_labs import lab_link
 from .assets import GENERATED_PAGE_STYLES
 from .citation import cite_page
 from .layout import frame
@@ -94,11 +94,8 @@ def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[di
 
 def _lab_link(book: Book, parsed: dict, computed: dict, lang: str, example) -> dict | None:
     """The lab that shows the example, opened in its state: only when the build saw the lab show it."""
-    if RESULT_KEY.format(example.id) not in computed:
-        return None
-    href = lab_link(book, parsed, lang, example)
-    lab = book.labs[example.lab_id or ""]
-    return {"href": href, "title": lab.title[lang]} if href else None
+    href = lab_link(book, parsed, computed, lang, example)
+    return {"href": href, "title": book.labs[example.lab_id or ""].title[lang]} if href else None
 
 
 def render_numbers(book: Book, env, parsed: dict, computed: dict, lang: str, was: dict | None = None) -> str:

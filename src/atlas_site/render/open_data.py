@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from ..model import Book
-from ..resolve.example_labs import RESULT_KEY, lab_link
+from ..resolve.example_labs import lab_link
 from .state import source_label
 from .uses import figure_claims, places_of
 
@@ -295,9 +295,9 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
 
 def _lab(book: Book, parsed: dict, computed: dict, example) -> dict | None:
     """The lab that shows the example (verified by the build), and the link that opens it in its state."""
-    if example.lab is None or RESULT_KEY.format(example.id) not in computed:
+    links = {lang: lab_link(book, parsed, computed, lang, example) for lang in book.languages}
+    if example.lab is None or not any(links.values()):
         return None
-    links = {lang: lab_link(book, parsed, lang, example) for lang in book.languages}
     return {
         "id": example.lab_id,
         "state": dict(example.lab.state),

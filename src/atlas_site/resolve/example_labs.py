@@ -133,9 +133,12 @@ def lab_pages(book: Book, parsed: dict, lang: str) -> dict[str, str]:
     return found
 
 
-def lab_link(book: Book, parsed: dict, lang: str, example: Example) -> str | None:
-    """The example's lab opened in its state, relative to a page of `lang` (None: no lab shows it)."""
-    page = lab_pages(book, parsed, lang).get(example.lab_id or "") if example.lab else None
+def lab_link(book: Book, parsed: dict, computed: dict, lang: str, example: Example) -> str | None:
+    """The example's lab opened in its state, relative to a page of `lang`: only when the build saw
+    the lab show the example's number (None otherwise, or when no page of `lang` places the lab)."""
+    if RESULT_KEY.format(example.id) not in computed:
+        return None
+    page = lab_pages(book, parsed, lang).get(example.lab_id or "")
     return f"{page}.html#{state_fragment(example)}" if page else None
 
 
