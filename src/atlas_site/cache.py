@@ -52,18 +52,39 @@ def inside(path: Path, root: Path) -> bool:
         return False
 
 
+class Boundary:
+    """`inside` for the many files of one tree: each folder is resolved once, and a file that is no
+    link lies where its folder does (resolving every file of templates/ and labs_js/ was a third of
+    a small book's build)."""
+
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self._folders: dict[Path, bool] = {}
+
+    def holds(self, path: Path) -> bool:
+        try:
+            if path.is_symlink():
+                return inside(path, self.root)
+        except OSError:
+            return False
+        folder = path.parent
+        if folder not in self._folders:
+            self._folders[folder] = inside(folder, self.root)
+        return self._folders[folder]
+
+
 def tree_digest(root: Path, folders: tuple[str, ...]) -> str:
     """The version of project folders that are code to a stage (templates, labs_js): every file's
     path and bytes. A file that resolves outside the project is not read (the loader reports it);
     its link target is hashed instead."""
-    project = root.resolve()
+    boundary = Boundary(root)
     parts: list[str | bytes] = []
     for folder in folders:
         base = root / folder
         for path in sorted(base.rglob("*")):
             if "__pycache__" in path.parts or "tests" in path.relative_to(base).parts[:1]:
                 continue
-            if not inside(path, project):
+            if not boundary.holds(path):
                 parts += [
                     path.relative_to(base).as_posix(),
                     "outside: " + os.readlink(path) if path.is_symlink() else "outside",
@@ -247,7 +268,7 @@ class BuildCache:
             self.stats[f"{kind} hit"] += 1
             return value
         self.stats[f"{kind} miss"] += 1
-        value = compute()
+        value = _spawned(entry, compute) if kind in SPAWNED_KINDS else compute()
         if not self._write(entry, value) or self._remembers(kind):
             self.memory[entry] = value
         return value
@@ -357,8 +378,9 @@ class BuildCache:
 
 # The kinds another program computes (Node.js: the worked examples, the shipped scripts' syntax).
 # Each answer is a function of its key alone (the requests and the lab code), and starting Node
-# costs ≈ 0.1 s: a process that builds many projects without a cache (the test suite builds some
-# hundreds of fixture copies) asks for the same answers again, so one process computes each once.
+# costs ≈ 0.1 s: a process that builds many projects (serve's rebuilds after an edit undone, the
+# test suite's hundreds of fixture copies, each with an empty cache folder) asks for the same
+# answers again, so one process computes each once, with or without a cache folder.
 # Held as JSON text, so no build can change what the next one is given; a timeout raises and is
 # never kept (a slower moment may succeed).
 SPAWNED_KINDS = frozenset({"examples", "script-syntax"})
@@ -384,14 +406,16 @@ class NoCache(BuildCache):
 
     def _spawned(self, kind: str, key, compute):
         entry = _entry(kind, key)
-        known = _SPAWNED.get(entry)
-        if known is not None:
-            self.stats[f"{kind} hit"] += 1
-            return json.loads(known)
-        self.stats[f"{kind} miss"] += 1
-        value = compute()
-        text = json.dumps(value)
+        self.stats[f"{kind} {'hit' if entry in _SPAWNED else 'miss'}"] += 1
+        return _spawned(entry, compute)
+
+
+def _spawned(entry: tuple[str, str], compute):
+    """The answer Node gave this process for `entry`, asked for once (SPAWNED_KINDS)."""
+    known = _SPAWNED.get(entry)
+    if known is None:
+        known = json.dumps(compute())
         if len(_SPAWNED) >= SPAWNED_SIZE:
             _SPAWNED.pop(next(iter(_SPAWNED)), None)
-        _SPAWNED[entry] = text
-        return json.loads(text)  # what a hit returns: lists where the computation gave tuples
+        _SPAWNED[entry] = known
+    return json.loads(known)  # what a hit returns: lists where the computation gave tuples

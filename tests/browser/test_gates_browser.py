@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.build import assemble
-from atlas_site.gates.browser import run_browser_gates
+from atlas_site.gates.browser_walk import run_browser_gates
 
 
 @pytest.fixture

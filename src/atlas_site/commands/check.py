@@ -28,7 +28,7 @@ def run(args) -> int:
         try:
             import playwright.sync_api  # noqa: F401  (the browser gates import it only when they start)
 
-            from ..gates.browser import run_browser_gates as browser_gates
+            from ..gates.browser_walk import run_browser_gates as browser_gates
         except ImportError as error:
             print_problems(
                 [

@@ -1,7 +1,6 @@
-"""Browser gates, in one Chromium session and one pass over every page (--browser):
-390 px / 1280 px overflow, no request outside the site and no console error, the language switch
-keeping the section, figure text fitting its box — and the profile's browser rules (book.yaml:
-items of a block on the first screen, keyboard lab tabs) on the pages they name."""
+"""What the browser gates (--browser, gates/browser_walk.py) stand on: the local server, Chromium,
+a page opened with everything a reader would come near laid out, and the checks that drive a page
+with the keyboard and the mouse (lab tabs, the language switch)."""
 
 from __future__ import annotations
 
@@ -12,22 +11,8 @@ import json
 import os
 import re
 import sys
-import tempfile
 import threading
 from pathlib import Path
-
-from ..diagnostics import Diagnostic, SourceLocation
-from ..output import Output
-from ..write import write_site
-from .accessibility import axe_problems, axe_source, contrast_problems
-from .figure_layout import (
-    figure_contrast_problems,
-    figure_ink_problems,
-    figure_layout_problems,
-    figure_scale_problems,
-    figure_width_problems,
-)
-from .report import GateReport
 
 VIEWPORTS = {"390": (390, 844), "1280": (1280, 800)}
 CHROMIUM_ARGS = [
@@ -92,10 +77,6 @@ def launched_browser():
             browser.close()
 
 
-def _where(path: str, selector: str = "") -> SourceLocation:
-    return SourceLocation(f"_site/{path}" + (f" {selector}" if selector else ""))
-
-
 class PageWalk:
     """Visits every page once per viewport and hands each loaded page to the checks."""
 
@@ -103,14 +84,6 @@ class PageWalk:
         self.browser, self.base, self.pages = browser, base, pages
         self.external: list[tuple[str, str]] = []
         self.console: list[tuple[str, str]] = []
-
-    def contexts(self):
-        for name, (width, height) in VIEWPORTS.items():
-            context = self.browser.new_context(viewport={"width": width, "height": height})
-            try:
-                yield name, context
-            finally:
-                context.close()
 
     def open(self, context, path: str):
         page = context.new_page()
@@ -187,12 +160,6 @@ def _come_near_each(page, selector: str, ready: str, failure: str) -> list[str]:
     return problems
 
 
-def _overflow(page) -> tuple[int, int]:
-    return tuple(
-        page.evaluate("() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
-    )
-
-
 def check_tabs(page, expected: int) -> list[str]:
     """Real key presses: Right/Left/Home/End move and select; Tab enters the active panel."""
     issues = []
@@ -253,7 +220,7 @@ _SWITCH_HREF = (
 )
 
 
-def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
+def check_switch(page, walk: PageWalk, path: str) -> list[str]:
     """The language switch at a section points at the same section of the twin page, the twin
     holds it, and clicking the switch lands there. The reader comes to each sampled section by its
     address on the page already open (the fragment changes, the page stays); the twin's HTML is
@@ -300,202 +267,3 @@ def _check_switch(page, walk: PageWalk, path: str) -> list[str]:
     ):
         issues.append(f"switch from #{section} landed on {page.url}")
     return issues
-
-
-# what marks the block a browser rule is about, in a page's HTML
-RULE_MARKERS = {
-    "first_screen": lambda rule: f'data-block="{rule.args.block}"',
-    "lab_tabs": lambda rule: 'role="tablist"',
-}
-
-
-def _rule_pages(rules, kind: str, languages, output: Output) -> dict[str, list]:
-    """Output path -> the browser rules of one kind to check there. A chapter published as several
-    pages (render/split.py) is checked on the page that holds the rule's block."""
-    by_path: dict[str, list] = {}
-    for rule in rules:
-        if rule.name == kind:
-            for page_id in rule.page_ids():
-                for lang in languages:
-                    first = f"{lang}/{page_id}.html"
-                    pages = [first] + [p for p in output.html_pages() if p.startswith(f"{lang}/{page_id}-")]
-                    marker = RULE_MARKERS[kind](rule)
-                    holder = next((p for p in pages if p in output and marker in output.text(p)), first)
-                    by_path.setdefault(holder, []).append(rule)
-    return by_path
-
-
-def run_browser_gates(output: Output, rules=(), languages=(), browser=None, pages=None) -> list[GateReport]:
-    """The browser gates over every page, or over `pages` only (the test suite splits the real book
-    between its workers; `check --browser` always walks every page); `browser` reuses a launched
-    Chromium (the test suite shares one), else one is launched for the run."""
-    every_page = output.html_pages()
-    pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
-    first_screen_rules, tab_rules = (
-        _rule_pages(rules, "first_screen", languages, output),
-        _rule_pages(rules, "lab_tabs", languages, output),
-    )
-    subset = len(pages) < len(every_page)
-    overflow: list[Diagnostic] = []
-    first_screen: list[Diagnostic] = []
-    tabs: list[Diagnostic] = []
-    switch: list[Diagnostic] = []
-    figures: list[Diagnostic] = []
-    access: list[Diagnostic] = []
-    pending: list[Diagnostic] = []  # browser rules on a draft page: reported, not enforced
-    figure_count = first_screen_checks = tab_checks = 0
-    with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
-        site = Path(folder) / "_site"
-        write_site(output, site)
-        with (
-            serve_folder(site) as base,
-            contextlib.nullcontext(browser) if browser else launched_browser() as browser,
-        ):
-            walk = PageWalk(browser, base, pages)
-            for viewport, context in walk.contexts():
-                for path in pages:
-                    page = walk.open(context, path)
-                    width, client = _overflow(page)
-                    if width > client:
-                        overflow.append(
-                            Diagnostic(
-                                _where(path),
-                                "gate.390.overflow",
-                                f"{path} at {viewport} px: document scrolls sideways ({width} > {client})",
-                            )
-                        )
-                    draft = page.get_attribute("main", "data-status") not in (None, "published")
-                    for rule in first_screen_rules.get(path, []):
-                        first_screen_checks += 1
-                        issues = [
-                            Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
-                            for issue in rule.check_page(page, viewport)
-                        ]
-                        (pending if draft else first_screen).extend(issues)
-                    if viewport == "1280":
-                        for rule in tab_rules.get(path, []):
-                            tab_checks += 1
-                            issues = [
-                                Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
-                                for issue in check_tabs(page, rule.args.count)
-                            ]
-                            (pending if draft else tabs).extend(issues)
-                    if viewport == "390":
-                        problems = figure_layout_problems(page)
-                        figure_count += page.locator("figure.figure[data-figure]").count()
-                        figures += [
-                            Diagnostic(
-                                _where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}"
-                            )
-                            for p in problems
-                        ]
-                        figures += [
-                            Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}")
-                            for p in figure_ink_problems(page)
-                        ]
-                    if viewport == "1280":
-                        figures += [
-                            Diagnostic(
-                                _where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}"
-                            )
-                            for p in figure_width_problems(page)
-                        ]
-                        figures += [
-                            Diagnostic(
-                                _where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}"
-                            )
-                            for p in figure_scale_problems(page)
-                        ]
-                        figures += [
-                            Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}")
-                            for p in figure_contrast_problems(page)
-                        ]
-                    if viewport == "1280":
-                        access += [
-                            Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}")
-                            for p in axe_problems(page)
-                        ]
-                        access += [
-                            Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}")
-                            for p in contrast_problems(page)
-                        ]
-                    if viewport == "1280" and page.locator("[data-lang-switch]").count() and "/" in path:
-                        switch += [
-                            Diagnostic(
-                                _where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}"
-                            )
-                            for issue in _check_switch(page, walk, path)
-                        ]
-                    page.close()
-    offline = [
-        Diagnostic(_where(p), "gate.offline.request", f"{p}: request outside the site: {url}")
-        for p, url in sorted(set(walk.external))
-    ]
-    offline += [
-        Diagnostic(_where(p), "gate.offline.console", f"{p}: console error: {text}")
-        for p, text in sorted(set(walk.console))
-    ]
-    return [
-        GateReport(
-            "390 px",
-            f"{len(pages)} pages × 2 viewports (390×844, 1280×800); {len(overflow)} overflow",
-            overflow,
-        ),
-        _rule_report(
-            "first screen",
-            first_screen_checks,
-            first_screen,
-            pending,
-            "rule.first_screen",
-            _no_rule_checks("first_screen", first_screen_rules, subset),
-        ),
-        _rule_report(
-            "lab tabs",
-            tab_checks,
-            tabs,
-            pending,
-            "rule.lab_tabs",
-            _no_rule_checks("lab_tabs", tab_rules, subset),
-        ),
-        GateReport(
-            "offline",
-            f"{len(pages) * 2} page loads; {len(set(walk.external))} requests outside the site, {len(set(walk.console))} console errors",
-            offline,
-        ),
-        GateReport(
-            "language switch",
-            f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses",
-            switch,
-            skipped="" if len(languages) > 1 else "the book has one language",
-        ),
-        GateReport(
-            "accessibility",
-            f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
-            f"every text in the light and dark schemes; {len(access)} problems",
-            access,
-            skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])",
-        ),
-        GateReport(
-            "figure layout",
-            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems",
-            figures,
-            skipped="" if figure_count else "no page shows a figure",
-        ),
-    ]
-
-
-def _no_rule_checks(kind: str, rule_pages: dict, subset: bool) -> str:
-    """Why a rule gate checked nothing: no such rule, or (on a subset of the pages) none it names."""
-    if rule_pages and subset:
-        return f"none of these pages is named by a {kind} rule"
-    return f"book.yaml has no {kind} rule"
-
-
-def _rule_report(name: str, checks: int, problems: list, pending: list, code: str, none: str) -> GateReport:
-    waiting = [d for d in pending if d.code == code]
-    figures = f"{checks} page × viewport checks; {len(problems)} failures" + (
-        f" ({len(waiting)} pending on draft pages)" if waiting else ""
-    )
-    return GateReport(
-        name, figures, problems, pending=bool(waiting) and not problems, skipped="" if checks else none
-    )

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import BuildCache, NoCache, Versioned, digest, inside
+from ..cache import Boundary, BuildCache, NoCache, Versioned, digest, inside
 from ..diagnostics import Diagnostic, SourceLocation
 from ..files import NotAFile, read_regular
 from ..theme import owner, theme_glob
@@ -54,17 +54,18 @@ def outside_inputs(root: Path, folders=INPUT_FOLDERS) -> list[Diagnostic]:
     Node read rather than read_text, anything that read_text would refuse: a name that is not
     printable UTF-8, a FIFO, socket or device, a file that is not UTF-8. Each such file is read
     once here through read_regular (a few hundred KB), so none of them can hang or crash a stage."""
-    project = root.resolve()
+    boundary = Boundary(root)
     problems = []
     for folder in folders:
         base = root / folder
         if not base.exists() and not base.is_symlink():
             continue
-        candidates = [base] if not inside(base, project) else sorted(base.rglob("*"))
+        candidates = [base] if not boundary.holds(base) else sorted(base.rglob("*"))
         for path in candidates:
-            if path.is_symlink() and not inside(path, project):
+            held = boundary.holds(path)
+            if path.is_symlink() and not held:
                 problems.append(_outside(path, root))
-            elif folder in CODE_FOLDERS and inside(path, project):  # not what a linked folder holds outside
+            elif folder in CODE_FOLDERS and held:  # not what a linked folder holds outside
                 problems += _code_file_problems(path, root)
     return problems
 

@@ -1,0 +1,312 @@
+"""The browser gates' walk (`check --browser`): every page loaded once, checked at 390 px, resized
+to 1280 px and checked again, in a few Chromiums at once.
+
+Each page is loaded at 390×844 (overflow, the first-screen rules, the figures' layout at a phone's
+width), then the same page is resized to 1280×800 (overflow again, the first-screen and lab-tab
+rules, the figures at a desk's width, accessibility) and last its language switch is followed
+(which leaves the page). A reader who turns a phone or widens a window sees the same resize, so
+a page that only lays out right when loaded at a width is a finding, not noise; loading every
+page twice cost a fifth of the walk. On a machine with cores to spare the pages are dealt to
+several workers (worker_count), each with its own Chromium. What each page found is kept by page and reported in the pages' order,
+so the report is the same however the pages were dealt."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, SourceLocation
+from ..output import Output
+from ..write import write_site
+from .accessibility import axe_problems, axe_source, contrast_problems
+from .browser import VIEWPORTS, PageWalk, check_switch, check_tabs, launched_browser, serve_folder
+from .figure_layout import (
+    figure_contrast_problems,
+    figure_ink_problems,
+    figure_layout_problems,
+    figure_scale_problems,
+    figure_width_problems,
+)
+from .report import GateReport
+
+MAX_WORKERS = 4  # beyond this the browsers' memory grows faster than the walk shortens
+
+# what marks the block a browser rule is about, in a page's HTML
+RULE_MARKERS = {
+    "first_screen": lambda rule: f'data-block="{rule.args.block}"',
+    "lab_tabs": lambda rule: 'role="tablist"',
+}
+
+_SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+@dataclass
+class Plan:
+    """What every page is checked for: the browser rules by the page that holds their block."""
+
+    first_screen: dict[str, list]
+    tabs: dict[str, list]
+
+
+@dataclass
+class Findings:
+    """What one page showed, by gate."""
+
+    overflow: list[Diagnostic] = field(default_factory=list)
+    first_screen: list[Diagnostic] = field(default_factory=list)
+    tabs: list[Diagnostic] = field(default_factory=list)
+    switch: list[Diagnostic] = field(default_factory=list)
+    figures: list[Diagnostic] = field(default_factory=list)
+    access: list[Diagnostic] = field(default_factory=list)
+    pending: list[Diagnostic] = field(default_factory=list)  # browser rules on a draft page
+    figure_count: int = 0
+    first_screen_checks: int = 0
+    tab_checks: int = 0
+
+
+def _where(path: str, selector: str = "") -> SourceLocation:
+    return SourceLocation(f"_site/{path}" + (f" {selector}" if selector else ""))
+
+
+def _rule_pages(rules, kind: str, languages, output: Output) -> dict[str, list]:
+    """Output path -> the browser rules of one kind to check there. A chapter published as several
+    pages (render/split.py) is checked on the page that holds the rule's block."""
+    by_path: dict[str, list] = {}
+    for rule in rules:
+        if rule.name == kind:
+            for page_id in rule.page_ids():
+                for lang in languages:
+                    first = f"{lang}/{page_id}.html"
+                    pages = [first] + [p for p in output.html_pages() if p.startswith(f"{lang}/{page_id}-")]
+                    marker = RULE_MARKERS[kind](rule)
+                    holder = next((p for p in pages if p in output and marker in output.text(p)), first)
+                    by_path.setdefault(holder, []).append(rule)
+    return by_path
+
+
+def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> None:
+    """The checks at one width, on the page as it is laid out now."""
+    width, client = page.evaluate(
+        "() => [document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+    )
+    if width > client:
+        found.overflow.append(
+            Diagnostic(
+                _where(path),
+                "gate.390.overflow",
+                f"{path} at {viewport} px: document scrolls sideways ({width} > {client})",
+            )
+        )
+    draft = page.get_attribute("main", "data-status") not in (None, "published")
+    for rule in plan.first_screen.get(path, []):
+        found.first_screen_checks += 1
+        issues = [
+            Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
+            for issue in rule.check_page(page, viewport)
+        ]
+        (found.pending if draft else found.first_screen).extend(issues)
+    if viewport == "390":
+        found.figure_count = page.locator("figure.figure[data-figure]").count()
+        found.figures += [
+            Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}")
+            for p in figure_layout_problems(page)
+        ] + [
+            Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}")
+            for p in figure_ink_problems(page)
+        ]
+        return
+    for rule in plan.tabs.get(path, []):
+        found.tab_checks += 1
+        issues = [
+            Diagnostic(rule.location, rule.code(), f"{path}: {issue}")
+            for issue in check_tabs(page, rule.args.count)
+        ]
+        (found.pending if draft else found.tabs).extend(issues)
+    found.figures += (
+        [
+            Diagnostic(_where(path, "figure"), "gate.figures.width", f"{path} at 1280 px: {p}")
+            for p in figure_width_problems(page)
+        ]
+        + [
+            Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}")
+            for p in figure_scale_problems(page)
+        ]
+        + [
+            Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}")
+            for p in figure_contrast_problems(page)
+        ]
+    )
+    found.access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
+    found.access += [
+        Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}") for p in contrast_problems(page)
+    ]
+
+
+def _check_page(walk: PageWalk, context, path: str, plan: Plan) -> Findings:
+    found = Findings()
+    page = walk.open(context, path)  # the context's viewport: 390×844
+    try:
+        _at_width(page, path, "390", plan, found)
+        width, height = VIEWPORTS["1280"]
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.evaluate(_SETTLED)
+        _at_width(page, path, "1280", plan, found)
+        if page.locator("[data-lang-switch]").count() and "/" in path:  # last: it leaves the page
+            found.switch += [
+                Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}")
+                for issue in check_switch(page, walk, path)
+            ]
+    finally:
+        page.close()
+    return found
+
+
+def _walk_share(base: str, share: list[str], plan: Plan, browser=None):
+    """One worker: its pages in order, in its own Chromium unless one is given."""
+    with contextlib.nullcontext(browser) if browser else launched_browser() as chromium:
+        walk = PageWalk(chromium, base, share)
+        width, height = VIEWPORTS["390"]
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        try:
+            found = {path: _check_page(walk, context, path, plan) for path in share}
+        finally:
+            context.close()
+    return found, walk.external, walk.console
+
+
+def worker_count(pages: int) -> int:
+    """One Chromium per two cores (one browser already keeps two busy: its renderer lays out while
+    the browser process composites; on two cores a second Chromium made the Atlas's walk 4 % faster),
+    at most MAX_WORKERS and never more than the pages; ATLAS_BROWSER_WORKERS sets it."""
+    wanted = os.environ.get("ATLAS_BROWSER_WORKERS", "")
+    count = int(wanted) if wanted.isdigit() and int(wanted) > 0 else (os.cpu_count() or 1) // 2
+    return max(1, min(count, MAX_WORKERS, pages))
+
+
+def _deal(pages: list[str], output: Output, count: int) -> list[list[str]]:
+    """The pages dealt largest first, round-robin: like amounts of work per worker."""
+    ordered = sorted(pages, key=lambda path: (-len(output.text(path)), path))
+    return [share for share in (ordered[i::count] for i in range(count)) if share]
+
+
+def run_browser_gates(output: Output, rules=(), languages=(), browser=None, pages=None) -> list[GateReport]:
+    """The browser gates over every page, or over `pages` only (the test suite splits the real book
+    between its workers; `check --browser` always walks every page); `browser` reuses a launched
+    Chromium (the test suite shares one) for one worker, else each worker launches its own."""
+    every_page = output.html_pages()
+    pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
+    plan = Plan(
+        _rule_pages(rules, "first_screen", languages, output),
+        _rule_pages(rules, "lab_tabs", languages, output),
+    )
+    found: dict[str, Findings] = {}
+    external: list[tuple[str, str]] = []
+    console: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
+        site = Path(folder) / "_site"
+        write_site(output, site)
+        with serve_folder(site) as base:
+            if browser:  # a Chromium of this thread's Playwright: walked here, in order
+                results = [_walk_share(base, pages, plan, browser)]
+            else:
+                shares = _deal(pages, output, worker_count(len(pages)))
+                with concurrent.futures.ThreadPoolExecutor(max_workers=len(shares) or 1) as workers:
+                    results = list(workers.map(lambda share: _walk_share(base, share, plan), shares))
+            for share_found, share_external, share_console in results:
+                found.update(share_found)
+                external += share_external
+                console += share_console
+    return _reports(
+        [found[path] for path in pages],
+        pages,
+        languages,
+        plan,
+        sorted(set(external)),
+        sorted(set(console)),
+        len(pages) < len(every_page),
+    )
+
+
+def _reports(found: list[Findings], pages, languages, plan: Plan, external, console, subset: bool):
+    def every(name: str) -> list[Diagnostic]:
+        return [d for f in found for d in getattr(f, name)]
+
+    pending = every("pending")
+    figure_count = sum(f.figure_count for f in found)
+    offline = [
+        Diagnostic(_where(p), "gate.offline.request", f"{p}: request outside the site: {url}")
+        for p, url in external
+    ] + [Diagnostic(_where(p), "gate.offline.console", f"{p}: console error: {text}") for p, text in console]
+    switch = every("switch")
+    access = every("access")
+    figures = every("figures")
+    return [
+        GateReport(
+            "390 px",
+            f"{len(pages)} pages at 390×844 and 1280×800; {len(every('overflow'))} overflow",
+            every("overflow"),
+        ),
+        _rule_report(
+            "first screen",
+            sum(f.first_screen_checks for f in found),
+            every("first_screen"),
+            pending,
+            "rule.first_screen",
+            _no_rule_checks("first_screen", plan.first_screen, subset),
+        ),
+        _rule_report(
+            "lab tabs",
+            sum(f.tab_checks for f in found),
+            every("tabs"),
+            pending,
+            "rule.lab_tabs",
+            _no_rule_checks("lab_tabs", plan.tabs, subset),
+        ),
+        GateReport(
+            "offline",
+            f"{len(pages)} pages loaded, each seen at 2 widths; {len(external)} requests outside the site, "
+            f"{len(console)} console errors",
+            offline,
+        ),
+        GateReport(
+            "language switch",
+            f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses",
+            switch,
+            skipped="" if len(languages) > 1 else "the book has one language",
+        ),
+        GateReport(
+            "accessibility",
+            f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
+            f"every text in the light and dark schemes; {len(access)} problems",
+            access,
+            skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])",
+        ),
+        GateReport(
+            "figure layout",
+            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems",
+            figures,
+            skipped="" if figure_count else "no page shows a figure",
+        ),
+    ]
+
+
+def _no_rule_checks(kind: str, rule_pages: dict, subset: bool) -> str:
+    """Why a rule gate checked nothing: no such rule, or (on a subset of the pages) none it names."""
+    if rule_pages and subset:
+        return f"none of these pages is named by a {kind} rule"
+    return f"book.yaml has no {kind} rule"
+
+
+def _rule_report(name: str, checks: int, problems: list, pending: list, code: str, none: str) -> GateReport:
+    waiting = [d for d in pending if d.code == code]
+    figures = f"{checks} page × viewport checks; {len(problems)} failures" + (
+        f" ({len(waiting)} pending on draft pages)" if waiting else ""
+    )
+    return GateReport(
+        name, figures, problems, pending=bool(waiting) and not problems, skipped="" if checks else none
+    )
