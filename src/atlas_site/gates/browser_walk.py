@@ -251,21 +251,19 @@ def _reports(found: list[Findings], pages, languages, plan: Plan, external, cons
             f"{len(pages)} pages at 390×844 and 1280×800; {len(every('overflow'))} overflow",
             every("overflow"),
         ),
-        _rule_report(
-            "first screen",
-            sum(f.first_screen_checks for f in found),
-            every("first_screen"),
-            pending,
-            "rule.first_screen",
-            _no_rule_checks("first_screen", plan.first_screen, subset),
-        ),
-        _rule_report(
-            "lab tabs",
-            sum(f.tab_checks for f in found),
-            every("tabs"),
-            pending,
-            "rule.lab_tabs",
-            _no_rule_checks("lab_tabs", plan.tabs, subset),
+        *(
+            _rule_report(
+                name,
+                sum(getattr(f, checks) for f in found),
+                every(kind),
+                pending,
+                f"rule.{rule}",
+                _no_rule_checks(rule, getattr(plan, kind), subset),
+            )
+            for name, rule, kind, checks in (
+                ("first screen", "first_screen", "first_screen", "first_screen_checks"),
+                ("lab tabs", "lab_tabs", "tabs", "tab_checks"),
+            )
         ),
         GateReport(
             "offline",
