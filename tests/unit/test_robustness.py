@@ -506,3 +506,34 @@ def test_every_spelling_of_a_typed_gain_is_a_bare_number(mini, sentence):  # "3.
         for line in lines
         if line.startswith("content/en/ch14/00-intro.md:15:") and "gate.claims.bare-" in line
     ], lines
+
+
+def test_a_directive_cut_by_a_table_cell_is_located_and_an_escaped_bar_keeps_it_whole(mini):
+    """A bare '|' ends a table cell, so {{term:id|text}} in a table row reached readers as raw text
+    in four tutorial pages; now it is one located error, and '\\|' keeps the directive whole."""
+    page = mini / "content/en/ch14/00-intro.md"
+    text = page.read_text(encoding="utf-8")
+    table = "\n| metric | meaning |\n|---|---|\n| {{term:ttft|TTFT}} | from arrival |\n"
+    page.write_text(
+        text.replace("{{term:ttft}} counts from arrival.", "{{term:ttft}} counts from arrival.\n" + table, 1)
+    )
+    result = run_cli("build", "--no-search", cwd=mini)
+    assert result.returncode == 2
+    line = next(
+        n for n, row in enumerate(page.read_text(encoding="utf-8").split("\n"), 1) if "{{term:ttft|" in row
+    )
+    assert (
+        f"content/en/ch14/00-intro.md:{line}:3: error[directive.unfinished]: '{{{{term:ttft' does not end with '}}}}': "
+        "a reader would see it as raw text (hint: in a table row write the '|' of {{term:id|text}} as '\\|' "
+        "(a bare '|' ends the cell))"
+    ) in result.stderr.splitlines(), result.stderr
+    page.write_text(page.read_text(encoding="utf-8").replace("{{term:ttft|TTFT}}", "{{term:ttft\\|TTFT}}"))
+    result = run_cli("build", "--no-search", cwd=mini)
+    assert result.returncode == 0, result.stderr
+    html = (mini / "_site/en/ch14.html").read_text(encoding="utf-8")
+    cell = html[html.index("<td", html.index("<table")) :]
+    assert (
+        "{{" not in html
+        and cell.index("TTFT") < cell.index("</td>")
+        and "term" in cell[: cell.index("</td>")]
+    )

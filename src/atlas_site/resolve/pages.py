@@ -6,6 +6,7 @@ every page until the gates finish, it was most of what the index held (~1.3 MiB 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -194,6 +195,25 @@ class _Indexer:
         src = str(child.attrGet("src") or "")
         self.parsed.images.append((src, _image_location(part, token, src)))
 
+    def unfinished_directives(self, part, token, text: str, offset: int) -> None:
+        """`{{name…` left in the text is a directive the parser could not read: a reader would see it
+        raw. In a table row a bare '|' ends the cell, which cuts {{term:id|text}} in two."""
+        for match in UNFINISHED_DIRECTIVE.finditer(text):
+            line0, col = _offset_location(token, offset + match.start())
+            lines = part.body.split("\n")
+            at = lines[line0].find(match.group(0)) if line0 < len(lines) else -1
+            in_table = line0 < len(lines) and lines[line0].lstrip().startswith("|")
+            self.problem(
+                part,
+                line0,
+                at + 1 if at >= 0 else col,
+                "directive.unfinished",
+                f"'{match.group(0)}' does not end with '}}}}': a reader would see it as raw text",
+                "in a table row write the '|' of {{term:id|text}} as '\\|' (a bare '|' ends the cell)"
+                if in_table
+                else "close it with '}}', or write {{name:argument}} as the directive list shows",
+            )
+
     def inline(self, part, token) -> None:
         position = 0  # where the previous child's text was found in the inline's source
         for child in token.children or []:
@@ -224,6 +244,8 @@ class _Indexer:
                 self.add_use(part, "link", href, line0, col)
             elif child.type in ("text", "code_inline") and child.content.strip():
                 found = token.content.find(child.content, position)  # the next link is looked for after it
+                if child.type == "text":
+                    self.unfinished_directives(part, token, child.content, found if found >= 0 else position)
                 if self.events is not None:
                     line0, col = _offset_location(token, found if found >= 0 else position)
                     self.events.append(Event(_where(part, line0, col), text=child.content))
@@ -245,6 +267,7 @@ def _offset_location(token, offset: int) -> tuple[int, int]:
     return token.map[0] + before.count("\n"), len(before) - (before.rfind("\n") + 1) + 1
 
 
+UNFINISHED_DIRECTIVE = re.compile(r"\{\{[a-z-]+(?::[^\s{}|]*)?")
 PART_TOKENS = "part-tokens"  # the one kind of cache entry a build asks for more than once
 
 
