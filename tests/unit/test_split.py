@@ -58,16 +58,18 @@ def test_each_part_is_a_page_and_links_follow_their_targets(book):
     assert "ch14-more.html#more" in hrefs(first, "#more")  # into the second page
     assert "ch14.html#q1" in hrefs(second, "#q1")  # back into the first
     assert "<title>More · " in second
-    # which part a page is, under the chapter's title (the first page keeps its standfirst instead)
-    assert '</h1>\n<p class="split-position">Page 2 of 2 · More</p>' in second
-    assert "split-position" not in first
+    # which part a page is, under the chapter's title (the first page keeps its standfirst too)
+    assert '</h1>\n<p class="split-position">Part 2 of 2 · More</p>' in second
+    assert '</h1>\n<p class="split-position">Part 1 of 2 · ' in first
     assert (
         'class="skip-link" href="#main"' in second and 'href="#top"' in second
     )  # the frame stays on its page
     assert (
         'data-moved="{&quot;more&quot;:&quot;ch14-more.html&quot;}"' in first
     )  # old links to ch14.html#more go on
-    assert re.search(r'<a rel="next" href="ch14-more.html">More →</a>', first)
+    assert re.search(
+        r'<a rel="next" href="ch14-more.html"><span class="pager-dir">Next part</span> More →</a>', first
+    )
     assert re.search(r'<a rel="prev" href="ch14.html">', second)
     assert 'href="../zh/ch14-more.html"' in second  # the language switch keeps the part
     previews = (site / "assets" / "previews-en.js").read_text(encoding="utf-8")

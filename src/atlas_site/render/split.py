@@ -79,8 +79,9 @@ def split_chapters(book: Book, output: Output) -> None:
         return
     texts = {path: output.text(path) for path in output.html_pages()}
     for path, family in families.items():
+        chapter = texts[path]  # every page is composed from the whole chapter (the first page replaces it)
         for index, split_page in enumerate(family.pages):
-            texts[split_page.path] = _compose(texts[path], family, index, book.strings.get(family.lang, {}))
+            texts[split_page.path] = _compose(chapter, family, index, book.strings.get(family.lang, {}))
     for path, text in sorted(texts.items()):
         moved = _move_links(text, path, families, book.profile.site_url or "")
         if path in output:
@@ -132,12 +133,13 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     closed = whole_html.rfind(ARTICLE_CLOSE)
     head, tail = whole_html[: opened.end()], whole_html[closed:]
     part = family.pages[index]
+    # under the chapter's title, on every page, which part this is: the pager says it again at the end
+    where = _position(strings, index, len(family.pages)) + f" · {_part_name(part)}"
+    head = head.replace("</h1>", f'</h1>\n<p class="split-position">{where}</p>', 1)
+    head = _contents(head, family, index, strings)
     if index > 0:
         head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
         head = STANDFIRST.sub("", head, count=1)
-        # under the chapter's title, which part this page is: the pager says it again at the end
-        where = _position(strings, index, len(family.pages)) + f" · {part.title}"
-        head = head.replace("</h1>", f'</h1>\n<p class="split-position">{where}</p>', 1)
     else:  # links made before the split (bookmarks, other sites) reach the page now holding them (site.js)
         moved = {
             target: posixpath.basename(page.path)
@@ -155,6 +157,71 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     return head + part.body + tail
 
 
+QUESTION = re.compile(r'<h2[^>]*\sid="q(\d+)"')
+TOC = re.compile(
+    r'(<nav class="toc"[^>]*aria-label=")([^"]*)("[^>]*>.*?<p class="toc-title">)(.*?)(</p>\s*)<ol>.*?</ol>',
+    re.S,
+)
+TOC_ENTRY = re.compile(r'<li><a href="#([^"]+)">.*?</a></li>', re.S)
+
+
+def _questions(part: SplitPage) -> str:
+    """The questions a part answers where its sections are question sections (q1…q18): "Q1–Q4"."""
+    numbers = [int(n) for n in QUESTION.findall(part.body)]
+    if not numbers:
+        return ""
+    return f"Q{numbers[0]}" if len(numbers) == 1 else f"Q{numbers[0]}–Q{numbers[-1]}"
+
+
+def _part_name(part: SplitPage) -> str:
+    """A part's name: its first heading, and its questions: "Serving metrics: … · Q1–Q4"."""
+    questions = _questions(part)
+    return f"{part.title} · {questions}" if questions else part.title
+
+
+def _contents(head: str, family: Family, index: int, strings: dict) -> str:
+    """The contents of a split page list the whole chapter ("In this chapter"), grouped under its
+    parts, the entries on this page marked (their links stay on the page; the others are moved to
+    their pages with every other link)."""
+    found = TOC.search(head)
+    if found is None:
+        return head
+    entries = TOC_ENTRY.findall(found.group(0))
+    items = {m.group(1): m.group(0) for m in TOC_ENTRY.finditer(found.group(0))}
+    here_tag = html.escape(strings.get("split_here", "this page"))
+    groups = []
+    for number, page in enumerate(family.pages):
+        own = [items[key] for key in entries if family.holder.get(key) == page.path]
+        if not own:
+            continue
+        # "Part 2 · Q1–Q4": the entries under it name the sections
+        label = strings.get("split_part", "Part {n}").replace("{n}", str(number + 1))
+        label += f" · {_questions(page)}" if _questions(page) else ""
+        if number == index:
+            groups.append(
+                f'<li class="toc-part toc-here"><p class="toc-part-title" aria-current="page">{label}'
+                f' <span class="toc-here-tag">{here_tag}</span></p>\n  <ol>{"".join(own)}</ol></li>'
+            )
+        else:
+            groups.append(
+                f'<li class="toc-part"><p class="toc-part-title">{label}</p>\n  <ol>{"".join(own)}</ol></li>'
+            )
+    title = html.escape(str(strings.get("split_contents") or found.group(4)))
+    grouped = (
+        found.group(1)
+        + title
+        + found.group(3)
+        + title
+        + found.group(5)
+        + "<ol>\n  "
+        + "\n  ".join(groups)
+        + "\n  </ol>"
+    )
+    head = head[: found.start()] + grouped + head[found.end() :]
+    # the phone header's contents button says the same until the reader is in a section
+    return head.replace(f"data-toc-current>{found.group(4)}<", f"data-toc-current>{title}<", 1)
+
+
 def _position(strings: dict, index: int, total: int) -> str:
     return (
         strings.get("split_position", "{n} / {total}")
@@ -169,14 +236,21 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
     whole = {rel: re.search(rf'<a rel="{rel}"[^>]*>.*?</a>', chapter_pager, re.S) for rel in links}
     own = posixpath.basename
     parts = []
+    # each link says which way it goes above the part it names ("Previous part" / "Next part")
     if index > 0:
         before = family.pages[index - 1]
-        parts.append(f'<a rel="prev" href="{own(before.path)}">← {before.title}</a>')
+        overline = html.escape(strings.get("prev_part", "Previous part"))
+        parts.append(
+            f'<a rel="prev" href="{own(before.path)}"><span class="pager-dir">{overline}</span> ← {before.title}</a>'
+        )
     elif (previous := whole.get("prev")) is not None:
         parts.append(previous.group(0))
     if index + 1 < len(family.pages):
         after = family.pages[index + 1]
-        parts.append(f'<a rel="next" href="{own(after.path)}">{after.title} →</a>')
+        overline = html.escape(strings.get("next_part", "Next part"))
+        parts.append(
+            f'<a rel="next" href="{own(after.path)}"><span class="pager-dir">{overline}</span> {after.title} →</a>'
+        )
     elif (following := whole.get("next")) is not None:
         parts.append(following.group(0))
     label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
