@@ -220,11 +220,7 @@
       }, Promise.resolve()).then(function () { return pages; });
     }
 
-    var close = element("button", "search-close", "×");
-    close.type = "button";
-    close.hidden = true;
-    close.setAttribute("aria-label", message("close"));
-    form.insertBefore(close, list);
+    var close = form.querySelector(".search-close"); /* made by search.js */
 
     function clear() {
       while (list.firstChild) list.removeChild(list.firstChild);
@@ -309,7 +305,7 @@
       });
     }
 
-    close.addEventListener("click", function () { dismiss(); input.focus(); });
+    form.addEventListener("atlas-search-dismiss", dismiss);
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && (list.firstChild || status.textContent)) dismiss();
     });

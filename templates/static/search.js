@@ -21,6 +21,23 @@
     var offline = form.getAttribute("data-msg-offline").replace("{folder}", openedFolder(base));
     form.hidden = false;
     form.addEventListener("submit", function (event) { event.preventDefault(); });
+    /* the one close control (the input's own clear button is hidden on phones, web.css): made here,
+       not by the search itself, so the sheet a phone opens can always be closed, offline too. On a
+       phone it closes the sheet (blur); on a desk the box keeps focus for the next query. */
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "search-close";
+    close.textContent = "\u00d7";
+    close.hidden = true;
+    close.setAttribute("aria-label", form.getAttribute("data-msg-close") || "");
+    form.insertBefore(close, form.querySelector("[data-search-results]"));
+    close.addEventListener("click", function () {
+      form.dispatchEvent(new CustomEvent("atlas-search-dismiss"));
+      if (window.matchMedia("(max-width: 600px)").matches) {
+        input.blur();
+        close.blur();
+      } else input.focus();
+    });
     if (window.location.protocol === "file:") {
       /* the notice shows while the reader is at the box, never over the page they came to read */
       input.readOnly = true;

@@ -524,9 +524,10 @@ def test_search_results_name_the_page_and_close(browser, base):
     page.keyboard.press("Escape")
     assert page.locator(".search-result").count() == 0
     _top_three(page, "goodput")
-    box = page.locator(".search").bounding_box()  # on a phone the results cover the top of the page
-    assert box["y"] + box["height"] < 800, box
-    page.mouse.click(195, box["y"] + box["height"] + 20)
+    # on a phone the open search is a sheet (test_phone_reader.py)
+    box = page.locator(".search").bounding_box()
+    assert box["height"] >= 800, box
+    page.evaluate("document.querySelector('main').click()")  # a click outside it (on a desk: beside it)
     assert page.locator(".search-result").count() == 0, "a tap outside closes the results"
     page.close()
 

@@ -1,0 +1,144 @@
+"""Reading on a phone as well as on a desk (issue 31, the independent review's open items): search as
+a sheet, a split chapter's pages that say which part they are, a language switch that keeps the
+paragraph, formulas whose subscripts drop, one style of evidence label, Chinese punctuation around
+them, the labs' summary bar, the header of the reference pages, and the glossary."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from conftest import ROOT
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESK = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    """The real book as it is published (book.yaml unchanged: Chapter 14 split into one page per
+    part), built once for this module into a temporary folder."""
+    from atlas_site.build import build
+
+    project = tmp_path_factory.mktemp("published") / "book"
+    for name in ("content", "ledger", "sources", "templates", "labs_js"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
+    shutil.copy(ROOT / "book.yaml", project / "book.yaml")
+    folder = project.parent / "_site"
+    result = build(project, folder)
+    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(published, chromium):
+    from atlas_site.gates.browser import serve_folder
+
+    with serve_folder(published) as url:
+        yield {"base": url, "browser": chromium, "folder": published}
+
+
+def _open(site, path, **options):
+    context = site["browser"].new_context(**options)
+    page = context.new_page()
+    page.goto(site["base"] + path, wait_until="load")
+    return context, page
+
+
+# ---------------------------------------------------------------- review item 2: search on a phone
+
+
+@pytest.mark.parametrize("lang, query", [("zh", "KV 缓存"), ("en", "KV cache")])
+def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, query):
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    page.locator("#search-input").tap()
+    page.fill("#search-input", query)
+    page.wait_for_selector(".search-result", timeout=30000)
+    page.wait_for_function("() => !document.querySelector('[data-search]').classList.contains('is-busy')")
+    sheet = page.evaluate(
+        """() => {
+      const form = document.querySelector('[data-search]'), list = form.querySelector('.search-results');
+      const box = form.getBoundingClientRect(), items = list.getBoundingClientRect();
+      const input = form.querySelector('input');
+      const visible = el => el && getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().width > 0;
+      /* the input's own clear button (a pseudo-element getComputedStyle cannot reach): hidden by a
+         rule that applies at this width */
+      const rules = [...document.styleSheets].flatMap(sheet => [...sheet.cssRules]).flatMap(
+        rule => rule.media ? (matchMedia(rule.media.mediaText).matches ? [...rule.cssRules] : []) : [rule]);
+      const hidden = rules.some(rule => (rule.selectorText || '').includes('::-webkit-search-cancel-button')
+        && rule.style.display === 'none' && input.matches(rule.selectorText.split('::')[0]));
+      return {box: [box.left, box.top, box.right, box.bottom], listBottom: items.bottom,
+              listScrolls: list.scrollHeight > list.clientHeight,
+              background: getComputedStyle(form).backgroundColor,
+              closes: [...form.querySelectorAll('button')].filter(visible).length,
+              nativeClear: !hidden,
+              overflow: document.documentElement.scrollWidth};
+    }"""
+    )
+    assert sheet["box"] == [0, 0, 390, 844], f"the open search covers the window: {sheet['box']}"
+    assert re.fullmatch(r"rgb\(\d+, \d+, \d+\)", sheet["background"]), "an opaque sheet, not the page beneath"
+    assert sheet["closes"] == 1 and not sheet["nativeClear"], "one close control, not two"
+    assert sheet["listBottom"] >= 844 - 2 and sheet["listScrolls"], "the results use the height that is left"
+    assert sheet["overflow"] <= 390
+    page.locator(".search-close").tap()
+    page.wait_for_function("() => !document.querySelector('.search-result')")
+    assert page.locator(".search").bounding_box()["height"] < 60, "the close button closes the sheet"
+    context.close()
+
+
+# ---------------------------------------------------------------- review item 3: a split chapter's pages
+
+SPLIT = {
+    "zh": {"position": "第 2 部分，共 8 · ", "contents": "本章目录", "prev": "上一部分", "next": "下一部分"},
+    "en": {
+        "position": "Part 2 of 8 · ",
+        "contents": "In this chapter",
+        "prev": "Previous part",
+        "next": "Next part",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_split_page_says_which_part_it_is_and_its_contents_are_the_chapters(site, lang):
+    want = SPLIT[lang]
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    h1 = page.locator("h1").bounding_box()
+    position = page.locator(".split-position")
+    assert position.inner_text().startswith(want["position"]) and "Q1–Q4" in position.inner_text()
+    assert position.bounding_box()["y"] < h1["y"] + h1["height"] + 40, "the part is named right under the H1"
+    page.locator("[data-toc-toggle]").tap()
+    toc = page.locator("#toc")
+    toc.wait_for(state="visible")
+    assert toc.locator(".toc-title").inner_text() == want["contents"]
+    assert toc.locator(".toc-part").count() == 8, "grouped under the chapter's eight parts"
+    here = toc.locator(".toc-part.toc-here")
+    assert here.count() == 1 and here.locator(".toc-part-title[aria-current='page']").count() == 1
+    own = here.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert own == ["#q1", "#q2", "#q3", "#q4"], own
+    others = toc.locator(".toc-part:not(.toc-here) a").evaluate_all(
+        "ls => ls.map(a => a.getAttribute('href'))"
+    )
+    assert others and all(not href.startswith("#") for href in others), (
+        "the other parts' entries load their page"
+    )
+    page.keyboard.press("Escape")
+    pager = page.locator("nav.pager")
+    pager.scroll_into_view_if_needed()
+    prev, next_ = pager.locator("a[rel=prev]"), pager.locator("a[rel=next]")
+    assert prev.locator(".pager-dir").inner_text() == want["prev"]
+    assert next_.locator(".pager-dir").inner_text() == want["next"]
+    left, right = prev.bounding_box(), next_.bounding_box()
+    assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"], (
+        "prev left, next right"
+    )
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('.pager a[rel=next]')).textAlign") == "right"
+    )
+    count = pager.locator(".pager-position").bounding_box()
+    assert count["y"] >= max(left["y"] + left["height"], right["y"] + right["height"]) - 1, (
+        "the count has a row of its own"
+    )
+    context.close()
