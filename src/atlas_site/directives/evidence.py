@@ -51,11 +51,13 @@ def dated(template: str, day) -> str:
 
 def _claim_evidence(state, claim) -> str:
     """Inside the setting line: when the number was last verified and, for a living or unresolved
-    source, how far it was read (that cannot be checked against a fixed text later)."""
+    source, how far it was read (that cannot be checked against a fixed text later): once per page,
+    at the first claim resting on it (its citation card keeps it at every use)."""
     html = f'<span class="claim-verified"> · {dated(state.ui("verified_on"), claim.verified)}</span>'
     for number in claim.source:
         entry = state.book.registry.entry(number)
-        if entry is not None and entry.scope_at_every_use:
+        if entry is not None and entry.scope_at_every_use and number not in state.scoped:
+            state.scoped.add(number)
             text = (
                 state.ui("scope_of")
                 .replace("{source}", f"[{source_label(state.book, number)}]")

@@ -55,18 +55,20 @@ class RenderState:
     paragraphs: int = 0  # paragraphs of `section` so far: data-para="SECTION.N" pairs them with the twin's
     defined: set = field(default_factory=set)
     noted: set = field(default_factory=set)
+    scoped: set = field(default_factory=set)  # sources whose verification scope this page has shown
     notices: dict = field(
         default_factory=dict
     )  # section id -> the reader's notice that a twin changed (translations/)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
-        return [self.section, sorted(self.defined), sorted(self.noted), self.paragraphs]
+        return [self.section, sorted(self.defined), sorted(self.noted), self.paragraphs, sorted(self.scoped)]
 
     def resume(self, carried: list) -> None:
         self.section = carried[0]
         self.defined, self.noted = set(carried[1]), set(carried[2])
         self.paragraphs = carried[3]
+        self.scoped = set(carried[4]) if len(carried) > 4 else set()
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:
