@@ -66,35 +66,47 @@
     return carried;
   }
 
-  /* The paragraph being read: the first whose top is in view below the header (or, inside a
-     paragraph taller than the window, the last one starting above it), as the query the language
-     switch carries. */
-  function paragraphQuery() {
-    var blocks = document.querySelectorAll("article [data-para]");
+  /* The place being read, as the switch carries it: the paragraph covering the line under the
+     header (or, where the line falls between two, the next one starting in view), as
+     "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
+     paragraphs, the entry covering that line (a glossary term, a row of the numbers page), whose id
+     the other language shares: "#term-…". Null at the top of the page. */
+  function placeBeingRead() {
+    if (window.scrollY < 1) return null;
     var header = document.querySelector(".site-header");
-    var line = header ? header.getBoundingClientRect().bottom : 0;
+    var line = header ? header.getBoundingClientRect().bottom + 1 : 0;
+    var blocks = document.querySelectorAll("article [data-para]");
+    var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id]");
     var found = null;
-    for (var i = 0; i < blocks.length; i++) {
-      var top = blocks[i].getBoundingClientRect().top;
-      if (top >= line - 1) { if (top < window.innerHeight) found = blocks[i]; break; }
-      found = blocks[i];
+    for (var i = 0; i < entries.length; i++) {
+      var box = entries[i].getBoundingClientRect();
+      if (box.bottom <= line) { found = entries[i]; continue; } /* above the line: the last such, failing better */
+      if (box.top <= line || box.top < window.innerHeight) found = entries[i];
+      break;
     }
-    if (!found || window.scrollY < 1) return "";
+    if (!found) return null;
+    if (!blocks.length) return { query: "", hash: found.id };
     var key = found.getAttribute("data-para"), section = key.slice(0, key.lastIndexOf("."));
     var count = Array.prototype.filter.call(blocks, function (block) {
       var own = block.getAttribute("data-para");
       return own.slice(0, own.lastIndexOf(".")) === section;
     }).length;
-    return "?para=" + encodeURIComponent(key) + "&of=" + count;
+    return { query: "?para=" + encodeURIComponent(key) + "&of=" + count, hash: document.getElementById(section) ? section : null };
   }
 
   /* Land on the carried paragraph: the browser scrolled to its section's heading first. */
+  /* Then the address loses its ?para=…&of=… (a shared or bookmarked address names the section only). */
   function landOnCarriedParagraph() {
     var target = carriedParagraph();
     if (!target) return;
     target.scrollIntoView();
     window.addEventListener("load", function () {
       if (Math.abs(target.getBoundingClientRect().top - (parseFloat(getComputedStyle(target).scrollMarginTop) || 0)) > 2) target.scrollIntoView();
+      var params = new URLSearchParams(window.location.search);
+      params.delete("para");
+      params.delete("of");
+      var rest = params.toString();
+      try { window.history.replaceState(window.history.state, "", window.location.pathname + (rest ? "?" + rest : "") + window.location.hash); } catch (e) { /* file:// in some browsers */ }
     });
   }
 
@@ -240,10 +252,10 @@
     /* the paragraph too, measured only when the reader reaches for the switch */
     function carryParagraph() {
       update();
-      var query = paragraphQuery();
+      var place = placeBeingRead();
       switches.forEach(function (link, i) {
-        var hash = link.getAttribute("href").split("#")[1];
-        link.setAttribute("href", bases[i] + query + (hash ? "#" + hash : ""));
+        var hash = (place && place.hash) || link.getAttribute("href").split("#")[1];
+        link.setAttribute("href", bases[i] + (place ? place.query : "") + (hash ? "#" + hash : ""));
       });
     }
     switches.forEach(function (link) {

@@ -142,3 +142,79 @@ def test_a_split_page_says_which_part_it_is_and_its_contents_are_the_chapters(si
         "the count has a row of its own"
     )
     context.close()
+
+
+# ---------------------------------------------------------------- review item 4: the language switch
+
+
+def _scroll_by_hand(page, script, arg):
+    """A reader's scroll (a wheel event first, so the page stops holding its entry target), again
+    until blocks laid out late above it stop moving it."""
+    for _ in range(6):
+        page.evaluate("() => window.dispatchEvent(new WheelEvent('wheel'))")
+        page.evaluate(script, arg)
+        page.wait_for_timeout(150)
+
+
+def test_switch_carries_the_paragraph_covering_the_header_line_and_cleans_the_address(site):
+    """tf-cluster: read in the middle of a long paragraph, its top above the header's edge; the
+    switch names that paragraph (not the next one) and its own section, and the address is clean
+    once the twin page has landed on it."""
+    context, page = _open(site, "zh/tf-cluster.html", **PHONE)
+    key = page.evaluate(
+        """() => [...document.querySelectorAll('article [data-para]')]
+             .sort((a, b) => b.offsetHeight - a.offsetHeight)[0].getAttribute('data-para')"""
+    )
+    _scroll_by_hand(
+        page,
+        """(key) => { const block = document.querySelector(`[data-para="${key}"]`);
+           const line = document.querySelector('.site-header').getBoundingClientRect().bottom;
+           window.scrollBy(0, block.getBoundingClientRect().top - line + 120); }""",
+        key,
+    )
+    switch = page.locator("[data-lang-switch]")
+    switch.dispatch_event("focus")
+    section = key.rsplit(".", 1)[0]
+    href = switch.get_attribute("href")
+    assert f"para={key}&" in href and href.endswith(f"#{section}"), (key, href)
+    switch.tap()
+    page.wait_for_url("**/en/tf-cluster.html*")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => !location.search", timeout=5000)
+    assert page.url.endswith(f"/en/tf-cluster.html#{section}"), page.url
+    top = page.evaluate(
+        "(key) => document.querySelector(`[data-para='${key}']`).getBoundingClientRect().top", key
+    )
+    assert 0 <= top < page.evaluate("innerHeight"), f"the twin paragraph is {top} px from the top"
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "path, entries", [("en/glossary.html", ".glossary-entry[id]"), ("zh/numbers.html", "tr.numbers-row[id]")]
+)
+def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries):
+    context, page = _open(site, path, **PHONE)
+    _scroll_by_hand(
+        page,
+        """(selector) => { const all = [...document.querySelectorAll(selector)];
+           const entry = all[Math.floor(all.length * 0.6)];
+           const line = document.querySelector('.site-header').getBoundingClientRect().bottom;
+           window.scrollBy(0, entry.getBoundingClientRect().top - line + 5); }""",
+        entries,
+    )
+    wanted = page.evaluate(
+        """(selector) => { const all = [...document.querySelectorAll(selector)]; return all[Math.floor(all.length * 0.6)].id; }""",
+        entries,
+    )
+    switch = page.locator("[data-lang-switch]")
+    switch.dispatch_event("focus")
+    assert switch.get_attribute("href").endswith(f"#{wanted}"), switch.get_attribute("href")
+    switch.tap()
+    page.wait_for_url(f"**#{wanted}")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", wanted)
+    assert 0 <= top < page.evaluate("innerHeight"), (
+        f"{wanted} is {top} px from the top of the other language's page"
+    )
+    context.close()
