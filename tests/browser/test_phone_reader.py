@@ -218,3 +218,32 @@ def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries):
         f"{wanted} is {top} px from the top of the other language's page"
     )
     context.close()
+
+
+# ---------------------------------------------------------------- review item 5: subscripts in formulas
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_subscripts_drop_visibly_and_no_font_is_downloaded(site, lang):
+    context = site["browser"].new_context(**PHONE)
+    page = context.new_page()
+    hosts = set()
+    page.on("request", lambda request: hosts.add(re.sub(r"^\w+://([^/]+).*$", r"\1", request.url)))
+    page.goto(site["base"] + f"{lang}/ch14-memory.html", wait_until="load")
+    drops = page.evaluate(
+        """() => [...document.querySelectorAll('article math msub')].slice(0, 12).map(sub => {
+          const [base, script] = sub.children;
+          const size = parseFloat(getComputedStyle(sub).fontSize);
+          return (script.getBoundingClientRect().bottom - base.getBoundingClientRect().bottom) / size;
+        })"""
+    )
+    assert drops and min(drops) >= 0.2, (
+        f"subscripts drop {min(drops):.2f} em below their base (t_first reads tfirst)"
+    )
+    # the site stays self-contained: no font (or anything else) from another host, no @font-face
+    assert hosts == {site["base"].split("/")[2]}, hosts
+    faces = page.evaluate(
+        "() => [...document.styleSheets].flatMap(s => [...s.cssRules]).filter(r => r instanceof CSSFontFaceRule).length"
+    )
+    assert faces == 0
+    context.close()
