@@ -114,7 +114,8 @@
     var header = document.querySelector(".site-header");
     if (!header) return;
     function measure() {
-      var height = header.offsetHeight + "px";
+      /* the part that stays: a header whose first row scrolls away sits above the window by it */
+      var height = header.offsetHeight + Math.min(0, parseFloat(getComputedStyle(header).top) || 0) + "px";
       if (getComputedStyle(root).getPropertyValue("--header-h").trim() === height) return false;
       root.style.setProperty("--header-h", height);
       return true;
@@ -380,8 +381,35 @@
     return true;
   }
 
+  /* Back to the top: shown once the reader is a screen down, and not over a lab's summary pinned
+     at the bottom of the window (labs.css) */
+  function setupToTop() {
+    var button = document.querySelector(".to-top");
+    if (!button) return;
+    var pending = false;
+    function update() {
+      pending = false;
+      var show = window.scrollY > window.innerHeight;
+      if (show) {
+        var pinned = document.querySelectorAll(".lab-summary");
+        for (var i = 0; i < pinned.length && show; i++) {
+          var box = pinned[i].getBoundingClientRect();
+          if (box.height && box.top < window.innerHeight && box.bottom > window.innerHeight - 80) show = false;
+        }
+      }
+      button.classList.toggle("is-shown", show);
+    }
+    window.addEventListener("scroll", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(update);
+    }, { passive: true });
+    window.requestAnimationFrame(update);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     if (followMovedTarget()) return;
+    setupToTop();
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();

@@ -247,3 +247,33 @@ def test_subscripts_drop_visibly_and_no_font_is_downloaded(site, lang):
     )
     assert faces == 0
     context.close()
+
+
+# ---------------------------------------------------------------- review item 11: the header on a phone
+
+
+@pytest.mark.parametrize(
+    "path", ["zh/index.html", "en/glossary.html", "zh/numbers.html", "en/bibliography.html"]
+)
+def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(site, path):
+    context, page = _open(site, path, **PHONE)
+    assert page.locator(".site-nav").is_visible(), "the site's links are there at the top"
+    assert not page.locator(".to-top").is_visible(), "back to the top does nothing at the top"
+    page.mouse.wheel(0, 400)
+    page.wait_for_timeout(300)
+    assert not page.locator(".to-top").is_visible(), "not before a screen of scroll"
+    page.mouse.wheel(0, 2400)
+    page.wait_for_timeout(300)
+    bottom = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().bottom")
+    assert bottom <= 56, f"the sticky header takes {bottom} px of an 844 px screen"
+    header_h = page.evaluate(
+        "parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-h'))"
+    )
+    assert abs(header_h - bottom) < 2, "anchors land below the part that stays"
+    button = page.locator(".to-top")
+    assert button.is_visible()
+    box = button.bounding_box()
+    assert box["y"] > 844 / 2 and box["width"] >= 44 and box["height"] >= 44
+    button.tap()
+    page.wait_for_function("() => scrollY < 5")
+    context.close()
