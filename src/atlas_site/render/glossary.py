@@ -45,8 +45,9 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
 
 def _defined(term_id: str, place) -> dict:
     """Where a term is first defined: the page and, when the term stands in one, the section."""
-    where = place.page_title if place.title == place.page_title else f"{place.page_title} · {place.title}"
-    return {"href": f"{place.page_id}.html#term-{term_id}", "label": where}
+    # the link names the section (its page before it, as plain text): "Ch. 14 · Serving · [Speculative decoding: …]"
+    page = "" if place.title == place.page_title else place.page_title
+    return {"href": f"{place.page_id}.html#term-{term_id}", "label": place.title, "page": page}
 
 
 def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
