@@ -201,6 +201,9 @@ class BookProfile(Frozen):
     sources: dict[str, Registry]
     evidence: dict[str, Localized] = Field(min_length=1)  # evidence classes of sources, with labels
     figure_kinds: dict[str, Localized] = Field(default_factory=dict)
+    # how a work was published (works.bib `howpublished`, e.g. "blog article"), as each language's
+    # bibliography says it; a value not listed is shown as written (arXiv ids, venue names)
+    venues: dict[str, Localized] = Field(default_factory=dict)
     parts: tuple[Part, ...] = Field(min_length=1)
     rules: tuple[dict, ...] = ()  # book-wide rules
     translations: TranslationPolicy = TranslationPolicy()

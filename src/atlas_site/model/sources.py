@@ -74,7 +74,7 @@ class ReferenceEntry(Frozen):
     )  # the document's own title, or what it is in each language
     url_status: Literal["seed", "known", "searched", "unresolved"]
     accessed: dt.date  # when it was read: the date its evidence was last verified
-    material_date: str | None = None
+    material_date: str | Localized | None = None  # the document's own date, or a note on it per language
     scope: Localized | None = None
     evidence: str  # one of the profile's evidence classes
     # a living document (rolling docs, a main-branch repository, a model card that is updated in
@@ -104,6 +104,11 @@ class ReferenceEntry(Frozen):
 
     def title_in(self, lang: str) -> str:
         return self.title if isinstance(self.title, str) else self.title[lang]
+
+    def material_date_in(self, lang: str) -> str | None:
+        if self.material_date is None or isinstance(self.material_date, str):
+            return self.material_date
+        return self.material_date[lang]
 
 
 class Registry(Frozen):

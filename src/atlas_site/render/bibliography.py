@@ -26,6 +26,11 @@ def render_bibliography(
         entries.append(
             {
                 "work": work,
+                "howpublished": (
+                    book.profile.venues[work.howpublished][lang]
+                    if work.howpublished in book.profile.venues
+                    else work.howpublished
+                ),
                 "numbers": [source_label(book, n) for n in numbers],
                 "evidence": sorted(
                     {book.profile.evidence[e.evidence][lang] for e in ledger if e is not None}
@@ -38,7 +43,7 @@ def render_bibliography(
                         "label": source_label(book, r.number),
                         "title": r.title_in(lang),
                         "accessed": r.accessed,
-                        "material_date": r.material_date,
+                        "material_date": r.material_date_in(lang),
                         "scope": r.scope[lang] if r.scope else None,
                         "url_status": book.ui(f"url_status.{r.url_status}", lang),
                         "url": r.url,
