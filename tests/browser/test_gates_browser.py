@@ -142,21 +142,46 @@ def test_browser_gates_pass_on_the_fixture(built, site, chromium):
         "4 page × viewport checks"
     )
     assert found["lab tabs"].status == "skip"  # the fixture has no lab_tabs rule: said, not passed
+    targets = int(found["accessibility"].figures.split(" pointer targets")[0].rsplit(" ", 1)[1])
+    assert targets > 20, found["accessibility"].figures  # measured, not an empty pass
 
 
 def test_accessibility_gate_names_the_page_and_element_of_a_broken_contrast_and_aria(built, site, chromium):
-    """One faint colour pair (a paragraph's text near its background, in the dark scheme only) and
-    one ARIA attribute that does not exist: each fails the gate with its page and element."""
-    tamper(site, "assets/atlas.css", ":root{", ':root[data-theme="dark"] .faint{color:#2a2f36}:root{')
+    """One faint colour pair (a paragraph's text near its background, in the dark scheme only), one
+    ARIA attribute that does not exist, a link in a sentence marked by colour alone and two tiny
+    buttons side by side: each fails the gate with its page and element (the last two are measured
+    by the gate itself, not by axe, which runs without its rules for them)."""
+    tamper(
+        site,
+        "assets/atlas.css",
+        ":root{",
+        ':root[data-theme="dark"] .faint{color:#2a2f36}'
+        "a.plain{text-decoration:none;color:inherit}.tiny{width:12px;height:12px;padding:0;margin:0}"
+        ".clipped{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}:root{",
+    )
     tamper(site, "en/ch14.html", '<h2 id="q1"', '<p class="faint">barely there</p><h2 id="q1"')
     tamper(
         site,
         "zh/ch14.html",
         '<h2 id="q1"',
-        '<div id="broken" role="button" aria-bogus="x" tabindex="0">x</div><h2 id="q1"',
+        '<div id="broken" role="button" aria-bogus="x" tabindex="0">x</div>'
+        '<p>a sentence with <a class="plain" href="#q1">a hidden link</a> inside it</p>'
+        '<p><button class="tiny" id="tiny-a">a</button><button class="tiny" id="tiny-b">b</button></p>'
+        '<div class="clipped"><button class="tiny">c</button><button class="tiny">d</button></div><h2 id="q1"',
     )
     found = reports(site, browser=chromium)
     lines = [str(p) for p in found["accessibility"].problems]
+    links = [line for line in lines if "gate.a11y.link" in line]
+    assert len(links) == 2, lines  # once per scheme
+    assert links[0].startswith("_site/zh/ch14.html: error[gate.a11y.link]: zh/ch14.html: light scheme: ")
+    assert 'a.plain "a hidden link": a link in a sentence that only its colour marks: 1.00:1' in links[0]
+    targets = [line for line in lines if "gate.a11y.target" in line]
+    assert [line.split(": pointer target ")[1].split(" ")[0] for line in targets] == [
+        "button#tiny-a.tiny",
+        "button#tiny-b.tiny",
+    ], lines  # the two in a box clipped to a pixel (kept for screen readers only) are under no finger
+    assert targets[0].startswith("_site/zh/ch14.html: error[gate.a11y.target]: zh/ch14.html at 390 px: ")
+    assert "12×12 px" in targets[0]
     contrast = [line for line in lines if "gate.a11y.contrast" in line]
     assert len(contrast) == 1, lines
     assert contrast[0].startswith(

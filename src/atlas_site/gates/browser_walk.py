@@ -22,7 +22,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
-from .accessibility import axe_problems, axe_source, contrast_problems
+from .accessibility import axe_problems, axe_source, contrast_problems, target_problems
 from .browser import VIEWPORTS, PageWalk, check_switch, check_tabs, launched_browser, serve_folder
 from .figure_layout import (
     figure_contrast_problems,
@@ -64,6 +64,7 @@ class Findings:
     access: list[Diagnostic] = field(default_factory=list)
     pending: list[Diagnostic] = field(default_factory=list)  # browser rules on a draft page
     figure_count: int = 0
+    target_count: int = 0
     first_screen_checks: int = 0
     tab_checks: int = 0
 
@@ -118,6 +119,10 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
             Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 390 px: {p}")
             for p in figure_ink_problems(page)
         ]
+        found.target_count, small = target_problems(page)  # where fingers meet the targets
+        found.access += [
+            Diagnostic(_where(path), "gate.a11y.target", f"{path} at 390 px: {p}") for p in small
+        ]
         return
     for rule in plan.tabs.get(path, []):
         found.tab_checks += 1
@@ -142,7 +147,7 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
     )
     found.access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
     found.access += [
-        Diagnostic(_where(path), "gate.a11y.contrast", f"{path}: {p}") for p in contrast_problems(page)
+        Diagnostic(_where(path), f"gate.a11y.{kind}", f"{path}: {p}") for kind, p in contrast_problems(page)
     ]
 
 
@@ -279,8 +284,9 @@ def _reports(found: list[Findings], pages, languages, plan: Plan, external, cons
         ),
         GateReport(
             "accessibility",
-            f"{len(pages)} pages at 1280 px: axe-core's rules (contrast apart) and the contrast of "
-            f"every text in the light and dark schemes; {len(access)} problems",
+            f"{len(pages)} pages: axe-core's rules at 1280 px (the four below apart), the contrast of every "
+            "text and of every link in a sentence in the light and dark schemes, and "
+            f"{sum(f.target_count for f in found)} pointer targets at 390 px; {len(access)} problems",
             access,
             skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])",
         ),
