@@ -151,6 +151,7 @@
     const live = panel.querySelector('[data-lab-live]');
     const preset_status = panel.querySelector('[data-preset-status]');
     const error_box = panel.querySelector('[data-lab-error]');
+    const summary = panel.querySelector('[data-lab-summary]');
     const summary_items = Array.prototype.slice.call(panel.querySelectorAll('[data-lab-summary] [data-group]'));
     const state_output = panel.getAttribute('data-state-output');
     const units = JSON.parse(panel.getAttribute('data-units') || '{}');
@@ -216,9 +217,21 @@
         list.appendChild(item);
       }
       error_box.appendChild(list);
+      name_invalid(problems, at);
       const results = (at && at.closest('.lab-body') || panel).querySelector('.lab-results');
       if (results && error_box.parentNode !== results) results.insertBefore(error_box, results.firstChild);
       error_box.hidden = false;
+    }
+
+    /* The pinned summary names the first field at fault; a tap on the name takes the reader to it
+       (the message itself sits by the outputs, often off screen). */
+    let invalid_field = null;
+    function name_invalid(problems, at) {
+      const named = summary && summary.querySelector('[data-lab-summary-field]');
+      if (!named) return;
+      const found = problems.filter(function (p) { return p.label; })[0];
+      named.textContent = found ? found.label : '';
+      invalid_field = at;
     }
 
     function clear_invalid() {
@@ -273,8 +286,12 @@
       update(button);
     }
 
+    let shown_group = null;
+    let aside = function () {}; // watch_summary: does the summary stand aside for the group now shown?
     function show_group(group) {
       for (const item of summary_items) item.hidden = item.getAttribute('data-group') !== group;
+      shown_group = group;
+      aside();
     }
 
     for (const el of all_inputs) {
@@ -309,6 +326,48 @@
         if (body && !body.closest('[data-lab-summary]')) show_group(body.getAttribute('data-group'));
       });
       show_group(summary_items[0].getAttribute('data-group'));
+    }
+    if (summary) watch_summary();
+    function watch_summary() {
+      const named = summary.querySelector('[data-lab-summary-field]');
+      if (named) {
+        named.addEventListener('click', function () {
+          if (!invalid_field) return;
+          invalid_field.scrollIntoView({ block: 'center' });
+          invalid_field.focus({ preventScroll: true });
+        });
+      }
+      if (typeof IntersectionObserver !== 'function') return;
+      // The summary copies outputs: while the outputs themselves are on screen it stands aside
+      // (hidden, its room kept, so nothing below moves).
+      // Only the outputs it copies: another group's outputs on screen leave it in place.
+      const in_view = new Set();
+      aside = function () {
+        let copied = false;
+        for (const el of in_view) {
+          const group = el.closest('[data-group]');
+          if (!group || !summary_items.length || group.getAttribute('data-group') === shown_group) copied = true;
+        }
+        summary.classList.toggle('lab-summary-aside', copied);
+      };
+      const outputs_seen = new IntersectionObserver(function (entries) {
+        for (const entry of entries) {
+          if (entry.isIntersecting) in_view.add(entry.target); else in_view.delete(entry.target);
+        }
+        aside();
+      }, { rootMargin: '0px 0px -20% 0px' });
+      for (const el of panel.querySelectorAll('.lab-outputs')) outputs_seen.observe(el);
+      // It shows the group being read or edited: the one crossing the middle of the window
+      // (a focused field's own group wins, focusin above).
+      if (summary_items.length < 2) return;
+      const group_seen = new IntersectionObserver(function (entries) {
+        const focused = root.document.activeElement;
+        if (focused && panel.contains(focused) && focused.closest('.lab-body[data-group]')) return;
+        for (const entry of entries) {
+          if (entry.isIntersecting) show_group(entry.target.getAttribute('data-group'));
+        }
+      }, { rootMargin: '-45% 0px -45% 0px' });
+      for (const el of panel.querySelectorAll('.lab-body[data-group]')) group_seen.observe(el);
     }
     if (opts.render && typeof ResizeObserver === 'function') {
       let width = 0;

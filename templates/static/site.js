@@ -394,7 +394,7 @@
         var pinned = document.querySelectorAll(".lab-summary");
         for (var i = 0; i < pinned.length && show; i++) {
           var box = pinned[i].getBoundingClientRect();
-          if (box.height && box.top < window.innerHeight && box.bottom > window.innerHeight - 80) show = false;
+          if (box.height && box.top < window.innerHeight && box.bottom > window.innerHeight - 80 && getComputedStyle(pinned[i]).visibility !== "hidden") show = false;
         }
       }
       button.classList.toggle("is-shown", show);

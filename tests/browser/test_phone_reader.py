@@ -277,3 +277,75 @@ def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(
     button.tap()
     page.wait_for_function("() => scrollY < 5")
     context.close()
+
+
+# ---------------------------------------------------------------- review item 12: the glossary
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_glossary_links_name_the_section_and_headwords_keep_their_leading(site, lang):
+    context, page = _open(site, f"{lang}/glossary.html", **PHONE)
+    entry = page.locator("#term-acceptance-rate")
+    defined = entry.locator(".glossary-meta").filter(has=page.locator("a")).first
+    link = defined.locator("a").first
+    text = link.inner_text()
+    target = link.get_attribute("href")
+    heading = page.request.get(site["base"] + f"{lang}/" + target.split("#")[0]).text()
+    sections = [
+        re.sub(r"<[^>]+>", "", h).replace("#", "").strip()
+        for h in re.findall(r"<h[23][^>]*>(.*?)</h[23]>", heading, re.S)
+    ]
+    assert text in sections, f"'First defined in' names the section: {text!r} not among {sections}"
+    assert "·" in defined.inner_text().split(text)[0], "the page it is on comes before the link, as text"
+    leading = entry.locator("dt").evaluate(
+        "dt => parseFloat(getComputedStyle(dt).lineHeight) / parseFloat(getComputedStyle(dt).fontSize)"
+    )
+    assert leading <= 1.35, f"headword line-height {leading:.2f}"
+    context.close()
+
+
+# ---------------------------------------------------------------- review item 8: a lab's pinned summary
+
+
+def _summary(page):
+    return page.evaluate(
+        """() => { const s = document.querySelector('#lab-cost-panel .lab-summary');
+           return {visibility: getComputedStyle(s).visibility,
+                   groups: [...s.querySelectorAll('.lab-summary-item')].filter(e => !e.hidden).map(e => e.dataset.group)}; }"""
+    )
+
+
+def _centre(page, selector):
+    page.evaluate("() => window.dispatchEvent(new WheelEvent('wheel'))")
+    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
+    page.wait_for_timeout(400)  # the observers report after the next frame
+
+
+def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_the_invalid_field(site):
+    context, page = _open(site, "en/tf-overview.html#lab-cost-panel", **PHONE)
+    page.wait_for_selector("#lab-cost-panel.lab-js")
+    group = "#lab-cost-panel .lab-group[data-group='{}']"
+    _centre(page, group.format("step") + " > .lab-inputs")
+    assert set(_summary(page)["groups"]) == {"step"}, "the summary shows the group being read, not the first"
+    _centre(page, group.format("unit") + " .lab-outputs")
+    shown = _summary(page)
+    assert shown["groups"] == ["unit"] * len(shown["groups"]) and shown["visibility"] == "hidden", (
+        f"the summary stands aside while the outputs it copies are on screen: {shown}"
+    )
+    field = page.locator(group.format("unit") + " [data-param]:not([type=range])").first
+    label = field.evaluate(
+        "el => el.closest('.lab-field, label, div').querySelector('label, .lab-label')?.textContent || ''"
+    )
+    field.fill("-5")
+    _centre(page, group.format("task") + " > .lab-inputs")
+    page.evaluate("() => document.activeElement.blur()")
+    _centre(page, group.format("unit") + " > .lab-inputs")
+    named = page.locator("#lab-cost-panel [data-lab-summary-field]")
+    assert named.is_visible() and named.inner_text().strip(), "the summary names the field at fault"
+    assert named.inner_text().strip() in label or not label, (named.inner_text(), label)
+    named.tap()
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.getAttribute('aria-invalid')") == "true", (
+        "a tap goes to the field"
+    )
+    context.close()
