@@ -349,3 +349,108 @@ def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_th
         "a tap goes to the field"
     )
     context.close()
+
+
+# ---------------------------------------------------------------- review item 6: evidence labels
+
+
+@pytest.mark.parametrize("path", ["en/ch14-memory.html", "zh/tf-overview.html", "en/ch14.html"])
+def test_labels_have_one_style_no_links_a_key_and_no_figure_colours(site, path):
+    context, page = _open(site, path, **DESK)
+    seen = page.evaluate(
+        """() => {
+      const root = getComputedStyle(document.documentElement);
+      const palette = ['--c-resource', '--c-slo', '--c-state', '--c-cluster'].map(name => {
+        const probe = document.createElement('span'); probe.style.color = root.getPropertyValue(name);
+        document.body.appendChild(probe); const colour = getComputedStyle(probe).color; probe.remove(); return colour; });
+      const badges = [...document.querySelectorAll('main .badge')];
+      const styles = {};
+      for (const b of badges) { const s = getComputedStyle(b); (styles[b.textContent.trim()] ||= new Set()).add((s.borderTopStyle !== 'none' ? s.borderTopStyle : s.borderLeftStyle) + ' ' + s.color); }
+      const key = document.querySelector('.badge-key'), firstHeading = document.querySelector('article h2');
+      return {links: badges.filter(b => b.closest('a')).length, count: badges.length,
+              colours: [...new Set(badges.map(b => getComputedStyle(b).color))], palette,
+              mixed: Object.entries(styles).filter(([, s]) => s.size > 1).map(([label, s]) => [label, [...s]]),
+              key: !!key && key.getBoundingClientRect().top < firstHeading.getBoundingClientRect().top};
+    }"""
+    )
+    assert seen["count"] > 0
+    assert seen["links"] == 0, "a label is never a link (a claim's or an example's value is)"
+    assert not set(seen["colours"]) & set(seen["palette"]), (
+        f"labels reuse the figures' colours: {seen['colours']}"
+    )
+    assert not seen["mixed"], f"one label, one look: {seen['mixed']}"
+    assert seen["key"], "a key to the labels before the first section"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_preset_chips_state_their_shared_caveat_once(site, lang):
+    context, page = _open(site, f"{lang}/ch14-labs-history.html#lab-batch-panel", **PHONE)
+    page.wait_for_selector("#lab-batch-panel.lab-js")
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.lab-presets')].map(row => ({
+          chips: row.querySelectorAll('.lab-preset:not(.lab-reset)').length,
+          kinds: [...row.querySelectorAll('.lab-preset .lab-kind')].map(k => k.textContent),
+          once: row.querySelectorAll('.lab-presets-label .lab-presets-kind').length}))"""
+    )
+    assert rows
+    for row in rows:
+        assert row["once"] == 1, row
+        assert len(row["kinds"]) < row["chips"] or row["chips"] == 0, f"each chip repeats the caveat: {row}"
+    context.close()
+
+
+# ---------------------------------------------------------------- review item 7: Chinese typography
+
+
+def test_chinese_punctuation_never_starts_a_line_after_a_label_and_citations_hold_together(site):
+    context, page = _open(site, "zh/ch14-memory.html", **PHONE)
+    page.evaluate(
+        "() => document.querySelectorAll('article > *').forEach(el => el.classList.add('laid-out'))"
+    )
+    found = page.evaluate(
+        """() => {
+      const problems = [];
+      for (const el of document.querySelectorAll('article .claim, article .ex')) {
+        const next = el.nextSibling;
+        if (!next || next.nodeType !== 3 || !/^[，。；：、）！？]/.test(next.textContent)) continue;
+        const range = document.createRange(); range.setStart(next, 0); range.setEnd(next, 1);
+        const mark = range.getBoundingClientRect(), rects = [...el.getClientRects()], last = rects[rects.length - 1];
+        if (Math.abs(mark.bottom - last.bottom) > 6) problems.push(el.textContent.slice(0, 30) + ' | ' + next.textContent[0]);
+      }
+      const split = [...document.querySelectorAll('article .cites:not([data-long])')].filter(c => {
+        const tops = new Set([...c.getClientRects()].map(r => Math.round(r.top / 4))); return tops.size > 1; }).length;
+      const setting = document.querySelector('article .claim-setting');
+      const before = getComputedStyle(setting, '::before').content;
+      const long = document.querySelector('article .claim-setting[data-long]');
+      return {problems, split, before, longShown: long ? getComputedStyle(long).display : 'none',
+              overflow: document.documentElement.scrollWidth};
+    }"""
+    )
+    assert not found["problems"], f"full-width punctuation at a line start after a label: {found['problems']}"
+    assert found["split"] == 0, "a short citation list breaks between its bracket and its label"
+    assert found["before"] == '"（"', "a Chinese claim setting is in full-width brackets"
+    assert found["longShown"] == "none", "a long setting folds away on a phone (its card shows it)"
+    assert found["overflow"] <= 390
+    # the space a one- or two-digit label leaves in its 24 px target is not left before "]"
+    gap = page.evaluate(
+        """() => { const cites = [...document.querySelectorAll('article .cites')].find(c => {
+            const labels = [...c.querySelectorAll('.cite')];
+            return labels.length > 1 && labels[labels.length - 1].textContent.length <= 2; });
+          const last = [...cites.querySelectorAll('.cite')].pop(), text = document.createRange();
+          text.selectNodeContents(last); const close = document.createRange(); const node = last.nextSibling;
+          close.setStart(node, 0); close.setEnd(node, 1);
+          return close.getBoundingClientRect().left - text.getBoundingClientRect().right; }"""
+    )
+    assert gap < 3, f"{gap:.1f} px of padding before the closing bracket"
+    context.close()
+
+
+def test_a_claim_setting_in_the_margin_is_painted_at_desk_width(site):
+    context, page = _open(site, "en/ch14-memory.html", **DESK)
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('article .claim-setting')].filter(s => {
+          const block = s.closest('article > *'); return getComputedStyle(block).contentVisibility === 'auto'; }).length"""
+    )
+    assert clipped == 0, "a skipped block's paint containment cuts off the setting floated into the margin"
+    context.close()

@@ -180,7 +180,7 @@ def test_numbers_page_has_a_permalink_row_for_every_worked_example_the_prose_sho
         assert escape(book.examples["kv-per-token"].note[lang]) in row, "the row states the assumption"
         assert re.search(r'href="ch14(-[a-z-]+)?\.html#', row), "the row links to the sections that use it"
         chapter = real.output.document(f"{lang}/ch14.html")
-        linked = set(re.findall(r'<a class="badge badge-ex" href="numbers\.html#ex-([a-z0-9-]+)"', chapter))
+        linked = set(re.findall(r'<a class="ex-link" href="numbers\.html#ex-([a-z0-9-]+)"', chapter))
         used = {u.key.partition(".")[0] for u in real.parsed[(lang, "ch14")].uses_of("ex")}
         assert linked == used, "each example the chapter shows links to its row once"
         assert all(f'id="ex-{example_id}"' in html for example_id in linked)

@@ -67,6 +67,13 @@ def _claim_evidence(state, claim) -> str:
     return html
 
 
+def _long(setting: str) -> str:
+    """A setting longer than about two phone lines is marked: on a narrow screen it folds away
+    (site.css), read in the claim's citation card instead of cutting the sentence in two."""
+    width = sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in setting)
+    return ' data-long=""' if width > 90 else ""
+
+
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
@@ -80,7 +87,7 @@ def _render_claim(state, use) -> str:
     return (
         f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
         f'<span class="badge badge-claim" data-pagefind-ignore>{escape(label)}</span> '
-        f'<span class="claim-setting">{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
+        f'<span class="claim-setting"{_long(claim.setting[state.lang])}>{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
         f"{_claim_evidence(state, claim)}</span> "
         f"{state.cite(list(claim.source))}</span>"
     )
@@ -111,18 +118,15 @@ def _render_example(state, use) -> str:
     first = example_id not in state.noted
     title = f' title="{escape(example.note[state.lang])}"' if example.note and first else ""
     state.noted.add(example_id)
+    # a label is never a link (one rule for every badge); as with a claim, the value is the link
     badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
+    value = f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
     if first and state.book.profile.generates("numbers"):
-        # the first use on a page: the label is the link to the example's row (later uses stay light:
-        # the chapter's page weight has little room)
-        badge = (
-            f'<a class="badge badge-ex" href="numbers.html#ex-{escape(example_id)}" data-pagefind-ignore>'
-            f"{escape(label)}</a>"
-        )
-    return (
-        f'<span class="ex"{title}>'
-        f'<span class="ex-value">{escape(state.example_text(use.key))}</span> {badge}</span>'
-    )
+        # the first use on a page links to the example's row (later uses stay light: the chapter's
+        # page weight has little room)
+        value = f'<a class="ex-link" href="numbers.html#ex-{escape(example_id)}">{value}</a>'
+    return f'<span class="ex"{title}>{value} {badge}</span>'
+
 
 
 def _check_example(book, use, computed, out) -> None:

@@ -89,7 +89,9 @@ class RenderState:
             links.append(
                 f'<a class="cite" href="{self.bibliography_href(work.key)}" data-cite="{escape(number)}">{escape(label)}</a>'
             )
-        return '<span class="cites">[' + ", ".join(links) + "]</span>"
+        # a short list is kept on one line ("[" never ends a line apart from its label); a long one may wrap
+        long = ' data-long=""' if len(links) > 3 else ""
+        return f'<span class="cites"{long}>[' + ", ".join(links) + "]</span>"
 
     def example_text(self, reference: str) -> str:
         """A teaching number formatted with its unit, no markup (figures and prose use it). A figure
