@@ -128,7 +128,6 @@ def _render_example(state, use) -> str:
     return f'<span class="ex"{title}>{value} {badge}</span>'
 
 
-
 def _check_example(book, use, computed, out) -> None:
     example_id, _, output = use.key.partition(".")
     example = book.examples.get(example_id)
