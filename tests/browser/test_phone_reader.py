@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, edit, make_project, run_cli
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESK = {"viewport": {"width": 1280, "height": 800}}
@@ -454,3 +454,34 @@ def test_a_claim_setting_in_the_margin_is_painted_at_desk_width(site):
     )
     assert clipped == 0, "a skipped block's paint containment cuts off the setting floated into the margin"
     context.close()
+
+
+def test_glossary_formulas_are_mathml_like_the_chapters(chromium, tmp_path):
+    """A definition's $…$ formula is MathML on the glossary page (the real book's ledger writes its
+    formulas as plain text until it marks them; the mini book here does), and plain source where it
+    stays text (the definition's tooltip, the preview card)."""
+    project = make_project(tmp_path)
+    edit(
+        project / "ledger" / "glossary.md",
+        'en: "t_first − t_arrive."',
+        r'en: "$t_{\\text{first}} - t_{\\text{arrive}}$, from arrival to the first token."',  # YAML reads \\ as \
+    )
+    edit(
+        project / "book.yaml",
+        "  - generated: bibliography\n",
+        "  - generated: glossary\n  - generated: bibliography\n",
+    )
+    done = run_cli("build", "--no-search", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = chromium.new_page(**PHONE)
+    page.goto((project / "_site" / "en" / "glossary.html").as_uri())
+    definition = page.locator("#term-ttft .glossary-definition")
+    assert "$" not in definition.inner_text() and definition.locator("math msub").count() == 2
+    drop = definition.evaluate(
+        """d => { const [base, script] = d.querySelector('math msub').children;
+           return script.getBoundingClientRect().bottom - base.getBoundingClientRect().bottom; }"""
+    )
+    assert drop > 2, f"the subscript drops {drop:.1f} px"
+    previews = (project / "_site" / "assets" / "previews-en.js").read_text(encoding="utf-8")
+    assert "t_{\\\\text{first}}" in previews and "$t_" not in previews, "the card shows the formula's source"
+    page.close()

@@ -6,6 +6,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
+from ..render.mathml import formulas_as_source
 from ..render.state import source_label
 from .base import Directive, require
 
@@ -176,7 +177,7 @@ def _render_term(state, use) -> str:
     if use.key in state.defined:
         return f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
     state.defined.add(use.key)
-    definition = term.definition[state.lang]
+    definition = formulas_as_source(term.definition[state.lang])
     # the search index weighs the place a term is defined above its other mentions
     return (
         f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '

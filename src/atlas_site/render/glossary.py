@@ -4,9 +4,12 @@ English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
+from .mathml import text_with_formulas
 from .uses import places_of
 
 
@@ -67,7 +70,7 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
                 "others": [
                     {"name": name, "html_lang": o.html_lang, "language": o.name} for o, name in others
                 ],
-                "definition": term.definition[lang],
+                "definition": Markup(text_with_formulas(term.definition[lang])),  # $…$ as MathML
                 "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
                 "defined": _defined(term.id, used[0]) if used else None,
                 "used": used,

@@ -10,6 +10,7 @@ an xmlns attribute, and a symbol is written as its own character rather than a n
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
 from html.parser import HTMLParser
@@ -94,3 +95,27 @@ def to_mathml(source: str, display: bool) -> str:
     cannot read (the caller shows the source instead)."""
     mathml = safe_mathml(latex_to_mathml(source, display="block" if display else "inline"))
     return mathml.replace("<math ", f'<math alttext="{escape(source)}" ', 1)
+
+
+# a formula in a short ledger text (a glossary definition): $…$, as in the prose
+DOLLARS = re.compile(r"\$([^$\n]+)\$")
+
+
+def text_with_formulas(text: str) -> str:
+    """A plain text with $…$ formulas as HTML: the text escaped, each formula as inline MathML (the
+    glossary page renders its definitions as the chapters render theirs)."""
+    parts, last = [], 0
+    for found in DOLLARS.finditer(text):
+        parts.append(escape(text[last : found.start()], quote=False))
+        try:
+            parts.append(f'<span class="math">{to_mathml(found.group(1), False)}</span>')
+        except Exception:  # LaTeX the converter cannot read: its source, as written
+            parts.append(escape(found.group(0), quote=False))
+        last = found.end()
+    parts.append(escape(text[last:], quote=False))
+    return "".join(parts)
+
+
+def formulas_as_source(text: str) -> str:
+    """The same text where it stays plain (a tooltip, a preview card): each formula as its source."""
+    return DOLLARS.sub(lambda found: found.group(1), text)

@@ -15,6 +15,7 @@ from html import unescape
 
 from ..model import Book
 from .glossary import distinct_names
+from .mathml import formulas_as_source
 from .state import source_label
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
@@ -95,7 +96,7 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
         terms[term.id] = {
             "name": term.names[lang],
             "abbr": abbr,
-            "definition": term.definition[lang],
+            "definition": formulas_as_source(term.definition[lang]),
             "others": [[o.html_lang, name] for o, name in others],
         }
     claims = {}
