@@ -166,17 +166,17 @@ _SCHEME = """(scheme) => {
 }"""
 
 
-def contrast_problems(page, schemes: tuple[str, ...] = ("light", "dark")) -> list[tuple[str, str]]:
-    """(kind, line) for each failing colour pair in each colour scheme, switched in place: kind
-    'contrast' (a text on what is behind it) or 'link' (a link in a sentence marked by colour alone,
-    too close to its text). The page is left as it was."""
+def contrast_problems(page, schemes: tuple[str, ...] = ("light", "dark")) -> list[tuple[bool, str]]:
+    """(about a link, line) for each failing colour pair in each colour scheme, switched in place:
+    a text on what is behind it, or a link in a sentence marked by colour alone, too close to its
+    text. The page is left as it was."""
     problems = []
     before = page.evaluate(_SCHEME, schemes[0])
     try:
         for scheme in schemes:
             page.evaluate(_SCHEME, scheme)
             problems += [
-                (kind, f"{scheme} scheme: {line}")
+                (kind == "link", f"{scheme} scheme: {line}")
                 for kind, line in page.evaluate(_CONTRAST, [MIN_CONTRAST, LARGE_CONTRAST, LINK_CONTRAST])
             ]
     finally:

@@ -146,9 +146,9 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
         ]
     )
     found.access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
-    found.access += [
-        Diagnostic(_where(path), f"gate.a11y.{kind}", f"{path}: {p}") for kind, p in contrast_problems(page)
-    ]
+    for about_a_link, line in contrast_problems(page):
+        code = "gate.a11y.link" if about_a_link else "gate.a11y.contrast"
+        found.access.append(Diagnostic(_where(path), code, f"{path}: {line}"))
 
 
 def _check_page(walk: PageWalk, context, path: str, plan: Plan) -> Findings:
