@@ -60,6 +60,10 @@ def run(args) -> int:
     reports = list(result.gate_reports)
     if args.reproducible:
         reports.append(_reproducible(root, result, args.release, as_of))
+    if args.release:  # a release publishes the editions too: made and checked before anyone downloads them
+        from ..gates.editions import edition_gates
+
+        reports += edition_gates(result, root)
     if browser_gates is not None:
         browser_rules = [r for r in result.rules if r.browser]
         assert result.book is not None  # the gates ran, so the book loaded
