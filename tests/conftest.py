@@ -116,6 +116,27 @@ def share(sizes: dict[str, int], index: int, count: int) -> list[str]:
     return sorted(ordered[index::count])
 
 
+MEMORY_LAB = "lab: {state: {attention: gqa, layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16}, shows: {kib_per_token: kv_kib_per_token}}"
+
+
+def with_memory_lab(project, lab_line: str = MEMORY_LAB):
+    """The fixture book with the Atlas's lab contracts, Lab A placed on its chapter in both
+    languages, the numbers page, and its worked example linked to Lab A."""
+    (project / "ledger/labs.md").write_text(
+        (ROOT / "ledger/labs.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    for lang in ("zh", "en"):
+        page = project / f"content/{lang}/ch14/00-intro.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n{{labs:memory}}\n", encoding="utf-8")
+    edit(
+        project / "book.yaml",
+        "  - generated: bibliography",
+        "  - generated: bibliography\n  - generated: numbers",
+    )
+    edit(project / "ledger/examples.md", '    seed: "000 §3.2"', f'    {lab_line}\n    seed: "000 §3.2"')
+    return project
+
+
 @pytest.fixture
 def workshop(tmp_path: Path) -> Path:
     return make_project(tmp_path, "workshop")

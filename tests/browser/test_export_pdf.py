@@ -1,9 +1,11 @@
-"""The print edition of the real book, printed once per language by Chromium (atlas-site export pdf):
-a bookmark for every chapter and section, table-of-contents numbers that are the pages the
-headings start on (read back from the PDF), every CJK character of the Chinese text in the text
-layer, internal links that land, embedded fonts only, the language and metadata, labs with the
-address of their interactive version, running headers and printed URLs; and for the second
-fixture book, the same PDF bytes from two exports."""
+"""The print edition, printed by Chromium (atlas-site export pdf) from the small zh/en fixture book
+with Lab A placed on its chapter: table-of-contents numbers that are the pages the headings start on
+(read back from the PDF), every CJK character of the Chinese text in the text layer, citations that
+jump into the bibliography, the metadata, the lab with its formulas, worked example and the address
+of its interactive version, running headers and printed URLs; the editions gate passes on it and
+names bookmarks that differ from the contents; and for the second fixture book, the same PDF bytes
+from two exports. Every chapter's bookmarks, every internal link, the fonts and the tags of the
+Atlas's own PDFs are its editions gate's (check --browser --release in CI)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from html import unescape
 import pytest
 from pypdf import PdfReader
 
+from atlas_site.build import assemble
 from atlas_site.export.assemble import assemble_edition
 from atlas_site.export.pdf import anchor, make_pdf
+from atlas_site.gates.editions import bookmark_problems, destinations, link_targets, print_gates
 from atlas_site.render.templates import make_environment
-from conftest import ROOT, make_project, run_cli
+from conftest import make_project, run_cli, with_memory_lab
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -26,14 +30,23 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory, real_book, chromium):
-    result = real_book
-    env = make_environment(ROOT)
+def book(tmp_path_factory):
+    """The small zh/en book with Lab A on its chapter, rendered once for the module."""
+    project = with_memory_lab(make_project(tmp_path_factory.mktemp("mini-pdf"), "mini"))
+    result = assemble(project)
+    assert result.output is not None and not result.errors, [str(e) for e in result.errors]
+    return project, result
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory, book, chromium):
+    project, result = book
+    env = make_environment(project)
     folder = tmp_path_factory.mktemp("pdf")
     made = {}  # printed by the run's Chromium
     for lang in result.book.languages:
         edition = assemble_edition(result.book, result.output, lang, env)
-        data, _ = make_pdf(edition, env, ROOT, result.output, chromium)
+        data, _ = make_pdf(edition, env, project, result.output, chromium)
         path = folder / f"{lang}.pdf"
         path.write_bytes(data)
         # -raw: the text in the order Chromium wrote it (the document's), hyphens at line ends kept
@@ -48,66 +61,29 @@ def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def destinations(reader: PdfReader) -> dict[str, int]:
-    return {
-        name.lstrip("/"): reader.get_destination_page_number(dest)
-        for name, dest in reader.named_destinations.items()
-    }
+def test_the_print_gate_passes_the_small_book_and_names_bookmarks_that_differ(book, printed, chromium):
+    project, result = book
+    [report] = print_gates(result, project, chromium)
+    assert report.status == "pass", [str(p) for p in report.problems]
+    marks = int(report.figures.split("): ")[1].split(" bookmarks")[0])
+    assert (
+        marks == sum(len(list(_entries(printed[lang]["edition"].contents(2)))) for lang in ("zh", "en")) >= 6
+    )
+    made = printed["en"]
+    contents = made["edition"].contents(deepest=2)
+    contents[0].children.reverse()  # the outline no longer follows these contents
+    problems, _ = bookmark_problems(made["reader"], contents, "downloads/book-en.pdf", None)
+    assert [p.code for p in problems] == ["gate.editions.bookmarks"]
+    assert problems[0].message == (
+        "downloads/book-en.pdf: the bookmarks under '14 Inference serving' are ['Questions', 'Service metrics']; "
+        "the contents say ['Service metrics', 'Questions']"
+    )
 
 
-def link_targets(reader: PdfReader):
-    """(page index, rect, named destination) of every internal link."""
-    for index, page in enumerate(reader.pages):
-        for annotation in page.get("/Annots") or []:
-            annotation = annotation.get_object()
-            if annotation.get("/Subtype") != "/Link":
-                continue
-            action = annotation.get("/A")
-            name = (
-                annotation.get("/Dest")
-                if action is None
-                else (action.get("/D") if action.get("/S") == "/GoTo" else None)
-            )
-            if name is not None:
-                yield index, [float(v) for v in annotation["/Rect"]], str(name).lstrip("/")
-
-
-def outline(reader: PdfReader) -> list[tuple[str, int, list]]:
-    """(title, page index, children) of every bookmark."""
-
-    def tree(items):
-        found = []
-        for item in items:
-            if isinstance(item, list):
-                found[-1] = (found[-1][0], found[-1][1], tree(item))
-            else:
-                found.append((item.title, reader.get_destination_page_number(item), []))
-        return found
-
-    return tree(reader.outline)
-
-
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_every_chapter_and_section_has_a_bookmark_on_its_page(printed, lang):
-    made = printed[lang]
-    marks = {}
-    for title, page, children in outline(made["reader"]):
-        for child_title, child_page, grandchildren in children:
-            marks[squeeze(child_title)] = (child_page, [(squeeze(t), p) for t, p, _ in grandchildren])
-        marks.setdefault(squeeze(title), (page, [(squeeze(t), p) for t, p, _ in children]))
-    for chapter in made["edition"].chapters:
-        page, sections = marks[squeeze(chapter.title)]
-        assert squeeze(chapter.title) in squeeze(made["pages"][page]), (
-            f"{lang}: bookmark '{chapter.title}' is not on its page"
-        )
-        wanted = [
-            squeeze(h.text) for h in chapter.headings if h.level == 2 <= chapter.listed
-        ]  # not the glossary's letters
-        assert [title for title, _ in sections] == wanted, f"{lang}/{chapter.id}: its sections' bookmarks"
-        for title, section_page in sections:
-            assert title in squeeze(made["pages"][section_page]), (
-                f"{lang}: bookmark '{title}' is not on page {section_page + 1}"
-            )
+def _entries(entries):
+    for entry in entries:
+        yield entry
+        yield from _entries(entry.children)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -147,7 +123,7 @@ def test_contents_page_numbers_are_the_pages_the_headings_start_on(printed, lang
             )
             checked += 1
     expected = sum(1 for c in edition.chapters for h in c.headings if h.level <= min(2, c.listed))
-    assert checked == expected > 50
+    assert checked == expected >= 3
 
 
 def test_every_cjk_character_of_the_chinese_text_is_in_the_text_layer(printed):
@@ -166,7 +142,7 @@ def test_every_cjk_character_of_the_chinese_text_is_in_the_text_layer(printed):
             shown.update(element.tail or "")
     wanted = {c for c in shown if CJK.match(c)}
     layer = set("".join(made["pages"]))
-    assert len(wanted) > 1000
+    assert len(wanted) > 30
     missing = sorted(wanted - layer)
     assert not missing, (
         f"{len(missing)} CJK characters of the zh text are not in the PDF text layer: {''.join(missing[:80])}"
@@ -174,16 +150,15 @@ def test_every_cjk_character_of_the_chinese_text_is_in_the_text_layer(printed):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_internal_links_land_and_citations_jump_into_the_bibliography(printed, lang):
+def test_citations_jump_into_the_bibliography_and_cards_into_their_sections(printed, lang):
+    """(That every internal link lands is the editions gate's check.)"""
     made = printed[lang]
     reader, edition = made["reader"], made["edition"]
     landed = destinations(reader)
     links = list(link_targets(reader))
-    assert len(links) > 1000
-    assert not [name for _, _, name in links if name not in landed]
     bibliography = landed[anchor("bibliography", edition.chapter("bibliography").start)]
     citations = [(page, name) for page, _, name in links if name.startswith("bibliography--src-")]
-    assert len(citations) > 500
+    assert citations
     assert all(landed[name] >= bibliography > page for page, name in citations if page < bibliography)
     sections = [
         name
@@ -197,20 +172,13 @@ def test_internal_links_land_and_citations_jump_into_the_bibliography(printed, l
         for a in p.get("/Annots") or []
         if a.get_object().get("/A", {}).get("/S") == "/URI"
     ]
-    assert len(uris) > 100 and all(uri.startswith("https://") for uri in uris)
+    assert uris and all(uri.startswith("https://") for uri in uris)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_fonts_are_embedded_and_the_document_is_tagged_in_its_language(printed, lang):
-    made = printed[lang]
-    fonts = subprocess.run(
-        ["pdffonts", str(made["path"])], capture_output=True, text=True, check=True
-    ).stdout.splitlines()[2:]
-    assert fonts and all(line.split()[-5] == "yes" for line in fonts), "\n".join(fonts)
-    reader, edition = made["reader"], made["edition"]
-    root = reader.trailer["/Root"]
-    assert root["/Lang"] == edition.html_lang
-    assert root["/MarkInfo"]["/Marked"] and "/StructTreeRoot" in root
+def test_the_document_names_its_title_author_and_day(printed, lang):
+    """(Embedded fonts and tags in the document's language are the editions gate's check.)"""
+    reader, edition = printed[lang]["reader"], printed[lang]["edition"]
     assert reader.metadata.title == edition.title and reader.metadata.author == edition.author
     assert reader.metadata["/CreationDate"] == edition.date.strftime("D:%Y%m%d000000Z")
 
@@ -220,7 +188,7 @@ def test_labs_show_their_formulas_and_worked_example_with_the_interactive_addres
     made = printed[lang]
     text = squeeze("".join(made["pages"]))
     panels = [e for e in made["edition"].chapter("ch14").body.iter() if "lab-panel" in (e.get("class") or "")]
-    assert len(panels) == 4
+    assert len(panels) == 1  # Lab A
     for panel in panels:
         assert squeeze(f"{lang}/ch14.html#{panel.get('id')}") in text
         for part in ("lab-formulas", "lab-static"):
@@ -235,7 +203,7 @@ def test_pages_carry_the_chapter_title_and_a_page_number(printed, lang):
     made = printed[lang]
     landed = destinations(made["reader"])
     chapter = made["edition"].chapter("ch14")
-    for heading in chapter.headings[1:6]:
+    for heading in [h for h in chapter.headings[1:] if h.level <= 2][:5]:  # the contents' (destinations)
         page = landed[anchor("ch14", heading.id)]
         lines = made["pages"][page].strip().splitlines()
         assert squeeze(lines[0]) == squeeze(made["edition"].title + chapter.running), lines[0]  # the header
@@ -252,7 +220,7 @@ def test_external_addresses_are_printed_for_paper(printed, lang):
         for a in c.body.iter(f"{XHTML}a")
         if "show-url" in (a.get("class") or "")
     ]
-    assert len(shown) > 50
+    assert shown
     missing = [href for href in shown if squeeze(href) not in text]
     assert not missing, f"{len(missing)} addresses not printed, e.g. {missing[:3]}"
 

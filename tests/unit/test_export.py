@@ -159,7 +159,7 @@ def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
         for panel in panels:
             classes = {c for e in panel.iter() for c in (e.get("class") or "").split()}
             assert {"lab-formulas", "lab-static", "lab-online"} <= classes
-            assert not classes & {"lab-body", "lab-presets", "lab-tablist"}
+            assert not classes & {"lab-body", "lab-presets", "lab-tablist", "lab-summary"}
             address = "".join(
                 next(e for e in panel.iter() if "lab-online" in (e.get("class") or "")).itertext()
             )

@@ -68,6 +68,10 @@ def run(args) -> int:
         browser_rules = [r for r in result.rules if r.browser]
         assert result.book is not None  # the gates ran, so the book loaded
         reports += browser_gates(result.output, browser_rules, result.book.languages)
+        if args.release:  # the print edition needs Chromium too
+            from ..gates.editions import print_gates
+
+            reports += print_gates(result, root)
     print("gates:")
     for report in reports:
         print("  " + report.line())

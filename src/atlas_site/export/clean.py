@@ -24,6 +24,7 @@ SCREEN_ONLY = {
     "lab-live",
     "lab-nojs",
     "lab-body",
+    "lab-summary",  # the pinned bar that repeats the outputs while a reader edits the inputs
     "numbers-tools",
     "glossary-letters",
 }

@@ -194,14 +194,14 @@ def _append_update(data: bytes, changed: dict, entries: dict, trailer) -> bytes:
 def _to_unicode_streams(reader: PdfReader):
     """(reference, stream) of every ToUnicode map of the fonts the pages use, once each."""
     seen = set()
-    for font in _fonts(reader):
+    for font in fonts_used(reader):
         reference = font.raw_get("/ToUnicode") if "/ToUnicode" in font else None
         if isinstance(reference, IndirectObject) and reference.idnum not in seen:
             seen.add(reference.idnum)
             yield reference, reference.get_object()
 
 
-def _fonts(reader: PdfReader):
+def fonts_used(reader: PdfReader):
     """Every font dictionary the pages use, directly or inside form XObjects, once each."""
     seen, found = set(), []
 

@@ -66,12 +66,27 @@ def export_editions(root: Path, result, formats: tuple[str, ...], version: str) 
     return made
 
 
-def _pdfs(root: Path, editions, env, output, files: dict[str, bytes]) -> list[Made]:
+def printed_editions(root: Path, result, browser=None) -> dict[str, bytes]:
+    """Each language's PDF in memory, printed as `export pdf` prints it (the editions gate reads
+    them) by `browser` or a Chromium of its own; AtlasError with one located line per problem, as
+    for export."""
+    from .assemble import assemble_edition
+
+    _check_inputs(root, result.book, ("pdf",))
+    editions = [
+        assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages
+    ]
+    files: dict[str, bytes] = {}
+    _pdfs(root, editions, result.env, result.output, files, browser)
+    return files
+
+
+def _pdfs(root: Path, editions, env, output, files: dict[str, bytes], browser=None) -> list[Made]:
     from .pdf import TocMismatch, make_pdf
     from .pdf_finish import page_count
 
     made = []
-    with _browser() as browser:
+    with contextlib.nullcontext(browser) if browser else _browser() as browser:
         for edition in editions:
             start = time.perf_counter()
             try:

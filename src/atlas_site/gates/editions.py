@@ -1,11 +1,16 @@
-"""The e-book editions in `check --release`: what a release publishes as downloads is made from the
+"""The editions in `check --release`: what a release publishes as downloads is made from the
 pages just rendered and checked before anyone downloads it.
 
 Each language's EPUB is made in memory (export/epub.py, as `export epub` makes it) and checked for
 what a reader of it relies on: its navigation lists every chapter and every section of each (an
 e-reader's contents are all the book's structure it has), its pages hold no script, handler or
 inline style (reading systems refuse or strip them), and Debian's epubcheck finds no error and no
-warning when it is installed (the gate says when it is not, and did not run it)."""
+warning when it is installed (the gate says when it is not, and did not run it).
+
+With --browser, each language's PDF is printed (export/run.py, as `export pdf` prints it) and read
+back: a bookmark for every chapter and section, in the contents' order, each opening the page its
+heading is on; every internal link landing on a destination the document has; every font embedded;
+the document tagged, in its language."""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ import zipfile
 from io import BytesIO
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, SourceLocation
+from ..diagnostics import AtlasError, Diagnostic, SourceLocation
 from .report import GateReport
 
 EPUBCHECK_JAR = Path("/usr/share/java/epubcheck.jar")  # Debian's epubcheck package
@@ -153,4 +158,172 @@ def _epubcheck(command: list[str], made: dict[str, bytes]) -> list[Diagnostic]:
                         f"{path}: epubcheck exited with {run.returncode}: {last[0]}",
                     )
                 )
+    return problems
+
+
+# -- the print edition ------------------------------------------------------------------------------
+def print_gates(result, root: Path, browser=None) -> list[GateReport]:
+    """The PDF of every language: printed by Chromium (`browser`, or one of its own), its outline,
+    links, fonts and tags read."""
+    from pypdf import PdfReader
+
+    from ..export.assemble import assemble_edition
+    from ..export.downloads import site_path
+    from ..export.run import printed_editions
+
+    try:
+        printed = printed_editions(root, result, browser)
+    except AtlasError as error:
+        return [GateReport("print editions", "not printed", error.diagnostics)]
+    problems: list[Diagnostic] = []
+    marks = links = 0
+    for lang in result.book.languages:
+        path = site_path(result.book, lang, "pdf")
+        edition = assemble_edition(result.book, result.output, lang, result.env)
+        reader = PdfReader(BytesIO(printed[path]))
+        where = SourceLocation(f"_site/{path}")
+        found, checked = bookmark_problems(reader, edition.contents(deepest=2), path, where)
+        problems += found
+        marks += checked
+        found, checked = _links(reader, path, where)
+        problems += found
+        links += checked
+        problems += _fonts_and_tags(reader, edition, path, where)
+    return [
+        GateReport(
+            "print editions",
+            f"{len(printed)} PDFs ({', '.join(printed)}): {marks} bookmarks on their headings' pages, "
+            f"{links} internal links landing, every font embedded, tagged in their languages",
+            problems,
+        )
+    ]
+
+
+def destinations(reader) -> dict[str, int]:
+    """Named destination -> page index."""
+    return {
+        name.lstrip("/"): reader.get_destination_page_number(dest)
+        for name, dest in reader.named_destinations.items()
+    }
+
+
+def outline(reader) -> list[tuple[str, int, list]]:
+    """(title, page index, children) of every bookmark."""
+
+    def tree(items):
+        found: list[tuple[str, int, list]] = []
+        for item in items:
+            if isinstance(item, list):
+                if found:
+                    found[-1][2].extend(tree(item))
+                continue
+            found.append((str(item.title), reader.get_destination_page_number(item), []))
+        return found
+
+    return tree(reader.outline)
+
+
+def link_targets(reader):
+    """(page index, rect, named destination) of every internal link."""
+    for index, page in enumerate(reader.pages):
+        for annotation in page.get("/Annots") or []:
+            annotation = annotation.get_object()
+            if annotation.get("/Subtype") != "/Link":
+                continue
+            action = annotation.get("/A")
+            name = (
+                annotation.get("/Dest")
+                if action is None
+                else (action.get("/D") if action.get("/S") == "/GoTo" else None)
+            )
+            if name is not None:
+                yield index, [float(v) for v in annotation["/Rect"]], str(name).lstrip("/")
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def bookmark_problems(reader, contents, path: str, where) -> tuple[list[Diagnostic], int]:
+    """The outline is the contents: the same titles in the same order, each opening its heading's
+    page (a series' name opens its first page's)."""
+    from ..export.pdf import anchor
+
+    landed = destinations(reader)
+    problems: list[Diagnostic] = []
+    checked = 0
+
+    def compare(entries, marks, trail: str) -> None:
+        nonlocal checked
+        if [_squeeze(e.title) for e in entries] != [_squeeze(m[0]) for m in marks]:
+            problems.append(
+                Diagnostic(
+                    where,
+                    "gate.editions.bookmarks",
+                    f"{path}: the bookmarks{trail} are {[m[0] for m in marks]}; "
+                    f"the contents say {[e.title for e in entries]}",
+                )
+            )
+            return
+        for entry, (title, page, children) in zip(entries, marks, strict=True):
+            first = entry if entry.chapter else entry.children[0]
+            target = anchor(first.chapter, first.anchor)
+            checked += 1
+            if landed.get(target) != page:
+                at = f"page {landed[target] + 1}" if target in landed else "no page of the document"
+                problems.append(
+                    Diagnostic(
+                        where,
+                        "gate.editions.bookmarks",
+                        f"{path}: bookmark '{title}' opens page {page + 1}; its heading is on {at}",
+                    )
+                )
+            compare(entry.children, children, f" under '{title}'")
+
+    compare(contents, outline(reader), "")
+    return problems, checked
+
+
+def _links(reader, path: str, where) -> tuple[list[Diagnostic], int]:
+    landed = destinations(reader)
+    links = list(link_targets(reader))
+    missing = sorted({name for _, _, name in links if name not in landed})
+    return [
+        Diagnostic(where, "gate.editions.links", f"{path}: a link leads to #{name}, which the document lacks")
+        for name in missing
+    ], len(links)
+
+
+def _fonts_and_tags(reader, edition, path: str, where) -> list[Diagnostic]:
+    from ..export.pdf_finish import fonts_used
+
+    problems = []
+    for font in fonts_used(reader):
+        subtype = font.get("/Subtype")
+        if subtype == "/Type3":  # its glyphs are drawn inside the document
+            continue
+        described = font["/DescendantFonts"][0].get_object() if subtype == "/Type0" else font
+        descriptor = described.get("/FontDescriptor")
+        descriptor = descriptor.get_object() if descriptor is not None else {}
+        if not any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")):
+            problems.append(
+                Diagnostic(
+                    where,
+                    "gate.editions.fonts",
+                    f"{path}: font {font.get('/BaseFont')} is not embedded (a reader without it sees another)",
+                )
+            )
+    catalog = reader.trailer["/Root"]
+    if catalog.get("/Lang") != edition.html_lang:
+        problems.append(
+            Diagnostic(
+                where,
+                "gate.editions.tags",
+                f"{path}: the document's language is {catalog.get('/Lang')}, not {edition.html_lang}",
+            )
+        )
+    if not (catalog.get("/MarkInfo") or {}).get("/Marked") or "/StructTreeRoot" not in catalog:
+        problems.append(
+            Diagnostic(where, "gate.editions.tags", f"{path}: the document is not tagged (no structure tree)")
+        )
     return problems
