@@ -1,7 +1,8 @@
-"""The e-book editions (atlas-site export epub), without a browser: the real book's EPUB in both
-languages keeps its reading order and landmarks, MathML and SVG, has no script, cites into the
-bibliography, and is byte-identical when made twice (its navigation and epubcheck are the editions
-gate's, which `check --release` runs on the Atlas); the editions gate on the small zh/en book makes
+"""The e-book editions (atlas-site export epub), without a browser, on the small zh/en fixture book
+with Lab A: each language's EPUB keeps its reading order and landmarks, MathML, the lab's formulas and
+worked example with its web address, has no script, cites into the bibliography, carries the glossary
+and the numbers, and is byte-identical when made twice (the Atlas's own EPUBs are its editions gate's:
+navigation and epubcheck, in `check --release`); the editions gate on the same book makes
 both EPUBs, passes them through epubcheck and names a section missing from the navigation and a
 script; the second fixture book exports through the CLI, its download links resolve with their
 sizes, a plain build keeps them and an edit retires them; bad settings and a missing browser are
@@ -21,7 +22,7 @@ from atlas_site.export.assemble import assemble_edition
 from atlas_site.export.downloads import human_size
 from atlas_site.export.epub import make_epub
 from atlas_site.render.templates import make_environment
-from conftest import ROOT, edit, make_project, run_cli
+from conftest import edit, make_project, run_cli, with_memory_lab
 
 EPUBCHECK = ["java", "-jar", "/usr/share/java/epubcheck.jar"]  # Debian's epubcheck 4.2.6
 OPF = {"opf": "http://www.idpf.org/2007/opf", "dc": "http://purl.org/dc/elements/1.1/"}
@@ -30,23 +31,42 @@ EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 
 
 @pytest.fixture(scope="module")
-def book(real_book):
-    return real_book
+def project(tmp_path_factory):
+    """The small zh/en book with Lab A on its chapter, the glossary and numbers pages and an author
+    (one copy per module: read, never changed)."""
+    project = with_memory_lab(make_project(tmp_path_factory.mktemp("mini-epub"), "mini"))
+    edit(
+        project / "book.yaml",
+        "  - generated: bibliography",
+        "  - generated: glossary\n  - generated: bibliography",
+    )
+    with (project / "book.yaml").open("a", encoding="utf-8") as profile:
+        profile.write(
+            'downloads: {basename: mini, author: {zh: "迷你书作者", en: "The mini book authors"}}\n'
+        )
+    return project
 
 
 @pytest.fixture(scope="module")
-def editions(book):
-    env = make_environment(ROOT)
+def book(project):
+    result = assemble(project)
+    assert result.output is not None and not result.errors, [str(e) for e in result.errors]
+    return result
+
+
+@pytest.fixture(scope="module")
+def editions(book, project):
+    env = make_environment(project)
     return {lang: assemble_edition(book.book, book.output, lang, env) for lang in book.book.languages}
 
 
 @pytest.fixture(scope="module")
-def epubs(book, editions, tmp_path_factory):
-    env = make_environment(ROOT)
+def epubs(book, editions, project, tmp_path_factory):
+    env = make_environment(project)
     folder = tmp_path_factory.mktemp("epub")
     made = {}
     for lang, edition in editions.items():
-        data = make_epub(edition, env, ROOT)
+        data = make_epub(edition, env, project)
         (folder / f"{lang}.epub").write_bytes(data)
         made[lang] = (folder / f"{lang}.epub", data)
     return made
@@ -60,18 +80,18 @@ def _xml(archive: zipfile.ZipFile, name: str) -> ET.Element:
     return ET.fromstring(archive.read(name))
 
 
-def test_the_zip_starts_with_a_stored_mimetype_and_is_byte_identical_when_made_again(epubs):
-    again = assemble(ROOT)  # a second, independent render of the same inputs
-    env = make_environment(ROOT)
+def test_the_zip_starts_with_a_stored_mimetype_and_is_byte_identical_when_made_again(epubs, project):
+    again = assemble(project)  # a second, independent render of the same inputs
+    env = make_environment(project)
     for lang, (_, data) in epubs.items():
         archive = _zip(data)
         first = archive.infolist()[0]
         assert (first.filename, first.compress_type) == ("mimetype", zipfile.ZIP_STORED)
         assert archive.read("mimetype") == b"application/epub+zip"
         assert {info.date_time for info in archive.infolist()} == {
-            (2026, 10, 2, 0, 0, 0)
+            (2026, 7, 29, 0, 0, 0)
         }  # the newest last_verified
-        assert make_epub(assemble_edition(again.book, again.output, lang, env), env, ROOT) == data
+        assert make_epub(assemble_edition(again.book, again.output, lang, env), env, project) == data
 
 
 def test_package_metadata_comes_from_the_book(epubs, book):
@@ -138,10 +158,10 @@ def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
         archive = _zip(data)
         site = book.output.document(f"{lang}/ch14.html")  # the editions keep the chapter whole
         chapter = archive.read("EPUB/text/ch14.xhtml").decode("utf-8")
-        assert chapter.count("<math ") == site.count("<math ") > 10
+        assert chapter.count("<math ") == site.count("<math ") >= 1
         main = site[site.index("<main") : site.index("</main>")]
         figures = len(book.manifest.record(lang, "ch14").figures)
-        assert chapter.count('<figure class="figure') == main.count('<figure class="figure') == figures > 10
+        assert chapter.count('<figure class="figure') == main.count('<figure class="figure') == figures
         assert (
             chapter.count("<svg ") == main.count("<svg ") == main.count('<svg class="fig-panel"') >= figures
         )
@@ -155,7 +175,7 @@ def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
     for lang, (_, data) in epubs.items():
         chapter = _xml(_zip(data), "EPUB/text/ch14.xhtml")
         panels = [s for s in chapter.iter(f"{XHTML}section") if "lab-panel" in (s.get("class") or "")]
-        assert len(panels) == 4
+        assert len(panels) == 1  # Lab A
         for panel in panels:
             classes = {c for e in panel.iter() for c in (e.get("class") or "").split()}
             assert {"lab-formulas", "lab-static", "lab-online"} <= classes
@@ -183,7 +203,7 @@ def test_citations_are_note_references_into_the_bibliography(epubs):
             for a in _xml(archive, name).iter(f"{XHTML}a")
             if "cite" in (a.get("class") or "").split()
         ]
-        assert len(cites) > 500
+        assert cites
         for cite in cites:
             assert cite.get(EPUB_TYPE) == "noteref"
             target, _, anchor = cite.get("href").partition("#")
@@ -212,7 +232,7 @@ def test_the_numbers_appendix_is_a_table_without_its_web_tools(editions, book):
         assert not (table.text or "").strip() and table.find(f"{XHTML}caption") is None
         rows = table.findall(f"{XHTML}tbody/{XHTML}tr")
         assert (
-            len(rows) == book.output.text(f"{lang}/numbers.html").count('<tr class="claim numbers-row"') > 10
+            len(rows) == book.output.text(f"{lang}/numbers.html").count('<tr class="claim numbers-row"') >= 1
         )
         columns = ["".join(th.itertext()).strip() for th in table.iter(f"{XHTML}th")]
         for row in rows:  # each cell names its column for an e-reader's stacked rows
@@ -361,16 +381,13 @@ def test_strings_the_editions_need_are_checked_before_exporting(workshop):
     assert "Traceback" not in result.stderr
 
 
-def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book):
+def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book, project):
     profile = book.book.profile.model_copy(update={"site_url": "https://atlas.example/"})
     deployed = book.book.model_copy(update={"profile": profile})
-    edition = assemble_edition(deployed, book.output, "en", make_environment(ROOT))
+    edition = assemble_edition(deployed, book.output, "en", make_environment(project))
     lines = [e for e in edition.chapter("ch14").body.iter() if "lab-online" in (e.get("class") or "")]
     links = [a.get("href") for line in lines for a in line.iter(f"{XHTML}a")]
-    assert links == [
-        f"https://atlas.example/en/ch14.html#lab-{lab}-panel"
-        for lab in ("memory", "batch", "speculative", "fleet")
-    ]
+    assert links == ["https://atlas.example/en/ch14.html#lab-memory-panel"]
 
 
 def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
