@@ -133,13 +133,14 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
     closed = whole_html.rfind(ARTICLE_CLOSE)
     head, tail = whole_html[: opened.end()], whole_html[closed:]
     part = family.pages[index]
-    # under the chapter's title, on every page, which part this is: the pager says it again at the end
-    where = _position(strings, index, len(family.pages)) + f" · {_part_name(part)}"
-    head = head.replace("</h1>", f'</h1>\n<p class="split-position">{where}</p>', 1)
     head = _contents(head, family, index, strings)
     if index > 0:
         head = TITLE.sub(lambda m: f"<title>{part.title} · {m.group(1)}</title>", head, count=1)
         head = STANDFIRST.sub("", head, count=1)
+        # under the chapter's title, which part this is: the pager says it again at the end (the
+        # first page keeps its standfirst instead, and its question cards on the first screen)
+        where = _position(strings, index, len(family.pages)) + f" · {_part_name(part)}"
+        head = head.replace("</h1>", f'</h1>\n<p class="split-position">{where}</p>', 1)
     else:  # links made before the split (bookmarks, other sites) reach the page now holding them (site.js)
         moved = {
             target: posixpath.basename(page.path)
