@@ -254,6 +254,10 @@
     function carryParagraph() {
       update();
       var place = placeBeingRead();
+      /* the paragraph's own section, unless it is a subsection of the section the switch already
+         names (the one the address or the reading line names): then that one stays */
+      var named = shown && place && place.hash && document.getElementById(place.hash);
+      if (named && heads.indexOf(named) >= 0 && within(named, shown)) place.hash = shown.id;
       switches.forEach(function (link, i) {
         var hash = (place && place.hash) || link.getAttribute("href").split("#")[1];
         link.setAttribute("href", bases[i] + (place ? place.query : "") + (hash ? "#" + hash : ""));

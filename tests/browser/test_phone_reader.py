@@ -174,14 +174,28 @@ def test_switch_carries_the_paragraph_covering_the_header_line_and_cleans_the_ad
     )
     switch = page.locator("[data-lang-switch]")
     switch.dispatch_event("focus")
-    section = key.rsplit(".", 1)[0]
     href = switch.get_attribute("href")
-    assert f"para={key}&" in href and href.endswith(f"#{section}"), (key, href)
+    hash = href.split("#")[1]
+    holds = page.evaluate(
+        """([hash, key]) => {  // the hash names the paragraph's section or one that contains it
+          const heads = [...document.querySelectorAll('article > h2[id], article > h3[id]')];
+          const para = document.querySelector(`[data-para="${key}"]`);
+          const head = heads.filter(h => h.compareDocumentPosition(para) & 4).pop();
+          let at = heads.indexOf(head);
+          while (at >= 0 && heads[at].id !== hash) {
+            const level = heads[at].tagName; at--;
+            while (at >= 0 && heads[at].tagName >= level) at--;
+          }
+          return at >= 0;
+        }""",
+        [hash, key],
+    )
+    assert f"para={key}&" in href and holds, (key, href)
     switch.tap()
     page.wait_for_url("**/en/tf-cluster.html*")
     page.wait_for_load_state("load")
     page.wait_for_function("() => !location.search", timeout=5000)
-    assert page.url.endswith(f"/en/tf-cluster.html#{section}"), page.url
+    assert page.url.endswith(f"/en/tf-cluster.html#{hash}"), page.url
     top = page.evaluate(
         "(key) => document.querySelector(`[data-para='${key}']`).getBoundingClientRect().top", key
     )
