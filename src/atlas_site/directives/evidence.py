@@ -77,7 +77,7 @@ def _long(setting: str) -> str:
 
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
-    label = state.ui("author_reported" if claim.kind == "author-reported" else "benchmark_result")
+    label = state.ui(claim.label_key)
     value = f'<strong class="claim-value">{escape(claim.text[state.lang])}</strong>'
     if state.book.profile.generates(
         "numbers"
@@ -87,7 +87,7 @@ def _render_claim(state, use) -> str:
     # label, repeated on every claim, stays out of it; data-claim names the card's preview data
     return (
         f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
-        f'<span class="badge badge-claim" data-pagefind-ignore>{escape(label)}</span> '
+        f'<span class="{claim.badge_class}" data-pagefind-ignore>{escape(label)}</span> '
         f'<span class="claim-setting"{_long(claim.setting[state.lang])}>{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
         f"{_claim_evidence(state, claim)}</span> "
         f"{state.cite(list(claim.source))}</span>"

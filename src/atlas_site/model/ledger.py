@@ -42,10 +42,12 @@ class Setting(Frozen):
 
 
 class Claim(Frozen):
-    """An author-reported or benchmark number, recorded once, with its source and setting."""
+    """An author-reported or benchmark number, recorded once, with its source and setting. An
+    `expectation` is a number its source states as an outlook, not as a measurement: it is labelled as
+    unsettled (the "open question" label), never as a reported result."""
 
     id: str = Field(pattern=SLUG)
-    kind: Literal["author-reported", "benchmark-result"]
+    kind: Literal["author-reported", "benchmark-result", "expectation"]
     source: tuple[str, ...] = Field(min_length=1)
     value: Number | tuple[Number, ...]
     unit: str
@@ -73,6 +75,18 @@ class Claim(Frozen):
     @property
     def values(self) -> tuple[Number, ...]:
         return self.value if isinstance(self.value, tuple) else (self.value,)
+
+    @property
+    def label_key(self) -> str:
+        """The interface string that labels the number (the page legend defines each)."""
+        return {"author-reported": "author_reported", "benchmark-result": "benchmark_result"}.get(
+            self.kind, "open"
+        )
+
+    @property
+    def badge_class(self) -> str:
+        """The badge's classes: an expectation is drawn dotted, as the legend's unsettled label."""
+        return "badge badge-claim" + (" badge-unsettled" if self.kind == "expectation" else "")
 
 
 class OutputFormat(Frozen):

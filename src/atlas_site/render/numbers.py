@@ -33,9 +33,7 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
                 "text": claim.text[lang],
                 "value": claim.values[0],
                 "setting": claim.setting[lang],
-                "label": book.ui(
-                    "author_reported" if claim.kind == "author-reported" else "benchmark_result", lang
-                ),
+                "label": book.ui(claim.label_key, lang),
                 "sources": [
                     {"number": n, "label": source_label(book, n), "work": work.key}
                     for n in claim.source

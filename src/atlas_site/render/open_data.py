@@ -110,7 +110,7 @@ CLAIMS_SCHEMA = _envelope(
         ],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-            "kind": {"enum": ["author-reported", "benchmark-result"]},
+            "kind": {"enum": ["author-reported", "benchmark-result", "expectation"]},
             "value": _NUMBER,
             "unit": {"type": "string"},
             "text": _LOCALIZED,

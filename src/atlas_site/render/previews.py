@@ -104,9 +104,7 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
         claims[claim.id] = {
             "text": claim.text[lang],
             "setting": claim.setting[lang],
-            "label": book.ui(
-                "author_reported" if claim.kind == "author-reported" else "benchmark_result", lang
-            ),
+            "label": book.ui(claim.label_key, lang),
             "sources": [source_label(book, n) for n in claim.source],
             "caution": claim.caution[lang] if claim.caution else None,
         }
