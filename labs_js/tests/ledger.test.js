@@ -29,7 +29,7 @@ test('ledger/examples*.md: every expect matches its function after rounding', (t
     assert.ok(!ids.has(ex.id), 'duplicate id ' + ex.id);
     ids.add(ex.id);
     assert.match(ex.id, /^[a-z0-9][a-z0-9-]*$/);
-    assert.ok(['teaching-assumption', 'analytic'].includes(ex.kind), ex.id);
+    assert.ok(['teaching-assumption', 'analytic', 'report-example'].includes(ex.kind), ex.id);
     const [out] = run([{ fn: ex.fn, args: ex.args }], modules);
     for (const [name, spec] of Object.entries(ex.outputs)) {
       assert.ok(name in out, ex.id + ': ' + ex.fn + ' returns no ' + name);

@@ -114,7 +114,7 @@ CLAIM = Directive(
 def _render_example(state, use) -> str:
     example_id, _, output = use.key.partition(".")
     example = state.book.examples[example_id]
-    label = state.ui("teaching_assumption" if example.kind == "teaching-assumption" else "analytic")
+    label = state.ui(example.label_key)
     # the assumption is spelled out once per page (first use); later uses keep the label only
     first = example_id not in state.noted
     title = f' title="{escape(example.note[state.lang])}"' if example.note and first else ""

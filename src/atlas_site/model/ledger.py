@@ -109,7 +109,7 @@ class Example(Frozen):
     """A teaching number, computed at build time by the labs' own functions."""
 
     id: str = Field(pattern=SLUG)
-    kind: Literal["teaching-assumption", "analytic"]
+    kind: Literal["teaching-assumption", "analytic", "report-example"]
     fn: str = Field(pattern=r"^[a-z_]+\.[a-z0-9_]+$")
     args: dict
     outputs: dict[str, OutputFormat] = Field(min_length=1)
@@ -128,6 +128,14 @@ class Example(Frozen):
         if unshown:
             raise ValueError(f"lab.shows names outputs that are not declared: {', '.join(unshown)}")
         return self
+
+    @property
+    def label_key(self) -> str:
+        """The interface string that labels the number: a report example is a cited report's own
+        illustrative case (its sizes, not this book's), computed here by the labs' code."""
+        return {"teaching-assumption": "teaching_assumption", "report-example": "report_example"}.get(
+            self.kind, "analytic"
+        )
 
     @property
     def lab_id(self) -> str | None:

@@ -79,9 +79,7 @@ def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[di
             {
                 "id": example.id,
                 "outputs": [state.example_text(f"{example.id}.{name}") for name in example.outputs],
-                "label": book.ui(
-                    "teaching_assumption" if example.kind == "teaching-assumption" else "analytic", lang
-                ),
+                "label": book.ui(example.label_key, lang),
                 "note": example.note[lang] if example.note else None,
                 "places": found,
                 "lab": _lab_link(book, parsed, computed, lang, example),

@@ -144,7 +144,7 @@ EXAMPLES_SCHEMA = _envelope(
         "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks", "lab"],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-            "kind": {"enum": ["teaching-assumption", "analytic"]},
+            "kind": {"enum": ["teaching-assumption", "analytic", "report-example"]},
             "function": {"type": "string", "pattern": "^[a-z_]+\\.[a-z0-9_]+$"},
             "arguments": {"type": "object"},
             "outputs": {

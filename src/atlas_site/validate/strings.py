@@ -16,6 +16,7 @@ ENGINE_KEYS = (
     "benchmark_result",
     "teaching_assumption",
     "analytic",
+    "report_example",
     "setting_label",
     "figure",
     "yes",
