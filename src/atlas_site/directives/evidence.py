@@ -111,6 +111,9 @@ CLAIM = Directive(
 
 
 # -- ex: {{ex:id.output}} ----------------------------------------------------------------------
+BARE = "bare"  # the one display option of {{ex:…}}: the number without its unit
+
+
 def _render_example(state, use) -> str:
     example_id, _, output = use.key.partition(".")
     example = state.book.examples[example_id]
@@ -121,7 +124,10 @@ def _render_example(state, use) -> str:
     state.noted.add(example_id)
     # a label is never a link (one rule for every badge); as with a claim, the value is the link
     badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
-    value = f'<span class="ex-value">{escape(state.example_text(use.key))}</span>'
+    # {{ex:id.output|bare}}: the number without its unit, for a sentence that names the unit once
+    # for several values ("in yuan per million tokens, A costs 142.9 and B 122.2")
+    shown = state.example_number(use.key) if use.text == BARE else state.example_text(use.key)
+    value = f'<span class="ex-value">{escape(shown)}</span>'
     if first and state.book.profile.generates("numbers"):
         # the first use on a page links to the example's row (later uses stay light: the chapter's
         # page weight has little room)
@@ -132,6 +138,13 @@ def _render_example(state, use) -> str:
 def _check_example(book, use, computed, out) -> None:
     example_id, _, output = use.key.partition(".")
     example = book.examples.get(example_id)
+    if use.text is not None and use.text != BARE:
+        out.error(
+            use.location,
+            "example.display",
+            f"'{{{{ex:{use.key}|{use.text}}}}}': the only display option is '|{BARE}' (the number without its unit)",
+            f"write {{{{ex:{use.key}}}}} or {{{{ex:{use.key}|{BARE}}}}}",
+        )
     if example is None:
         if book.is_broken("examples", example_id):
             out.quiet()
@@ -166,7 +179,7 @@ EXAMPLE = Directive(
     render=_render_example,
     check=_check_example,
     depends=lambda deps, use: [deps.example(use.key.partition(".")[0])],
-    example="{{ex:kv-per-token.kib_per_token}}",
+    example="{{ex:kv-per-token.kib_per_token}} · {{ex:cost-per-million-upgrade.before_per_million|bare}}",
 )
 
 

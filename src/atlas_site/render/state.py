@@ -107,6 +107,14 @@ class RenderState:
         shown = self.shown(value, fmt.digits)
         return shown + self.unit(fmt, shown, value)
 
+    def example_number(self, reference: str) -> str:
+        """A teaching number without its unit, for prose that names the unit once for several values."""
+        example_id, _, output = reference.partition(".")
+        example = self.book.examples[example_id]
+        output = output or next(iter(example.outputs))
+        value = self.computed.get(example_id, {}).get(output)
+        return self.shown(value, example.outputs[output].digits)
+
     def shown(self, value, digits: int) -> str:
         if isinstance(value, bool):  # a verdict of the formula, in words
             return self.ui("yes" if value else "no")
