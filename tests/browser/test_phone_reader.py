@@ -397,6 +397,20 @@ def test_labels_have_one_style_no_links_a_key_and_no_figure_colours(site, path):
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_key_to_the_labels_reads_as_lines_on_a_phone(site, lang):
+    """Opened at 390 px, every explanation has a column a line of text fits in (the English labels
+    side by side once took the whole row and left the explanations one letter wide)."""
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    page.click(".badge-key summary")
+    widths = page.evaluate(
+        "[...document.querySelectorAll('.badge-key dd')].map(d => d.getBoundingClientRect().width)"
+    )
+    row = page.evaluate("document.querySelector('.badge-key').getBoundingClientRect().width")
+    assert widths and min(widths) >= 0.8 * row, (widths, row)
+    context.close()
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_preset_chips_state_their_shared_caveat_once(site, lang):
     context, page = _open(site, f"{lang}/ch14-labs-history.html#lab-batch-panel", **PHONE)
