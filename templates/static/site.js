@@ -77,14 +77,21 @@
     var line = header ? header.getBoundingClientRect().bottom + 1 : 0;
     var blocks = document.querySelectorAll("article [data-para]");
     var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id]");
-    var found = null;
+    var found = null, below = null;
     for (var i = 0; i < entries.length; i++) {
       var box = entries[i].getBoundingClientRect();
       if (box.bottom <= line) { found = entries[i]; continue; } /* above the line: the last such, failing better */
-      if (box.top <= line || box.top < window.innerHeight) found = entries[i];
+      if (box.top <= line) found = entries[i];
+      else if (box.top < window.innerHeight) { found = entries[i]; below = box.top; }
       break;
     }
     if (!found) return null;
+    /* the next paragraph counts only in the section being read: a heading between the line and it
+       (a section of cards or a figure, with no paragraph of its own) keeps the switch on that section */
+    if (below !== null && Array.prototype.some.call(document.querySelectorAll("article h2[id], article h3[id]"), function (h) {
+      var top = h.getBoundingClientRect().top;
+      return top > line && top < below;
+    })) return null;
     if (!blocks.length) return { query: "", hash: found.id };
     var key = found.getAttribute("data-para"), section = key.slice(0, key.lastIndexOf("."));
     var count = Array.prototype.filter.call(blocks, function (block) {

@@ -70,7 +70,7 @@ def test_what_was_read_only_in_part_keeps_its_scope_next_to_every_use(site):
     one carry its scope in their setting, and every citation card of either shows it."""
     page = site.output.text("en/tf-cluster.html")
     claim = page[page.index('data-claim="cisco-combined-throughput"') :]
-    setting = claim[claim.index('<span class="claim-setting">') : claim.index('<span class="cites">')]
+    setting = claim[claim.index('<span class="claim-setting"') : claim.index('<span class="cites">')]
     assert "what was checked in [83]: An engineering description by Cisco itself" in setting
     assert (
         '<span class="claim-verified"> · verified <time datetime="2026-10-02">2026-10-02</time></span>'

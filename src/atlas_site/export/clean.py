@@ -27,6 +27,7 @@ SCREEN_ONLY = {
     "lab-summary",  # the pinned bar that repeats the outputs while a reader edits the inputs
     "numbers-tools",
     "glossary-letters",
+    "badge-key",  # a folded key beside the page's controls; closed, it prints nothing on the site either
 }
 # what a web page prints for itself (its address, the works it cites): the edition has its own
 # page numbers and one bibliography, so these would be said twice
