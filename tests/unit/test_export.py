@@ -422,7 +422,7 @@ def _edition_reports(mini):
     return edition_gates(result, mini)
 
 
-def test_the_editions_gate_makes_each_languages_epub_and_epubcheck_passes_it(mini):
+def test_the_editions_gate_makes_each_languages_epub_and_epubcheck_passes_it(mini, real_epubcheck):
     [report] = _edition_reports(mini)
     assert report.status == "pass", [str(p) for p in report.problems]
     assert report.figures.startswith("2 EPUBs (downloads/book-zh.epub, downloads/book-en.epub): ")
@@ -431,7 +431,9 @@ def test_the_editions_gate_makes_each_languages_epub_and_epubcheck_passes_it(min
     assert report.figures.endswith("epubcheck: 0 errors or warnings")  # it ran
 
 
-def test_the_editions_gate_names_a_section_missing_from_the_navigation_and_a_script(mini, monkeypatch):
+def test_the_editions_gate_names_a_section_missing_from_the_navigation_and_a_script(
+    mini, monkeypatch, real_epubcheck
+):
     """An EPUB whose contents lose a section and whose chapter carries a script: each is a located
     line, and epubcheck (run by the gate) objects to the undeclared script as well."""
     import atlas_site.export.epub as epub
