@@ -34,7 +34,7 @@ PROJECTS = ROOT / "tests" / "projects"
 #         marked from the fixtures it takes; a test that starts Chromium itself (check --browser,
 #         the PDF export) says so with @pytest.mark.browser.
 BROWSER_FIXTURES = {"chromium", "browser"}
-BOOK_FIXTURES = {"real_build", "real_book", "real_site_url", "base"}
+BOOK_FIXTURES = {"real_build", "real_book", "real_site_url", "base", "published"}
 
 
 def pytest_collection_modifyitems(config, items):
