@@ -66,16 +66,11 @@ def export_editions(root: Path, result, formats: tuple[str, ...], version: str) 
     return made
 
 
-def printed_editions(root: Path, result, browser=None) -> dict[str, bytes]:
-    """Each language's PDF in memory, printed as `export pdf` prints it (the editions gate reads
-    them) by `browser` or a Chromium of its own; AtlasError with one located line per problem, as
-    for export."""
-    from .assemble import assemble_edition
-
+def printed_editions(root: Path, result, editions, browser=None) -> dict[str, bytes]:
+    """The PDFs of `editions` (export/assemble.py) in memory, printed as `export pdf` prints them
+    (the editions gate reads them) by `browser` or a Chromium of its own; AtlasError with one
+    located line per problem, as for export."""
     _check_inputs(root, result.book, ("pdf",))
-    editions = [
-        assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages
-    ]
     files: dict[str, bytes] = {}
     _pdfs(root, editions, result.env, result.output, files, browser)
     return files

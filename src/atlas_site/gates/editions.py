@@ -171,15 +171,17 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
     from ..export.downloads import site_path
     from ..export.run import printed_editions
 
+    editions = [
+        assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages
+    ]
     try:
-        printed = printed_editions(root, result, browser)
+        printed = printed_editions(root, result, editions, browser)
     except AtlasError as error:
         return [GateReport("print editions", "not printed", error.diagnostics)]
     problems: list[Diagnostic] = []
     marks = links = 0
-    for lang in result.book.languages:
-        path = site_path(result.book, lang, "pdf")
-        edition = assemble_edition(result.book, result.output, lang, result.env)
+    for edition in editions:  # assembled once: printed, then read back against its contents
+        path = site_path(result.book, edition.lang, "pdf")
         reader = PdfReader(BytesIO(printed[path]))
         where = SourceLocation(f"_site/{path}")
         found, checked = bookmark_problems(reader, edition.contents(deepest=2), path, where)
