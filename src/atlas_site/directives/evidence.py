@@ -6,6 +6,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
+from ..render.evidence_blocks import long_unit
 from ..render.mathml import formulas_as_source
 from ..render.state import source_label
 from .base import Directive, require
@@ -122,17 +123,32 @@ def _render_example(state, use) -> str:
     first = example_id not in state.noted
     title = f' title="{escape(example.note[state.lang])}"' if example.note and first else ""
     state.noted.add(example_id)
-    # a label is never a link (one rule for every badge); as with a claim, the value is the link
-    badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
     # {{ex:id.output|bare}}: the number without its unit, for a sentence that names the unit once
-    # for several values ("in yuan per million tokens, A costs 142.9 and B 122.2")
+    # for several values ("in yuan per million tokens, A costs 142.9 and B 122.2"); in a block that
+    # already wrote a long unit, a later number with the same unit is bare too (evidence_blocks.py)
+    block = state.block
     shown = state.example_number(use.key) if use.text == BARE else state.example_text(use.key)
+    unit = state.example_unit(use.key)
+    if use.text != BARE and block is not None and long_unit(unit):
+        if unit in block.units:
+            shown = state.example_number(use.key)
+        block.units.add(unit)
     value = f'<span class="ex-value">{escape(shown)}</span>'
     if first and state.book.profile.generates("numbers"):
         # the first use on a page links to the example's row (later uses stay light: the chapter's
         # page weight has little room)
         value = f'<a class="ex-link" href="numbers.html#ex-{escape(example_id)}">{value}</a>'
-    return f'<span class="ex"{title}>{value} {badge}</span>'
+    kind = f' data-label="{example.label_key}"'
+    if block is not None and block.quiet == example.label_key:
+        # labelled once for its block: a light marker, and the label in words for screen readers
+        # (the editions print them, as every visually hidden word: export/clean.py)
+        return (
+            f'<span class="ex ex-quiet"{kind} data-note="{block.note_id}"{title}>{value}'
+            f'<span class="visually-hidden" data-pagefind-ignore> ({escape(label)})</span></span>'
+        )
+    # a label is never a link (one rule for every badge); as with a claim, the value is the link
+    badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
+    return f'<span class="ex"{kind}{title}>{value} {badge}</span>'
 
 
 def _check_example(book, use, computed, out) -> None:

@@ -4,6 +4,8 @@ no speedup or percentage gain is typed bare in prose."""
 from __future__ import annotations
 
 import re
+from html import escape
+from html import unescape as html_unescape
 
 from ..diagnostics import Diagnostic, SourceLocation
 from .context import GateContext
@@ -71,6 +73,51 @@ def bare_numbers(page) -> list[Diagnostic]:
     return problems
 
 
+# a worked-example number as render writes it (directives/evidence.py, render/evidence_blocks.py):
+# with its own label, or labelled once for its block by a note the number names
+EX_OPEN = re.compile(r'<span class="ex( ex-quiet)?"([^>]*)>')
+EX_END = re.compile(r'<span class="ex[ "]|</(?:p|li|td|th|caption|h[1-6]|figcaption|dd|dt|div)>')
+NOTE = re.compile(
+    r'<(?:span|caption) class="evidence-note" id="([^"]+)" data-label="([^"]+)"[^>]*>'
+    r'[^<]*<span class="badge badge-ex"[^>]*>([^<]*)</span>'
+)
+EX_VALUE = re.compile(r'class="ex-value">([^<]*)<')
+ATTR = re.compile(r'\s(data-label|data-note)="([^"]*)"')
+
+
+def example_labels(html: str, labels: dict[str, str]) -> tuple[int, int, list[str]]:
+    """(numbers, labelled once for their block, problems) of one page: every worked-example number
+    shows its label (`labels`: label key -> the words), or is quiet and names a note on the page
+    that shows the same label and carries the label in words for screen readers."""
+    notes = {m.group(1): (m.group(2), html_unescape(m.group(3))) for m in NOTE.finditer(html)}
+    numbers = quiet = 0
+    problems = []
+    for match in EX_OPEN.finditer(html):
+        numbers += 1
+        attrs = dict(ATTR.findall(match.group(2)))
+        end = EX_END.search(html, match.end())
+        inside = html[match.end() : end.start() if end else len(html)]
+        shown = EX_VALUE.search(inside)
+        value = f"'{html_unescape(shown.group(1))}'" if shown else "?"
+        label = labels.get(attrs.get("data-label", ""))
+        if label is None:
+            problems.append(f"number {value} names no label (data-label)")
+            continue
+        words = escape(label)
+        if match.group(1):
+            quiet += 1
+            note = notes.get(attrs.get("data-note", ""))
+            if note is None or note[0] != attrs["data-label"] or note[1] != label:
+                problems.append(
+                    f"number {value} is labelled once for its block, but no note on the page says '{label}'"
+                )
+            elif f"> ({words})</span>" not in inside:
+                problems.append(f"number {value} does not say '{label}' to a screen reader")
+        elif not re.search(r'<span class="badge badge-ex"[^>]*>' + re.escape(words) + "</span>", inside):
+            problems.append(f"number {value} shows no label '{label}'")
+    return numbers, quiet, problems
+
+
 def check_claims(ctx: GateContext) -> GateReport:
     problems: list[Diagnostic] = []
     claims = ctx.book.claims
@@ -100,6 +147,19 @@ def check_claims(ctx: GateContext) -> GateReport:
                     f"{path}: {spans} claims but {labels} labels and {settings} settings",
                 )
             )
+    examples = quiet = 0
+    label_keys = {example.label_key for example in ctx.book.examples.values()}
+    for path in ctx.output.html_pages():
+        lang = path.partition("/")[0]
+        if lang not in ctx.book.languages:
+            continue
+        labels = {key: ctx.book.ui(key, lang) for key in label_keys}
+        found, once, missing = example_labels(ctx.output.text(path), labels)
+        examples, quiet = examples + found, quiet + once
+        problems += [
+            Diagnostic(ctx.where(path), "gate.claims.example-unlabelled", f"{path}: {problem}")
+            for problem in missing
+        ]
     bare = []
     for parsed in ctx.parsed.values():
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
@@ -107,7 +167,8 @@ def check_claims(ctx: GateContext) -> GateReport:
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
     figures = (
         f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "
-        f"{len(used)} used in prose; {len(bare)} bare numbers"
+        f"{len(used)} used in prose; {examples} worked-example numbers labelled ({quiet} once for their "
+        f"paragraph or table); {len(bare)} bare numbers"
     )
     if not claims and not bare:
         return GateReport("settings", figures, problems, skipped="the book records no claims")

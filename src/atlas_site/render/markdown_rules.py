@@ -8,6 +8,7 @@ from html import escape
 from markdown_it import MarkdownIt
 
 from ..directives import REGISTRY
+from .evidence_blocks import close_block, note, open_block
 from .mathml import to_mathml
 from .scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 
@@ -49,7 +50,16 @@ def _block_open(self, tokens, idx, options, env):
     if token.level == 0 and state.section and not _only_a_directive(tokens, idx):
         state.paragraphs += 1
         token.attrSet("data-para", f"{state.section}.{state.paragraphs}")
+    if token.type == "paragraph_open" and idx + 1 < len(tokens):
+        open_block(state, [tokens[idx + 1]], "paragraph")  # its numbers labelled once, if many
     return self.renderToken(tokens, idx, options, env)
+
+
+def _paragraph_close(self, tokens, idx, options, env):
+    """The paragraph's one evidence note, if its numbers are labelled once, ends it (a list item's
+    text too: its paragraph is hidden, the note still follows the text)."""
+    state = env["state"]
+    return note(state, close_block(state, "paragraph")) + self.renderToken(tokens, idx, options, env)
 
 
 def _only_a_directive(tokens, idx) -> bool:
@@ -88,15 +98,23 @@ def _math(display: bool):
 
 
 def _table_open(self, tokens, idx, options, env):
+    """A table whose cells hold several numbers of one kind says their label once, in its caption."""
     rows = 0
+    cells = []
     for token in tokens[idx + 1 :]:
         if token.type == "table_close":
             break
         rows += token.type == "tr_open"
-    return scroll_box_open("table-scroll", rows) + self.renderToken(tokens, idx, options, env)
+        if token.type == "inline":
+            cells.append(token)
+    state = env["state"]
+    open_block(state, cells, "table")
+    caption = note(state, state.block)
+    return scroll_box_open("table-scroll", rows) + self.renderToken(tokens, idx, options, env) + caption
 
 
 def _table_close(self, tokens, idx, options, env):
+    close_block(env["state"], "table")
     return self.renderToken(tokens, idx, options, env) + SCROLL_BOX_CLOSE
 
 
@@ -143,6 +161,7 @@ def install_rules(md: MarkdownIt) -> None:
     rules("directive_block", _directive)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)
+    rules("paragraph_close", _paragraph_close)
     for kind in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
         rules(kind, _block_open)
     rules("math_inline", _math(False))

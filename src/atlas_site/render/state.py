@@ -14,6 +14,7 @@ from ..cache import BuildCache, NoCache, Versioned
 from ..manifest import PageRecord
 from ..model import Book
 from ..resolve.number_format import format_number
+from .evidence_blocks import EvidenceBlock
 
 
 def source_label(book: Book, number: str) -> str:
@@ -59,16 +60,26 @@ class RenderState:
     notices: dict = field(
         default_factory=dict
     )  # section id -> the reader's notice that a twin changed (translations/)
+    block: EvidenceBlock | None = None  # the paragraph or table being rendered (evidence_blocks.py)
+    notes_made: int = 0  # evidence notes so far on the page: their ids, evn-1, evn-2, ...
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
-        return [self.section, sorted(self.defined), sorted(self.noted), self.paragraphs, sorted(self.scoped)]
+        return [
+            self.section,
+            sorted(self.defined),
+            sorted(self.noted),
+            self.paragraphs,
+            sorted(self.scoped),
+            self.notes_made,
+        ]
 
     def resume(self, carried: list) -> None:
         self.section = carried[0]
         self.defined, self.noted = set(carried[1]), set(carried[2])
         self.paragraphs = carried[3]
         self.scoped = set(carried[4]) if len(carried) > 4 else set()
+        self.notes_made = carried[5] if len(carried) > 5 else 0
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:
@@ -114,6 +125,17 @@ class RenderState:
         output = output or next(iter(example.outputs))
         value = self.computed.get(example_id, {}).get(output)
         return self.shown(value, example.outputs[output].digits)
+
+    def example_unit(self, reference: str) -> str:
+        """The unit a teaching number is written with ("" for an input, a verdict or none)."""
+        example_id, _, output = reference.partition(".")
+        example = self.book.examples[example_id]
+        output = output or next(iter(example.outputs))
+        if output not in example.outputs:
+            return ""
+        fmt = example.outputs[output]
+        value = self.computed.get(example_id, {}).get(output)
+        return self.unit(fmt, self.shown(value, fmt.digits), value)
 
     def shown(self, value, digits: int) -> str:
         if isinstance(value, bool):  # a verdict of the formula, in words

@@ -1,0 +1,176 @@
+"""Quiet evidence labels (render/evidence_blocks.py): a paragraph or table holding several
+worked-example numbers of one kind labels them once, every number still says its label to a screen
+reader and names the note, a long unit is written once per block, and the settings gate fails on a
+page where a number lost its label. Engine tests on the mini fixture book."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from atlas_site.build import assemble
+from atlas_site.gates import GateContext
+from atlas_site.gates.claims import check_claims, example_labels
+from conftest import edit
+
+LONG = """  - id: kv-long
+    kind: analytic
+    fn: memory.kv_bytes_per_token
+    args: {layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16}
+    outputs:
+      kib_per_token: {digits: 0, unit: {zh: "KiB 每 token 的缓存", en: "KiB of cache per token"}}
+    expect: {kib_per_token: 128}
+    seed: "000 §3.2"
+"""
+PARAGRAPH = {
+    "en": "KV per token is {{ex:kv-per-token}}, from $L \\times 2 \\times H_{kv} \\times D_h \\times s$.",
+    "zh": "每 token 的 KV 为 {{ex:kv-per-token}}，公式是 $L \\times 2 \\times H_{kv} \\times D_h \\times s$。",
+}
+DENSE = {
+    "en": "KV per token is {{ex:kv-per-token}}, again {{ex:kv-per-token}} and once more {{ex:kv-per-token}}.",
+    "zh": "每 token 的 KV 为 {{ex:kv-per-token}}，再算一次 {{ex:kv-per-token}}，第三次 {{ex:kv-per-token}}。",
+}
+MIXED = {
+    "en": "A model gives {{ex:kv-long}}, B gives {{ex:kv-long}}, the teaching case {{ex:kv-per-token}}.",
+    "zh": "模型 A 为 {{ex:kv-long}}，B 为 {{ex:kv-long}}，教学案例为 {{ex:kv-per-token}}。",
+}
+TABLE = {
+    "en": "\n\n| Case | KV |\n|---|---|\n| A | {{ex:kv-per-token}} |\n| B | {{ex:kv-per-token}} |\n",
+    "zh": "\n\n| 情形 | KV |\n|---|---|\n| A | {{ex:kv-per-token}} |\n| B | {{ex:kv-per-token}} |\n",
+}
+
+
+def _write(mini, text: dict, extra: dict | None = None) -> None:
+    for lang in ("en", "zh"):
+        edit(
+            mini / f"content/{lang}/ch14/00-intro.md",
+            PARAGRAPH[lang],
+            text[lang] + (extra or {}).get(lang, ""),
+        )
+
+
+def _paragraph(html: str, needle: str) -> str:
+    return next(m.group(0) for m in re.finditer(r"<p\b[^>]*>.*?</p>", html, re.S) if needle in m.group(0))
+
+
+def test_one_teaching_number_keeps_its_own_label(mini):
+    result = assemble(mini)
+    html = result.output.text("en/ch14.html")
+    assert html.count('<span class="ex" data-label="teaching_assumption"') == 1
+    assert 'class="evidence-note' not in html and "ex-quiet" not in html
+
+
+def test_a_paragraph_of_teaching_numbers_is_labelled_once(mini):
+    _write(mini, DENSE)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    for lang, words, note in (
+        ("en", "teaching assumption", "Numbers in this paragraph: "),
+        ("zh", "教学假设", "本段数字："),
+    ):
+        para = _paragraph(result.output.text(f"{lang}/ch14.html"), "ex-quiet")
+        # no chip beside any of the three numbers; each names the note and says its label in words
+        assert para.count('class="ex ex-quiet" data-label="teaching_assumption" data-note="evn-1"') == 3
+        assert para.count(f'<span class="visually-hidden" data-pagefind-ignore> ({words})</span>') == 3
+        assert para.count('class="badge badge-ex"') == 1  # the note's
+        assert re.search(
+            rf'<span class="evidence-note" id="evn-1" data-label="teaching_assumption"[^>]*>{note}'
+            rf'<span class="badge badge-ex"[^>]*>{words}</span></span></p>$',
+            para,
+        )
+        # the key to the labels explains the dotted marker
+        assert "ex-quiet-sample" in result.output.text(f"{lang}/ch14.html")
+    report = next(r for r in result.gate_reports if r.name == "settings")
+    assert (
+        report.status != "FAIL" and "6 worked-example numbers labelled (6 once" in report.figures
+    )  # en and zh
+
+
+def test_a_mixed_paragraph_labels_the_many_once_and_writes_a_long_unit_once(mini):
+    examples = mini / "ledger/examples.md"
+    edit(examples, "---\nA fixture example.", LONG + "---\nA fixture example.")
+    _write(mini, MIXED)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    para = _paragraph(result.output.text("en/ch14.html"), "ex-quiet")
+    # the two analytic numbers are labelled once; the one teaching number keeps its chip
+    assert para.count('data-label="analytic" data-note="evn-1"') == 2
+    assert re.search(
+        r'<span class="ex" data-label="teaching_assumption"[^>]*>.*?teaching assumption</span>', para
+    )
+    assert "Numbers in this paragraph not labelled otherwise: " in para
+    # the unit of several words is written at the first number only
+    assert para.count("KiB of cache per token") == 1
+    assert '<span class="ex-value">128</span>' in para
+    zh = _paragraph(result.output.text("zh/ch14.html"), "ex-quiet")
+    assert "本段未另标注的数字：" in zh and zh.count("KiB 每 token 的缓存") == 1
+
+
+def test_a_table_of_teaching_numbers_says_its_label_in_its_caption(mini):
+    _write(mini, PARAGRAPH, TABLE)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    for lang, note in (("en", "Numbers in this table: "), ("zh", "本表数字：")):
+        table = re.search(r"<table>.*?</table>", result.output.text(f"{lang}/ch14.html"), re.S).group(0)
+        assert re.match(
+            rf'<table>\n<caption class="evidence-note" id="evn-1" data-label="teaching_assumption"[^>]*>{note}',
+            table,
+        )
+        assert table.count('class="ex ex-quiet"') == 2 and table.count('class="badge badge-ex"') == 1
+
+
+@pytest.mark.parametrize(
+    "break_it, expected",
+    [
+        # the note of the paragraph is gone: its numbers are left without a label
+        (
+            lambda html: re.sub(r'<span class="evidence-note".*?</span></span>', "", html, count=1),
+            "number '128 KiB/token' is labelled once for its block, but no note on the page says 'teaching assumption'",
+        ),
+        # a quiet number lost the words a screen reader reads
+        (
+            lambda html: html.replace(
+                '<span class="visually-hidden" data-pagefind-ignore> (teaching assumption)</span>', "", 1
+            ),
+            "number '128 KiB/token' does not say 'teaching assumption' to a screen reader",
+        ),
+        # a number written with its own chip lost it
+        (
+            lambda html: html.replace(
+                'class="ex ex-quiet" data-label="teaching_assumption" data-note="evn-1"',
+                'class="ex" data-label="teaching_assumption"',
+                1,
+            ),
+            "number '128 KiB/token' shows no label 'teaching assumption'",
+        ),
+        # a number that names no label at all
+        (
+            lambda html: html.replace(' data-label="teaching_assumption" data-note="evn-1"', "", 1),
+            "number '128 KiB/token' names no label (data-label)",
+        ),
+    ],
+)
+def test_the_settings_gate_fails_on_a_number_without_its_label(mini, break_it, expected):
+    _write(mini, DENSE)
+    result = assemble(mini)
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    assert not check_claims(ctx).problems
+    result.output._files["en/ch14.html"] = break_it(result.output.text("en/ch14.html")).encode()
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    report = check_claims(ctx)
+    assert report.status == "FAIL"
+    assert [str(p) for p in report.problems][:1] == [
+        f"_site/en/ch14.html: error[gate.claims.example-unlabelled]: en/ch14.html: {expected}"
+    ]
+
+
+def test_a_chip_without_its_label_fails_the_scan():
+    labels = {"teaching_assumption": "teaching assumption"}
+    good = (
+        '<p><span class="ex" data-label="teaching_assumption"><span class="ex-value">1 GB</span> '
+        '<span class="badge badge-ex" data-pagefind-ignore>teaching assumption</span></span></p>'
+    )
+    assert example_labels(good, labels) == (1, 0, [])
+    bare = good.replace('<span class="badge badge-ex" data-pagefind-ignore>teaching assumption</span>', "")
+    assert example_labels(bare, labels)[2] == ["number '1 GB' shows no label 'teaching assumption'"]
