@@ -45,7 +45,10 @@ def render_bibliography(
                         "accessed": r.accessed,
                         "material_date": r.material_date_in(lang),
                         "scope": r.scope[lang] if r.scope else None,
-                        "url_status": book.ui(f"url_status.{r.url_status}", lang),
+                        # "as recorded when the source was read" says nothing a reader can use
+                        "url_status": (
+                            None if r.url_status == "seed" else book.ui(f"url_status.{r.url_status}", lang)
+                        ),
                         "url": r.url,
                     }
                     for r in refs
@@ -101,11 +104,12 @@ def _legend(book: Book, lang: str) -> dict:
     """What the numbers are: each registry's range, its name (book.yaml `sources`) and the parts
     that promise to cite all of it (their `cites_all` rule); and a real work with several numbers."""
     registry, sep = book.registry, book.ui("list_sep", lang)
-    lines = []
+    lines, schemes = [], []
     for kind, shown in book.profile.sources.items():
         numbers = sorted(int(n[1:]) for n in registry.of_kind(kind))
         if not numbers:
             continue
+        schemes.append(f"“{shown.show(numbers[0])}” = {shown.title[lang]}")
         parts = [
             part_label(book, lang, part)
             for part in book.profile.parts
@@ -131,4 +135,7 @@ def _legend(book: Book, lang: str) -> dict:
         if shared
         else ""
     )
-    return {"lines": lines, "example": example}
+    # one line above the list: what each kind of number looks like, when there is more than one kind
+    between = book.ui("list_separator", lang)
+    key = book.ui("bib_key", lang).format(schemes=between.join(schemes)) if len(schemes) > 1 else ""
+    return {"lines": lines, "example": example, "key": key}

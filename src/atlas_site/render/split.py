@@ -152,10 +152,34 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
             head,
             count=1,
         )
+    tail = _works_cited_here(tail, part.body)
     pager = PAGER.search(tail)
     if pager is not None:
         tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end() :]
     return head + part.body + tail
+
+
+PRINT_REFS = re.compile(
+    r'(<section class="print-only print-refs"[^>]*>.*?<ol>)(.*?)(</ol>\s*</section>\n?)', re.S
+)
+REF_ITEM = re.compile(r"<li>\[([^\]]*)\](.*?)</li>", re.S)
+CITED = re.compile(r'<a class="cite"[^>]*>([^<]*)</a>')
+
+
+def _works_cited_here(tail: str, body: str) -> str:
+    """ "Works cited on this page" (printed at a page's end) lists the works this page cites, by
+    the labels it cites them with, not the whole chapter's: no list if the page cites none."""
+    found = PRINT_REFS.search(tail)
+    if found is None:
+        return tail
+    cited = set(CITED.findall(body))
+    items = []
+    for item in REF_ITEM.finditer(found.group(2)):
+        labels = [label for label in item.group(1).split(" · ") if label in cited]
+        if labels:
+            items.append(f"<li>[{' · '.join(labels)}]{item.group(2)}</li>")
+    kept = found.group(1) + "".join(items) + found.group(3) if items else ""
+    return tail[: found.start()] + kept + tail[found.end() :]
 
 
 QUESTION = re.compile(r'<h2[^>]*\sid="q(\d+)"')
