@@ -22,7 +22,7 @@ SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</ar
 # a paragraph of prose (data-para="SECTION.N" pairs it with its twin), not a block's label or notice
 PARAGRAPH = re.compile(r'^<p(?: data-para="[^"]*")?>(.*?)</p>$', re.S | re.M)
 NOT_READ = re.compile(
-    r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>',
+    r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden|evidence-note)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>',
     re.S,
 )
 TAG = re.compile(r"<[^>]+>")
