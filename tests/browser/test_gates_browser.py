@@ -195,3 +195,53 @@ def test_accessibility_gate_names_the_page_and_element_of_a_broken_contrast_and_
         for line in aria
     ), lines
     assert found["accessibility"].status == "FAIL"
+
+
+def test_labs_gate_drives_every_lab_and_names_each_break(mini, chromium):
+    """The labs' gate on the fixture book with the Atlas's Lab A: it passes as built, and each break
+    fails it with the page and the lab named: an output printed at the wrong digits (against the
+    model in Node), presets that no longer restore the defaults first (their result depends on
+    what was clicked before), a lab that never marks a bad value invalid."""
+    from atlas_site.commands.check import lab_runtime_for
+    from conftest import with_memory_lab
+
+    result = assemble(with_memory_lab(mini))
+    assert result.output is not None and not result.errors
+    contracts = {k: v.model_dump() for k, v in result.book.labs.items()}
+
+    def labs_report(output):
+        gates = run_browser_gates(
+            output, (), ("zh", "en"), browser=chromium, labs=contracts, lab_runtime=lab_runtime_for(mini)
+        )
+        return next(r for r in gates if r.name == "labs")
+
+    clean = labs_report(result.output)
+    assert clean.status == "pass", [str(p) for p in clean.problems]
+    assert "2 labs on 2 pages" in clean.figures and "against the lab's function in Node" in clean.figures
+
+    site = result.output
+    tamper(site, "en/ch14.html", 'data-output="weight_gib" id', 'data-digits="0" data-output="weight_gib" id')
+    tamper(site, "en/ch14.html", 'data-digits="2">14.90', ">14.90")
+    bind = "assets/labs/shared/bind.js"
+    tamper(
+        site,
+        bind,
+        "function apply_preset(button){for(const el of boxes)reset_box(el);",
+        "function apply_preset(button){",
+    )
+    tamper(
+        site,
+        bind,
+        "el.setAttribute('aria-invalid',found?'true':'false');",
+        "el.setAttribute('aria-invalid','false');",
+    )
+    broken = labs_report(site)
+    lines = [str(p) for p in broken.problems]
+    assert broken.status == "FAIL"
+    model = [line for line in lines if "gate.labs.model" in line]
+    assert model and all("en/ch14.html [data-lab=memory]" in line for line in model), lines
+    assert any("as loaded: weight_gib: page '15 GiB', model 14.9" in line for line in model), "\n".join(model)
+    behaviour = [line for line in lines if "gate.labs.behaviour" in line]
+    assert any("differs from" in line and "on a fresh page" in line for line in behaviour), behaviour
+    assert any("the box is not marked aria-invalid" in line for line in behaviour), behaviour
+    assert {line.split(" ")[0] for line in behaviour} == {"_site/zh/ch14.html", "_site/en/ch14.html"}

@@ -310,3 +310,36 @@ def test_example_and_boundary_names_each_section_missing_either(mini):
         "content/en/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: en: section 'q1' has no worked example "
         "(rule at book.yaml:22:9) (hint: add {{ex:ID.OUTPUT}} from ledger/examples.md)"
     ]
+
+
+def test_a_labs_shown_number_is_compared_with_its_model_at_the_digits_it_shows():
+    """gates/labs.py's comparison: digits, percent, a duration shown in another unit, labels,
+    infinity; a number off by more than half its last digit is named with both values."""
+    from atlas_site.gates.labs import shown_differences
+
+    contract = {
+        "outputs": [
+            {"name": "gib", "digits": 2},
+            {"name": "share", "percent": True, "digits": 1},
+            {"name": "wait", "duration": True, "digits": 0},
+            {"name": "status", "labels": ["FIT", "OOM"]},
+            {"name": "rate", "digits": 0},
+        ]
+    }
+    labels = {"status": {"FIT": "fits", "OOM": "out of memory"}}
+    state = {
+        "outputs": {"gib": "14.90 GiB", "share": "12.5%", "wait": "14.4 s", "status": "fits", "rate": "∞"},
+        "units": {"wait": "s"},
+    }
+    model = {"gib": 14.9011, "share": 0.125, "wait": 14400.0, "status": "FIT", "rate": None}
+    assert shown_differences(contract, state, labels, model) == []
+    infinite = {**model, "rate": {"$nonfinite": "Infinity"}}  # as compute.js sends it
+    assert shown_differences(contract, state, labels, infinite) == []
+    off = {**model, "gib": 14.92, "share": 0.1262, "wait": 14460.0, "status": "OOM", "rate": 3.0}
+    assert shown_differences(contract, state, labels, off) == [
+        "gib: page '14.90 GiB', model 14.92",
+        "share: page '12.5%', model 0.1262",
+        "wait: page '14.4 s', model 14460.0",
+        "status: page 'fits', model 'out of memory'",
+        "rate: page '∞', model 3.0",
+    ]

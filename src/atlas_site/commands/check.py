@@ -67,7 +67,13 @@ def run(args) -> int:
     if browser_gates is not None:
         browser_rules = [r for r in result.rules if r.browser]
         assert result.book is not None  # the gates ran, so the book loaded
-        reports += browser_gates(result.output, browser_rules, result.book.languages)
+        reports += browser_gates(
+            result.output,
+            browser_rules,
+            result.book.languages,
+            labs={lab_id: lab.model_dump() for lab_id, lab in result.book.labs.items()},
+            lab_runtime=lab_runtime_for(root),
+        )
         if args.release:  # the print edition needs Chromium too
             from ..gates.editions import print_gates
 
@@ -128,3 +134,14 @@ def _reproducible(root: Path, first, release: bool, as_of):
         ]
     )
     return GateReport("reproducible", figures, problems)
+
+
+def lab_runtime_for(root: Path):
+    """The labs' functions in Node for the labs' gate (the build's own runner, no cache: the states
+    a page shows are new each walk), or None when Node or the labs' code is missing (the gate says
+    it did not compare)."""
+    from ..cache import NoCache
+    from ..resolve.lab_runtime import LabRuntime
+
+    runtime = LabRuntime(root, NoCache())
+    return None if runtime.missing() else runtime

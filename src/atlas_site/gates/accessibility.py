@@ -166,22 +166,34 @@ _SCHEME = """(scheme) => {
 }"""
 
 
-def contrast_problems(page, schemes: tuple[str, ...] = ("light", "dark")) -> list[tuple[bool, str]]:
-    """(about a link, line) for each failing colour pair in each colour scheme, switched in place:
-    a text on what is behind it, or a link in a sentence marked by colour alone, too close to its
-    text. The page is left as it was."""
-    problems = []
+SCHEMES = ("light", "dark")
+
+
+def in_each_scheme(page, measure, schemes: tuple[str, ...] = SCHEMES) -> list:
+    """measure(page, scheme) in each colour scheme, switched in place (the theme's data-theme, as
+    the reader's toggle sets it); the page is left as it was."""
+    found = []
     before = page.evaluate(_SCHEME, schemes[0])
     try:
         for scheme in schemes:
             page.evaluate(_SCHEME, scheme)
-            problems += [
-                (kind == "link", f"{scheme} scheme: {line}")
-                for kind, line in page.evaluate(_CONTRAST, [MIN_CONTRAST, LARGE_CONTRAST, LINK_CONTRAST])
-            ]
+            found += measure(page, scheme)
     finally:
         page.evaluate(_SCHEME, before)
-    return problems
+    return found
+
+
+def contrast_problems(page, schemes: tuple[str, ...] = SCHEMES) -> list[tuple[bool, str]]:
+    """(about a link, line) for each failing colour pair in each colour scheme: a text on what is
+    behind it, or a link in a sentence marked by colour alone, too close to its text."""
+    return in_each_scheme(
+        page,
+        lambda page, scheme: [
+            (kind == "link", f"{scheme} scheme: {line}")
+            for kind, line in page.evaluate(_CONTRAST, [MIN_CONTRAST, LARGE_CONTRAST, LINK_CONTRAST])
+        ],
+        schemes,
+    )
 
 
 # Every pointer target as laid out now: under 24 px in either side and with another target inside

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
 from ..write import write_site
-from .accessibility import axe_problems, axe_source, contrast_problems, target_problems
+from .accessibility import axe_problems, axe_source, contrast_problems, in_each_scheme, target_problems
 from .browser import VIEWPORTS, PageWalk, check_switch, check_tabs, launched_browser, serve_folder
 from .figure_layout import (
     figure_contrast_problems,
@@ -31,6 +31,7 @@ from .figure_layout import (
     figure_scale_problems,
     figure_width_problems,
 )
+from .labs import LabVisit, chart_problems, model_problems, visit_labs
 from .report import GateReport
 
 MAX_WORKERS = 4  # beyond this the browsers' memory grows faster than the walk shortens
@@ -62,6 +63,8 @@ class Findings:
     switch: list[Diagnostic] = field(default_factory=list)
     figures: list[Diagnostic] = field(default_factory=list)
     access: list[Diagnostic] = field(default_factory=list)
+    labs: list[Diagnostic] = field(default_factory=list)
+    lab_visits: list[LabVisit] = field(default_factory=list)
     pending: list[Diagnostic] = field(default_factory=list)  # browser rules on a draft page
     figure_count: int = 0
     target_count: int = 0
@@ -123,6 +126,21 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
         found.access += [
             Diagnostic(_where(path), "gate.a11y.target", f"{path} at 390 px: {p}") for p in small
         ]
+        # the labs, driven as a reader drives them: first what they show as loaded, then every
+        # preset, order and bad value, then their charts at this width across the presets
+        found.lab_visits = visit_labs(page, path)
+        found.labs += [
+            Diagnostic(
+                _where(path, f"[data-lab={v.lab}]"), "gate.labs.behaviour", f"{path}: lab {v.lab}: {p}"
+            )
+            for v in found.lab_visits
+            for p in v.problems
+        ] + [
+            Diagnostic(
+                _where(path, f"[data-lab={lab}]"), "gate.labs.chart", f"{path} at 390 px: lab {lab}: {p}"
+            )
+            for lab, p in chart_problems(page)
+        ]
         return
     for rule in plan.tabs.get(path, []):
         found.tab_checks += 1
@@ -140,9 +158,19 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
             Diagnostic(_where(path, "figure"), "gate.figures.scale", f"{path} at 1280 px: {p}")
             for p in figure_scale_problems(page)
         ]
+        + [  # the labels as laid out at a desk's width too (the size rule is the phone's)
+            Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 1280 px: {p}")
+            for p in figure_layout_problems(page, min_text_px=0)
+        ]
+        + [
+            Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 1280 px: {p}")
+            for p in figure_ink_problems(page)
+        ]
         + [
             Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}")
-            for p in figure_contrast_problems(page)
+            for p in in_each_scheme(
+                page, lambda page, scheme: [f"{scheme} scheme: {p}" for p in figure_contrast_problems(page)]
+            )
         ]
     )
     found.access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
@@ -199,10 +227,14 @@ def _deal(pages: list[str], output: Output, count: int) -> list[list[str]]:
     return [share for share in (ordered[i::count] for i in range(count)) if share]
 
 
-def run_browser_gates(output: Output, rules=(), languages=(), browser=None, pages=None) -> list[GateReport]:
+def run_browser_gates(
+    output: Output, rules=(), languages=(), browser=None, pages=None, labs=None, lab_runtime=None
+) -> list[GateReport]:
     """The browser gates over every page, or over `pages` only (the test suite splits the real book
     between its workers; `check --browser` always walks every page); `browser` reuses a launched
-    Chromium (the test suite shares one) for one worker, else each worker launches its own."""
+    Chromium (the test suite shares one) for one worker, else each worker launches its own.
+    `labs` (lab id -> contract) and `lab_runtime` (runs the labs' functions in Node: the commands
+    make it, a gate runs no stage) check the numbers every lab shows against its model."""
     every_page = output.html_pages()
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
     plan = Plan(
@@ -226,6 +258,15 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
                 found.update(share_found)
                 external += share_external
                 console += share_console
+    visits = [v for path in pages for v in found[path].lab_visits]
+    for visit, line in model_problems(visits, labs or {}, lab_runtime) if lab_runtime else []:
+        found[visit.path].labs.append(
+            Diagnostic(
+                _where(visit.path, f"[data-lab={visit.lab}]"),
+                "gate.labs.model",
+                f"{visit.path}: lab {visit.lab} against its model in Node: {line}",
+            )
+        )
     return _reports(
         [found[path] for path in pages],
         pages,
@@ -234,10 +275,13 @@ def run_browser_gates(output: Output, rules=(), languages=(), browser=None, page
         sorted(set(external)),
         sorted(set(console)),
         len(pages) < len(every_page),
+        lab_runtime is not None,
     )
 
 
-def _reports(found: list[Findings], pages, languages, plan: Plan, external, console, subset: bool):
+def _reports(
+    found: list[Findings], pages, languages, plan: Plan, external, console, subset: bool, with_model: bool
+):
     def every(name: str) -> list[Diagnostic]:
         return [d for f in found for d in getattr(f, name)]
 
@@ -290,13 +334,33 @@ def _reports(found: list[Findings], pages, languages, plan: Plan, external, cons
             access,
             skipped="" if axe_source() else "axe-core is not installed (pip install atlas-site[test])",
         ),
+        _labs_report(found, with_model),
         GateReport(
             "figure layout",
-            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (≥ 60 % of the text column, text no larger than the body text, text contrast); {len(figures)} problems",
+            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (the same but the size, ≥ 60 % of the text column, text no larger than the body text, text contrast in the light and dark schemes); {len(figures)} problems",
             figures,
             skipped="" if figure_count else "no page shows a figure",
         ),
     ]
+
+
+def _labs_report(found: list[Findings], with_model: bool) -> GateReport:
+    visits = [v for f in found for v in f.lab_visits]
+    states = sum(len(v.states) for v in visits)
+    problems = [d for f in found for d in f.labs]
+    model = (
+        "against the lab's function in Node"
+        if with_model
+        else "(not against the model: no Node runtime given)"
+    )
+    return GateReport(
+        "labs",
+        f"{len(visits)} labs on {len({v.path for v in visits})} pages: {states} states (as loaded and each "
+        f"preset) {model}, presets in every order and after a reader's edits, every number box empty and "
+        f"below its range, charts at 390 px; {len(problems)} problems",
+        problems,
+        skipped="" if visits else "no page shows a live lab",
+    )
 
 
 def _no_rule_checks(kind: str, rule_pages: dict, subset: bool) -> str:
