@@ -61,8 +61,8 @@
   }
 
   /**
-   * Amdahl: if a fraction p of the time is sped up locally by s, the whole
-   * speeds up by 1 / ((1 − p) + p / s), and never beyond 1 / (1 − p).
+   * Amdahl: if a fraction f of the time is sped up locally by S_local, the
+   * whole speeds up by 1 / ((1 − f) + f / S_local), and never beyond 1 / (1 − f).
    */
   function amdahl(args) {
     const p = num(args, 'fraction');
