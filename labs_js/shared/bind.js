@@ -78,9 +78,32 @@
     else el.value = el.defaultValue;
   }
 
+  /** A label's words before its unit, its subscripts written back as "_kv" (H<sub>kv</sub> -> "H_kv"). */
   function label_text(panel, el) {
     const label = el.id && panel.querySelector('label[for="' + el.id + '"]');
-    return label ? label.firstChild.textContent.trim() : el.getAttribute('data-param');
+    if (!label) return el.getAttribute('data-param');
+    let text = '';
+    for (const node of label.childNodes) {
+      if (node.nodeType === 1 && node.classList.contains('lab-unit')) break;
+      text += (node.nodeName === 'SUB' ? '_' : '') + node.textContent;
+    }
+    return text.trim();
+  }
+
+  /** `text` into `node` (emptied first), each "H_kv" or "C_v(k)" with its subscript as <sub>. */
+  const SCRIPT = /(^|[^A-Za-z0-9_])([A-Za-z])_([A-Za-z0-9]+)(?![A-Za-z0-9_])/g;
+  function set_text(node, text) {
+    AtlasLabs.clear(node);
+    let at = 0;
+    let match;
+    SCRIPT.lastIndex = 0;
+    while ((match = SCRIPT.exec(text))) {
+      const base = match.index + match[1].length + 1;
+      node.appendChild(document.createTextNode(text.slice(at, base)));
+      node.appendChild(document.createElement('sub')).textContent = match[3];
+      at = SCRIPT.lastIndex;
+    }
+    if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
   }
 
   /** Why a number box holds no usable value: null, or {kind, label, min, max}. */
@@ -210,10 +233,10 @@
       const list = document.createElement('ul');
       for (const found of problems) {
         const item = document.createElement('li');
-        item.textContent = found.kind === 'model' ? error_box.getAttribute('data-model')
+        set_text(item, found.kind === 'model' ? error_box.getAttribute('data-model')
           : fill(error_box.getAttribute('data-' + found.kind), {
             label: found.label, min: AtlasLabs.format.format_plain(Number(found.min)), max: AtlasLabs.format.format_plain(Number(found.max)),
-          });
+          }));
         list.appendChild(item);
       }
       error_box.appendChild(list);
@@ -230,7 +253,7 @@
       const named = summary && summary.querySelector('[data-lab-summary-field]');
       if (!named) return;
       const found = problems.filter(function (p) { return p.label; })[0];
-      named.textContent = found ? found.label : '';
+      set_text(named, found ? found.label : '');
       invalid_field = at;
     }
 
@@ -247,8 +270,13 @@
         const found = problem(panel, el);
         el.setAttribute('aria-invalid', found ? 'true' : 'false');
         if (found) { problems.push(found); at = at || el; }
-        else p[el.getAttribute('data-param')] = read_box(el);
       }
+      /* a slider cannot show a value outside its range: it says its number box is invalid too */
+      for (const el of sliders) {
+        const box = box_of[el.getAttribute('data-param')];
+        el.setAttribute('aria-invalid', box && box.getAttribute('aria-invalid') === 'true' ? 'true' : 'false');
+      }
+      for (const el of boxes) if (el.getAttribute('aria-invalid') !== 'true') p[el.getAttribute('data-param')] = read_box(el);
       if (problems.length) { show_invalid(problems, at); return; }
       let out;
       try {
@@ -282,7 +310,7 @@
       for (const name of Object.keys(values)) if (box_of[name]) write_box(box_of[name], values[name]);
       sync_sliders();
       for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
-      if (preset_status) preset_status.textContent = button.getAttribute('data-preset-note') || '';
+      if (preset_status) set_text(preset_status, button.getAttribute('data-preset-note') || '');
       update(button);
     }
 
