@@ -30,15 +30,103 @@
     return node;
   }
 
-  /* "a <mark>b</mark> c" -> text, <mark>, text; any other markup is shown as plain text */
-  function highlighted(excerpt) {
-    var fragment = document.createDocumentFragment();
-    excerpt.split(/(<mark>[^<]*<\/mark>)/).forEach(function (piece) {
-      var match = /^<mark>([^<]*)<\/mark>$/.exec(piece);
-      if (match) fragment.appendChild(element("mark", "", match[1]));
-      else if (piece) fragment.appendChild(document.createTextNode(piece.replace(/<[^>]*>/g, "")));
+  /* An excerpt as a reader wants it, from Pagefind's (which marks every word of the index that
+     matched, in Chinese single characters: "预" of 预填充 in 预算): plain text; the section's title
+     not repeated at its start; a heading joined to its text by Chinese punctuation on a Chinese
+     page (Pagefind joins blocks with ". "); cut to whole sentences around what matched; and
+     highlighted where it holds what was asked for: a Chinese name whole, a Latin word as the start of
+     a word. Built as text nodes and <mark> elements. */
+  var END = /[。！？；.!?;](?=\s|$)|[。！？；]/g;
+  function escaped(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  function finder(names) {
+    var parts = [];
+    names.forEach(function (name, i) {
+      /* a Chinese name, or another name of the term the query names, only as a whole; the typed
+         query's Latin words each as the start of a word */
+      if (HAS_HAN.test(name) || i > 0) {
+        if (flat(name).length >= 2) parts.push((HAS_HAN.test(name[0]) ? "" : "\\b") + name.trim().split(/[\s-]+/).map(escaped).join("[\\s-]*"));
+      } else {
+        name.split(/[^A-Za-z0-9]+/).forEach(function (word) {
+          if (word.length >= 2 && !QUESTION_WORDS.test(word.toLowerCase())) parts.push("\\b" + escaped(word) + "[A-Za-z0-9]*");
+        });
+      }
     });
+    parts.sort(function (a, b) { return b.length - a.length; });
+    return parts.length ? new RegExp("(" + parts.join("|") + ")", "gi") : null;
+  }
+  function tidy(excerpt, title, chinese) {
+    var text = excerpt.replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
+    if (chinese) {
+      text = text.replace(new RegExp("([" + HAN + "）」”])\\. ", "g"), "$1。")
+                 .replace(new RegExp("\\. (?=[" + HAN + "（「“])", "g"), "。");
+    }
+    if (chinese) {  /* no space between two Chinese characters or next to Chinese punctuation */
+      var tight = new RegExp("([" + HAN + "\u3000-\u303f\uff01-\uff1f])\\s+(?=[" + HAN + "\u3000-\u303f\uff01-\uff1f])", "g");
+      text = text.replace(tight, "$1");
+    }
+    var head = title.replace(/\s*#$/, "").replace(/\s+/g, " ").trim();
+    if (chinese) head = head.replace(tight, "$1");
+    var start = false;
+    if (head && text.indexOf(head) === 0) {
+      text = text.slice(head.length);
+      start = true;
+    } else {
+      /* an excerpt that begins inside the title: its end is not repeated either */
+      for (var n = head.length - 1; n >= 4; n--) {
+        if (text.indexOf(head.slice(head.length - n)) === 0) { text = text.slice(n); start = true; break; }
+      }
+    }
+    if (start) text = text.replace(/^[\s.。:：]+/, "");
+    return { text: text, start: start };
+  }
+  function sentences(text, find, start) {
+    var first = -1, last = -1, match;
+    if (find) {
+      find.lastIndex = 0;
+      while ((match = find.exec(text))) {
+        if (first < 0) first = match.index;
+        last = match.index + match[0].length;
+      }
+    }
+    var from = 0, to = text.length, cut = null;
+    END.lastIndex = 0;
+    var ends = [];
+    while ((match = END.exec(text))) ends.push(match.index + 1);
+    /* the start: after the last sentence end before the first match (or, with no match, the first
+       end in the excerpt's first half) */
+    var limit = first >= 0 ? first : Math.floor(text.length / 2);
+    if (!start) {
+      ends.forEach(function (end) { if (end <= limit && end < text.length - 1) cut = end; });
+      if (cut !== null) from = cut;
+    }
+    /* the end: the first sentence end after the last match */
+    var after = ends.filter(function (end) { return end >= Math.max(last, from + 1); })[0];
+    if (after !== undefined) to = after;
+    var piece = text.slice(from, to).trim();
+    /* begun inside a sentence: from its next word, not from a bracket or comma left over */
+    if (!start && cut === null && piece) piece = "…" + piece.replace(/^[\])）】,，、;；:：\s]+/, "");
+    if (after === undefined && !/[。！？.!?]$/.test(piece)) piece += "…";
+    return piece;
+  }
+  function highlighted(text, find) {
+    var fragment = document.createDocumentFragment();
+    var at = 0, match;
+    if (find) {
+      find.lastIndex = 0;
+      while ((match = find.exec(text))) {
+        if (match.index > at) fragment.appendChild(document.createTextNode(text.slice(at, match.index)));
+        fragment.appendChild(element("mark", "", match[0]));
+        at = match.index + match[0].length;
+        if (!match[0].length) find.lastIndex++;
+      }
+    }
+    if (at < text.length) fragment.appendChild(document.createTextNode(text.slice(at)));
     return fragment;
+  }
+  function excerptOf(hit, names, chinese) {
+    var find = finder(names);
+    var clean = tidy(hit.excerpt, hit.title, chinese);
+    return highlighted(sentences(clean.text, find, clean.start), find);
   }
 
   /* a space wherever Chinese meets Latin letters or digits, and single spaces */
@@ -77,8 +165,20 @@
     (window.AtlasSearchTerms || []).forEach(function (group) {
       if (group.some(function (name) { return flat(name) === typed; })) names = names.concat(group);
     });
+    return once(names);
+  }
+  function once(names) {
     var seen = {};
     return names.filter(function (name) { return seen[flat(name)] ? false : (seen[flat(name)] = true); });
+  }
+
+  /* the glossary terms the query names (assets/search-terms.js: each group's term id) */
+  function termsOf(query) {
+    var typed = flat(query);
+    var ids = window.AtlasSearchTermIds || [];
+    return (window.AtlasSearchTerms || []).map(function (group, i) {
+      return group.some(function (name) { return flat(name) === typed; }) ? ids[i] : null;
+    }).filter(Boolean);
   }
 
   /* the names worth a search of the index: a page not written in Chinese holds no Chinese name,
@@ -222,6 +322,40 @@
 
     var close = form.querySelector(".search-close"); /* made by search.js */
 
+    /* The glossary's entries for the terms the query names, from the page's card data
+       (assets/previews-<lang>.js, cards.js): [] where the book has no glossary page. */
+    function termsData(ids) {
+      if (!ids.length) return Promise.resolve([]);
+      var ready = window.AtlasPreviews ? Promise.resolve() : new Promise(function (resolve) {
+        var meta = document.querySelector("meta[name='atlas-previews']");
+        if (!meta) { resolve(); return; }
+        var script = document.createElement("script");
+        script.src = meta.getAttribute("content");
+        script.onload = script.onerror = function () { resolve(); };
+        document.head.appendChild(script);
+      });
+      return ready.then(function () {
+        var data = window.AtlasPreviews || {};
+        if (!data.glossary || !data.terms) return [];
+        return ids.filter(function (id) { return data.terms[id]; }).slice(0, 2).map(function (id) {
+          return { id: id, info: data.terms[id] };
+        });
+      });
+    }
+
+    /* a glossary entry above the sections: "Glossary: KV cache", its definition, its link */
+    function termResult(term, names) {
+      var item = element("li", "search-result search-term");
+      var name = term.info.name + (term.info.abbr && term.info.abbr !== term.info.name ? " (" + term.info.abbr + ")" : "");
+      var link = element("a", "search-term-link", message("glossary").replace("{name}", name));
+      link.href = base + own + "/glossary.html#term-" + term.id;
+      item.appendChild(link);
+      var text = element("p", "search-excerpt");
+      text.appendChild(highlighted(term.info.definition, finder(names)));
+      item.appendChild(text);
+      return item;
+    }
+
     function clear() {
       while (list.firstChild) list.removeChild(list.firstChild);
     }
@@ -238,13 +372,14 @@
       list.removeAttribute("data-query");
     }
 
-    function render(hits, total, query, other) {
+    function render(hits, total, query, other, names, terms) {
       clear();
+      terms.forEach(function (term) { list.appendChild(termResult(term, names)); });
       var count = total > hits.length ? message("count-of").replace("{n}", String(hits.length)).replace("{total}", String(total))
         : hits.length === 1 ? message("count-one") : message("count").replace("{n}", String(hits.length));
       status.textContent = !hits.length ? message("none")
         : other ? message("other").replace("{lang}", other.name).replace("{count}", count) : count;
-      close.hidden = !hits.length;
+      close.hidden = !hits.length && !terms.length;
       hits.forEach(function (hit) {
         var item = element("li", "search-result");
         var link = element("a", "search-link", hit.title);
@@ -256,7 +391,7 @@
         item.appendChild(link);
         if (hit.page !== hit.title) item.appendChild(element("p", "search-page", hit.page));
         var excerpt = element("p", "search-excerpt");
-        excerpt.appendChild(highlighted(hit.excerpt));
+        excerpt.appendChild(excerptOf(hit, names, /^(zh|ja)/.test(hit.lang || own)));
         item.appendChild(excerpt);
         list.appendChild(item);
       });
@@ -299,7 +434,12 @@
       }).then(function () {
         return ticket === pending ? run(query) : null;
       }).then(function (found) {
-        if (found && ticket === pending) render(found.hits.slice(0, SHOWN), found.hits.length, query, found.other);
+        if (found && ticket === pending) {
+          var names = namesOf(subjectOf(query));
+          termsData(termsOf(subjectOf(query))).then(function (terms) {
+            if (ticket === pending) render(found.hits.slice(0, SHOWN), found.hits.length, query, found.other, names, terms);
+          });
+        }
       }).catch(function () {
         if (ticket === pending) { busy(false); status.textContent = offline; }
       });
