@@ -12,7 +12,7 @@
   "use strict";
   var NARROW = 600;
   var MARGIN = 8;
-  var PREVIEWABLE = "a.cite[data-cite], a.figref[data-figref], a.term[data-term], a.claim-link, .prose a[href*='#']:not(.anchor)";
+  var PREVIEWABLE = "a.cite[data-cite], a.figref[data-figref], a.term[data-term], dfn.term-def[data-term], a.claim-link, .prose a[href*='#']:not(.anchor)";
   var data = null;
   var loading = false;
   var pending = null;
@@ -21,10 +21,30 @@
   var hideTimer = null;
   var refreshed = 0;  // under atlas-site serve: the build whose card data to fetch next (0: as shipped)
 
+  /* "H_kv", "D_h", "C_v(k)", "t_{\text{first}}": a one-letter symbol's "_" and what follows as a
+     subscript (a card's text is plain: its formulas arrive as their source), built as text nodes
+     and <sub> elements; a name in code ("max_num_seqs") is left as it is */
+  var SCRIPT = /(^|[^A-Za-z0-9_\\])([A-Za-z\u0370-\u03ff])_(?:\{([^{}]*)\}|([A-Za-z0-9]+))(?![A-Za-z0-9_])/g;
+  function withSubscripts(node, text) {
+    var at = 0, match;
+    text = text.replace(/\\text\{([^{}]*)\}/g, "$1");
+    SCRIPT.lastIndex = 0;
+    while ((match = SCRIPT.exec(text))) {
+      var base = match.index + match[1].length + 1;
+      node.appendChild(document.createTextNode(text.slice(at, base)));
+      var script = document.createElement("sub");
+      script.textContent = match[3] !== undefined ? match[3] : match[4];
+      node.appendChild(script);
+      at = SCRIPT.lastIndex;
+    }
+    if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
+    return node;
+  }
+
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
-    if (text) node.textContent = text;
+    if (text) withSubscripts(node, text);
     return node;
   }
 
@@ -98,6 +118,8 @@
     },
     term: function (box, link) {
       var info = data.terms && data.terms[link.getAttribute("data-term")];
+      var own = link.getAttribute("data-definition");
+      if (!info && own) info = { name: link.textContent, abbr: "", others: [], definition: own };
       if (!info) return false;
       box.appendChild(el("p", "cite-card-title", info.name + (info.abbr && info.abbr !== info.name ? " (" + info.abbr + ")" : "")));
       info.others.forEach(function (other) {
@@ -135,7 +157,7 @@
   function kindOf(link) {
     if (link.matches("a.cite[data-cite]")) return "source";
     if (link.matches("a.figref")) return "figure";
-    if (link.matches("a.term")) return "term";
+    if (link.matches("a.term, dfn.term-def")) return "term";
     if (link.matches("a.claim-link")) return "claim";
     return "section";
   }
@@ -153,9 +175,12 @@
     box.classList.remove("cite-card-sheet", "cite-card-sheet-top");
     var rect = link.getBoundingClientRect();
     if (window.innerWidth < NARROW) {
+      /* a sheet at the bottom, never over the header (search, language): a link it would cover is
+         scrolled up to sit just above it */
       box.classList.add("cite-card-sheet");
       box.style.left = ""; box.style.top = "";
-      if (rect.bottom > window.innerHeight - box.offsetHeight - MARGIN) box.classList.add("cite-card-sheet-top");
+      var covered = rect.bottom - (window.innerHeight - box.offsetHeight - MARGIN);
+      if (covered > 0) window.scrollBy(0, covered);
       return;
     }
     var width = box.offsetWidth;
@@ -197,6 +222,30 @@
     return link && !link.closest(".qcards, .labs") ? link : null;
   }
 
+  /* A defined term is not a link: it takes focus (the card opens as for a link), its definition
+     moves from the title (a tooltip a phone never shows, and a second one beside the card) to the
+     card; a tap opens or closes the card, Enter opens the glossary entry. */
+  function setupTerms() {
+    var terms = document.querySelectorAll("dfn.term-def[data-term]");
+    Array.prototype.forEach.call(terms, function (term) {
+      if (term.hasAttribute("title")) {
+        term.setAttribute("data-definition", term.getAttribute("title"));
+        term.removeAttribute("title");
+      }
+      term.setAttribute("tabindex", "0");
+    });
+    if (!terms.length) return;
+    document.addEventListener("keydown", function (event) {
+      var term = event.target.closest && event.target.closest("dfn.term-def[data-term]");
+      if (!term || event.key !== "Enter") return;
+      withData(function () {
+        if (data.glossary) window.location.href = "glossary.html#term-" + term.getAttribute("data-term");
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setupTerms);
+  else setupTerms();
+
   /* one listener per kind of event for the whole page: hundreds of links cost nothing at startup */
   document.addEventListener("mouseover", function (event) {
     var link = previewable(event.target);
@@ -226,11 +275,13 @@
   });
   document.addEventListener("click", function (event) {
     var link = previewable(event.target);
-    if (link && link === touched && !openBeforeTap) {
+    if (link && link === touched && openBeforeTap && !link.href) {
+      hide(); /* a term is not a link: the second tap closes its card */
+    } else if (link && link === touched && !openBeforeTap) {
       event.preventDefault();
       withData(function () {
         if (fill(link)) show(link);
-        else window.location.href = link.href; /* nothing to preview: follow at once */
+        else if (link.href) window.location.href = link.href; /* nothing to preview: follow at once */
       });
     } else if (card && !card.hidden && !card.contains(event.target) && !link) {
       hide();

@@ -392,15 +392,74 @@
     return true;
   }
 
-  /* Back to the top: shown once the reader is a screen down, and not over a lab's summary pinned
-     at the bottom of the window (labs.css) */
+  /* A box that scrolls sideways (a wide formula or table) or the phone header's strip of links:
+     which of its edges has more beyond it (data-more="end", "start", "both" or "none"; the
+     stylesheet fades that edge). A box that overflows is a named group a keyboard can scroll. Measured
+     when the browser lays a box out (a skipped block's boxes when they come near the screen) and as it
+     scrolls, never all at startup. */
+  function setupScrollEdges() {
+    var label = document.body.getAttribute("data-msg-scroll") || "";
+    function mark(box) {
+      var room = box.scrollWidth - box.clientWidth;
+      var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
+      if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
+      if (box.classList.contains("site-nav")) return;
+      if (more === "none") {
+        if (box.getAttribute("role") === "group") { box.removeAttribute("role"); box.removeAttribute("aria-label"); }
+      } else if (!box.hasAttribute("role")) {
+        box.setAttribute("role", "group");
+        if (label) box.setAttribute("aria-label", label);
+        box.setAttribute("tabindex", "0");
+      }
+    }
+    var boxes = document.querySelectorAll(".math-block, .table-scroll, .site-header:not(.has-toc) .site-nav");
+    if (!boxes.length) return;
+    var observer = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+      entries.forEach(function (entry) { mark(entry.target); });
+    }) : null;
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (observer) observer.observe(box); else mark(box);
+      var pending = false;
+      box.addEventListener("scroll", function () {
+        if (pending) return;
+        pending = true;
+        window.requestAnimationFrame(function () { pending = false; mark(box); });
+      }, { passive: true });
+    });
+  }
+
+  /* The site's links mark the page being read (aria-current); on a phone, where they are one strip
+     that scrolls sideways, the strip starts scrolled to that link. */
+  function markCurrentNav() {
+    var nav = document.querySelector(".site-nav");
+    if (!nav) return;
+    var here = window.location.pathname.replace(/\/$/, "/index.html");
+    var current = null;
+    Array.prototype.forEach.call(nav.querySelectorAll("a[href]"), function (link) {
+      if (link.pathname.replace(/\/$/, "/index.html") === here) { link.setAttribute("aria-current", "page"); current = link; }
+    });
+    if (!current) return;
+    window.requestAnimationFrame(function () {
+      if (nav.scrollWidth <= nav.clientWidth) return;
+      var right = current.offsetLeft - nav.offsetLeft + current.offsetWidth;
+      if (right > nav.clientWidth - 48) nav.scrollLeft = right - nav.clientWidth + 48;
+    });
+  }
+
+  /* Back to the top: shown once the reader is a screen down and going back up (or at the page's
+     end), never while they read on down (it would cover the ends of lines), and not over a lab's
+     summary pinned at the bottom of the window (labs.css) */
   function setupToTop() {
     var button = document.querySelector(".to-top");
     if (!button) return;
     var pending = false;
+    var lastY = window.scrollY, upward = false;
     function update() {
       pending = false;
-      var show = window.scrollY > window.innerHeight;
+      var y = window.scrollY;
+      if (Math.abs(y - lastY) > 4) { upward = y < lastY; lastY = y; }
+      var atEnd = window.innerHeight + y >= document.documentElement.scrollHeight - 4;
+      var show = y > window.innerHeight && (upward || atEnd);
       if (show) {
         var pinned = document.querySelectorAll(".lab-summary");
         for (var i = 0; i < pinned.length && show; i++) {
@@ -421,6 +480,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (followMovedTarget()) return;
     setupToTop();
+    setupScrollEdges();
+    markCurrentNav();
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();

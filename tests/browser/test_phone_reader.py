@@ -285,6 +285,11 @@ def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(
     )
     assert abs(header_h - bottom) < 2, "anchors land below the part that stays"
     button = page.locator(".to-top")
+    # review 31-c item 12: while the reader goes on down it would cover the ends of lines
+    at_end = page.evaluate("innerHeight + scrollY >= document.documentElement.scrollHeight - 4")
+    assert at_end or not button.is_visible(), "back to the top waits until the reader turns back up"
+    page.mouse.wheel(0, -60)
+    page.wait_for_timeout(300)
     assert button.is_visible()
     box = button.bounding_box()
     assert box["y"] > 844 / 2 and box["width"] >= 44 and box["height"] >= 44
@@ -519,7 +524,15 @@ def test_glossary_formulas_are_mathml_like_the_chapters(chromium, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "path", ["zh/ch14.html", "en/ch14.html", "zh/ch14-labs-history.html", "en/ch14-labs-history.html"]
+    "path",
+    [
+        "zh/ch14.html",
+        "en/ch14.html",
+        "zh/ch14-labs-history.html",
+        "en/ch14-labs-history.html",
+        "en/tf-map.html",
+        "zh/tf-map.html",
+    ],
 )
 def test_targets_on_the_first_load_keep_their_room_while_blocks_are_skipped(site, path):
     """axe's target-size rule as Lighthouse runs it, on the pages as published: on the first load,
@@ -541,3 +554,277 @@ def test_targets_on_the_first_load_keep_their_room_while_blocks_are_skipped(site
     violations = Axe().run(page, options={"runOnly": ["target-size"]}).response["violations"]
     context.close()
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+
+
+# ---------------------------------------------------------------- review 31-c: the reader's details
+
+LAY_OUT = "() => document.querySelectorAll('article > *').forEach(el => el.classList.add('laid-out'))"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_wide_formula_fades_at_its_edge_and_scrolls_from_the_keyboard(site, lang):
+    """Review 31-c item 2: a display formula wider than the phone (ch14-memory's internal waste,
+    474 px in a 358 px box) was cut at the window's edge with no sign that it goes on."""
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    page.evaluate(LAY_OUT)
+    page.wait_for_timeout(300)
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('.math-block')].filter(b => b.scrollWidth > b.clientWidth + 1).map(b => ({
+          more: b.getAttribute('data-more'), role: b.getAttribute('role'), label: b.getAttribute('aria-label'),
+          tab: b.tabIndex, mask: getComputedStyle(b).maskImage,
+          size: parseFloat(getComputedStyle(b.querySelector('math')).fontSize) / parseFloat(getComputedStyle(b).fontSize)}))"""
+    )
+    assert wide, "ch14-memory has formulas wider than a phone"
+    for box in wide:
+        assert box["more"] == "end" and "gradient" in box["mask"], f"no fade at the edge: {box}"
+        assert box["role"] == "group" and box["label"] and box["tab"] == 0, (
+            f"not a named, focusable group: {box}"
+        )
+        assert box["size"] < 0.95, "formulas are set a little smaller on a phone"
+    narrow = page.evaluate(
+        "() => [...document.querySelectorAll('.math-block')].filter(b => b.scrollWidth <= b.clientWidth)"
+        ".map(b => [b.getAttribute('data-more'), b.getAttribute('role'), getComputedStyle(b).maskImage])"
+    )
+    assert all(more == "none" and role is None and mask == "none" for more, role, mask in narrow), narrow
+    page.evaluate("() => { document.querySelector(\".math-block[data-more='end']\").id = 'wide-formula'; }")
+    box = page.locator("#wide-formula")
+    box.focus()
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    assert box.evaluate("b => b.scrollLeft") > 0, "the arrow keys scroll a focused formula"
+    assert box.get_attribute("data-more") in ("both", "start")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_defined_term_opens_its_card_on_a_tap_and_from_the_keyboard(site, lang):
+    """Review 31-c item 3: a <dfn> kept its definition in a title tooltip a phone never shows."""
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    term = page.locator("article dfn.term-def[data-term]").nth(2)
+    term_id = term.get_attribute("data-term")
+    assert term.get_attribute("title") is None, "no second (native) tooltip beside the card"
+    term.evaluate(
+        "el => { window.dispatchEvent(new WheelEvent('wheel')); el.scrollIntoView({block: 'center'}); }"
+    )
+    term.tap()
+    card = page.locator("#cite-card")
+    card.wait_for(state="visible", timeout=5000)
+    link = card.locator("a.cite-card-link")
+    assert link.get_attribute("href") == f"glossary.html#term-{term_id}"
+    assert len(card.inner_text()) > 40, card.inner_text()
+    header = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().bottom")
+    assert card.bounding_box()["y"] >= header, "the card leaves the header (search, language) uncovered"
+    term.tap()
+    card.wait_for(state="hidden", timeout=3000)
+    page.evaluate("() => document.activeElement.blur()")
+    term.focus()
+    card.wait_for(state="visible", timeout=3000)
+    assert term.get_attribute("aria-describedby") == "cite-card"
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/glossary.html#term-{term_id}")
+    context.close()
+
+
+def test_a_card_opened_low_on_a_phone_is_a_bottom_sheet_below_its_link(site):
+    """Review 31-c item 12: a citation tapped near the bottom opened its card at the top, over the
+    header's search and language switch."""
+    context, page = _open(site, "zh/ch14-memory.html", **PHONE)
+    link = page.locator("article a.cite").nth(8)
+    link.evaluate(
+        "el => { window.dispatchEvent(new WheelEvent('wheel')); window.scrollBy(0, el.getBoundingClientRect().top - innerHeight + 60); }"
+    )
+    page.wait_for_timeout(300)
+    link.tap()
+    card = page.locator("#cite-card")
+    card.wait_for(state="visible", timeout=5000)
+    page.wait_for_timeout(200)
+    box, own = card.bounding_box(), link.bounding_box()
+    assert box["y"] + box["height"] >= 844 - 1, "docked at the bottom"
+    assert own["y"] + own["height"] <= box["y"] + 1 and own["y"] >= 46, (
+        f"the link stays in view above the card: {own}, card at {box['y']}"
+    )
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "lang, query, term",
+    [("zh", "预填充", "prefill"), ("zh", "KV 缓存", "kv-cache"), ("en", "KV cache", "kv-cache")],
+)
+def test_search_excerpts_are_tidy_and_name_the_glossary_entry(site, lang, query, term):
+    """Review 31-c item 4: "预填充" highlighted the 预 of 预算; a Latin ". " joined a heading to its
+    Chinese text; the result's title was repeated in its excerpt; glossary entries never showed."""
+    context, page = _open(site, f"{lang}/ch14-memory.html", **PHONE)
+    page.locator("#search-input").tap()
+    page.fill("#search-input", query)
+    page.wait_for_function(
+        "q => document.querySelector('[data-search-results]').getAttribute('data-query') === q", arg=query
+    )
+    page.wait_for_selector(".search-term", timeout=10000)
+    seen = page.evaluate(
+        """() => ({term: document.querySelector('.search-result.search-term a').getAttribute('href'),
+          first: document.querySelector('.search-result').classList.contains('search-term'),
+          results: [...document.querySelectorAll('.search-result:not(.search-term)')].map(r => ({
+            title: r.querySelector('.search-link').textContent.trim(),
+            excerpt: r.querySelector('.search-excerpt').textContent,
+            marks: [...r.querySelectorAll('mark')].map(m => m.textContent)}))})"""
+    )
+    assert seen["first"] and seen["term"].endswith(f"{lang}/glossary.html#term-{term}"), seen["term"]
+    han = re.compile(r"[\u3400-\u9fff]")
+    for result in seen["results"]:
+        excerpt = result["excerpt"]
+        assert not excerpt.startswith(result["title"]), f"the title repeated: {excerpt[:60]}"
+        for mark in result["marks"]:
+            if han.search(mark):
+                assert re.sub(r"\s", "", query) in re.sub(r"\s", "", mark), (
+                    f"a part of the query marked: {mark}"
+                )
+        if lang == "zh":
+            assert not re.search(r"[\u3400-\u9fff]\. |\. [\u3400-\u9fff]", excerpt), (
+                f"a Latin '. ': {excerpt}"
+            )
+            assert not re.match(r"…?[\]\)）,，、]", excerpt), f"begins inside a token: {excerpt[:20]}"
+        assert re.search(r"[。！？；.!?;…]$", excerpt.strip()), f"not cut at a sentence: {excerpt[-20:]}"
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["zh/glossary.html", "en/numbers.html", "zh/bibliography.html", "en/bibliography.html"]
+)
+def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_search_box(site, path):
+    """Review 31-c item 6: the strip of links was cut mid-word with no cue and no mark of the page
+    being read, and the search box was 42 px wide."""
+    context, page = _open(site, path, **PHONE)
+    page.wait_for_timeout(300)
+    seen = page.evaluate(
+        """() => { const nav = document.querySelector('.site-nav'), here = nav.querySelector('a[aria-current=page]');
+          const n = nav.getBoundingClientRect(), h = here && here.getBoundingClientRect();
+          return {here: here && here.getAttribute('href'), weight: here && getComputedStyle(here).fontWeight,
+            inside: h && h.left >= n.left - 1 && h.right <= n.right + 1,
+            overflows: nav.scrollWidth > nav.clientWidth, more: nav.getAttribute('data-more'),
+            mask: getComputedStyle(nav).maskImage,
+            search: document.querySelector('#search-input').getBoundingClientRect().width}; }"""
+    )
+    assert seen["here"] and seen["here"].endswith(path.split("/")[1]), seen
+    assert int(seen["weight"]) >= 600 and seen["inside"], f"the page's own link is marked and in view: {seen}"
+    assert not seen["overflows"] or ("gradient" in seen["mask"] and seen["more"] != "none"), seen
+    assert seen["search"] >= 120, f"the search box is {seen['search']:.0f} px wide"
+    context.close()
+
+
+def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line(site):
+    """Review 31-c item 7: 'Used in' was 130 px wide on a desk (rows 300-500 px tall) and its bullets
+    sat beside the last line of a wrapped link."""
+    context, page = _open(site, "en/numbers.html", **DESK)
+    seen = page.evaluate(
+        """() => { const th = [...document.querySelectorAll('.numbers-table:not(.numbers-examples) th')].pop();
+          const dates = [...document.querySelectorAll('td.claim-verified')].map(td => td.getBoundingClientRect().height);
+          const wrapped = [...document.querySelectorAll('.numbers-places li')].filter(li => li.querySelector('a').getClientRects().length === 1 && li.querySelector('a').getBoundingClientRect().height > 40).slice(0, 5);
+          const offsets = wrapped.map(li => { const probe = document.createElement('span'); probe.textContent = 'x';
+            li.insertBefore(probe, li.firstChild); const base = probe.getBoundingClientRect().bottom, top = li.querySelector('a').getBoundingClientRect().top;
+            probe.remove(); return base - top; });
+          return {used: th.getBoundingClientRect().width, offsets, dateLines: Math.max(...dates)}; }"""
+    )
+    assert seen["used"] >= 300, f"'Used in' is {seen['used']:.0f} px wide"
+    assert seen["offsets"] and max(seen["offsets"]) < 32, (
+        f"a bullet's line is {seen['offsets']} px below the link's top"
+    )
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lab_labels_and_messages_keep_their_subscripts(site, lang):
+    """Review 31-c item 8: lab labels read "H_kv", "D_h", "C_v(k)" beside prose that drops them."""
+    context, page = _open(site, f"{lang}/ch14-labs-history.html#lab-memory-panel", **PHONE)
+    page.wait_for_selector("#lab-memory-panel.lab-js")
+    label = page.locator("label[for='lab-memory-kv_heads']")
+    assert label.locator("sub").inner_text() == "kv" and "H_kv" not in label.inner_text()
+    box = page.locator("#lab-memory-kv_heads")
+    box.fill("-5")
+    page.wait_for_selector("#lab-memory-panel [data-lab-error]:not([hidden]) li sub")
+    message = page.locator("#lab-memory-panel [data-lab-error] li").first
+    assert message.locator("sub").first.inner_text() == "kv" and "_" not in message.inner_text()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_speculative_chart_names_its_bars_and_the_slider_follows_an_invalid_box(site, lang):
+    """Review 31-c item 11: the best and the current bar differed only by an outline and a lighter
+    green (hard to tell apart in the dark scheme); with acceptance 1.5 typed, the slider sat at 1."""
+    context = site["browser"].new_context(**PHONE, color_scheme="dark")
+    page = context.new_page()
+    page.goto(site["base"] + f"{lang}/ch14-labs-history.html#lab-speculative-panel", wait_until="load")
+    page.wait_for_selector("#lab-speculative-panel.lab-js")
+    page.locator("#lab-speculative-panel [data-lab-chart]").scroll_into_view_if_needed()
+    page.wait_for_selector("#lab-speculative-panel .lab-chart-mark")
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('#lab-speculative-panel .lab-chart-mark')].map(t => {
+          const r = t.getBoundingClientRect(); return {text: t.textContent, box: [r.left, r.top, r.right, r.bottom]}; })"""
+    )
+    best = page.locator("#lab-speculative-panel [data-output='best_k']").first.inner_text()
+    k = page.locator("#lab-speculative-k").input_value()
+    texts = [m["text"] for m in marks]
+    assert texts[0].endswith(f"= {best}") and (best == k or texts[1] == f"k = {k}"), texts
+    if len(marks) == 2:
+        a, b = marks[0]["box"], marks[1]["box"]
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], f"the names overlap: {marks}"
+    page.fill("#lab-speculative-acceptance", "1.5")
+    slider = page.locator("#lab-speculative-panel input[type=range][data-param=acceptance]")
+    assert slider.get_attribute("aria-invalid") == "true"
+    assert slider.evaluate("s => getComputedStyle(s).outlineStyle") == "dashed"
+    page.fill("#lab-speculative-acceptance", "0.6")
+    assert slider.get_attribute("aria-invalid") == "false"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_question_cards_type_and_headings_on_a_phone(site, lang):
+    """Review 31-c items 9, 10, 12: three English cards a row at 390 px (orphaned "Q13"); citations
+    at 10.9 px, Chinese labels at 11.5 px, citation targets touching; a heading's "#" alone on a line."""
+    context, page = _open(site, f"{lang}/ch14.html", **PHONE)
+    columns = page.evaluate(
+        "getComputedStyle(document.querySelector('.qcards')).gridTemplateColumns.split(' ').length"
+    )
+    assert columns == (2 if lang == "en" else 3), columns
+    if lang == "en":
+        own_line = page.evaluate(
+            """() => [...document.querySelectorAll('.qcard a')].every(a => {
+              const num = a.querySelector('.qcard-num').getBoundingClientRect(), range = document.createRange();
+              range.setStartAfter(a.querySelector('.qcard-num')); range.setEndAfter(a.lastChild);
+              return range.getClientRects()[0].top >= num.bottom - 1; })"""
+        )
+        assert own_line, "each card's number stands on its own line"
+    page.goto(site["base"] + f"{lang}/ch14-memory.html", wait_until="load")
+    page.evaluate(LAY_OUT)
+    seen = page.evaluate(
+        """() => { const gaps = [];
+          for (const c of document.querySelectorAll('article .cites')) { const l = [...c.querySelectorAll('.cite')];
+            for (let i = 1; i < l.length; i++) { const a = l[i - 1].getBoundingClientRect(), b = l[i].getBoundingClientRect();
+              if (Math.abs(a.top - b.top) < 4) gaps.push(b.left - a.right); } }
+          const anchors = [...document.querySelectorAll('article :is(h2, h3) > .anchor')].map(a => {
+            const h = a.parentElement.getBoundingClientRect(), r = a.getBoundingClientRect();
+            return [r.top - h.top, h.right - r.right]; });
+          return {cites: Math.min(...[...document.querySelectorAll('article .cites')].map(c => parseFloat(getComputedStyle(c).fontSize))),
+                  badges: Math.min(...[...document.querySelectorAll('article .badge')].map(c => parseFloat(getComputedStyle(c).fontSize))),
+                  gaps, anchors}; }"""
+    )
+    assert seen["cites"] >= 12, f"citations at {seen['cites']} px"
+    if lang == "zh":
+        assert seen["badges"] >= 12.5, f"Chinese labels at {seen['badges']} px"
+    assert seen["gaps"] and min(seen["gaps"]) >= 4, f"citation targets {min(seen['gaps']):.1f} px apart"
+    assert all(top < 12 and right < 2 for top, right in seen["anchors"]), (
+        f"a heading's # off its first line's end: {seen['anchors']}"
+    )
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["zh/glossary.html", "zh/numbers.html"])
+def test_chinese_reference_pages_keep_the_chapters_leading(site, path):
+    """Review 31-c item 12: glossary and numbers set Chinese text at 1.45, chapters at 1.85."""
+    context, page = _open(site, path, **PHONE)
+    leading = page.evaluate(
+        """() => { const el = document.querySelector('.glossary-definition, .numbers-table td:nth-child(2)');
+          return parseFloat(getComputedStyle(el).lineHeight) / parseFloat(getComputedStyle(el).fontSize); }"""
+    )
+    assert leading >= 1.8, f"line-height {leading:.2f}"
+    context.close()
