@@ -345,7 +345,7 @@
 
     /* a glossary entry above the sections: "Glossary: KV cache", its definition, its link */
     function termResult(term, names) {
-      var item = element("li", "search-result search-term");
+      var item = element("li", "search-term"); /* not a .search-result: the sections keep their list */
       var name = term.info.name + (term.info.abbr && term.info.abbr !== term.info.name ? " (" + term.info.abbr + ")" : "");
       var link = element("a", "search-term-link", message("glossary").replace("{name}", name));
       link.href = base + own + "/glossary.html#term-" + term.id;

@@ -662,9 +662,9 @@ def test_search_excerpts_are_tidy_and_name_the_glossary_entry(site, lang, query,
     )
     page.wait_for_selector(".search-term", timeout=10000)
     seen = page.evaluate(
-        """() => ({term: document.querySelector('.search-result.search-term a').getAttribute('href'),
-          first: document.querySelector('.search-result').classList.contains('search-term'),
-          results: [...document.querySelectorAll('.search-result:not(.search-term)')].map(r => ({
+        """() => ({term: document.querySelector('.search-term a').getAttribute('href'),
+          first: document.querySelector('.search-results > li').classList.contains('search-term'),
+          results: [...document.querySelectorAll('.search-result')].map(r => ({
             title: r.querySelector('.search-link').textContent.trim(),
             excerpt: r.querySelector('.search-excerpt').textContent,
             marks: [...r.querySelectorAll('mark')].map(m => m.textContent)}))})"""
