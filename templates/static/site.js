@@ -401,6 +401,12 @@
     var label = document.body.getAttribute("data-msg-scroll") || "";
     function mark(box) {
       var room = box.scrollWidth - box.clientWidth;
+      var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current='page']");
+      if (current && room > 1) {
+        /* first laid out: the strip starts scrolled to the page's own link */
+        var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;
+        if (right > box.clientWidth - 48) box.scrollLeft = right - box.clientWidth + 48;
+      }
       var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
       if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
       if (box.classList.contains("site-nav")) return;
@@ -429,20 +435,14 @@
   }
 
   /* The site's links mark the page being read (aria-current); on a phone, where they are one strip
-     that scrolls sideways, the strip starts scrolled to that link. */
+     that scrolls sideways, the strip starts scrolled to that link (setupScrollEdges, once it is
+     laid out: nothing here reads a layout at startup). */
   function markCurrentNav() {
     var nav = document.querySelector(".site-nav");
     if (!nav) return;
     var here = window.location.pathname.replace(/\/$/, "/index.html");
-    var current = null;
     Array.prototype.forEach.call(nav.querySelectorAll("a[href]"), function (link) {
-      if (link.pathname.replace(/\/$/, "/index.html") === here) { link.setAttribute("aria-current", "page"); current = link; }
-    });
-    if (!current) return;
-    window.requestAnimationFrame(function () {
-      if (nav.scrollWidth <= nav.clientWidth) return;
-      var right = current.offsetLeft - nav.offsetLeft + current.offsetWidth;
-      if (right > nav.clientWidth - 48) nav.scrollLeft = right - nav.clientWidth + 48;
+      if (link.pathname.replace(/\/$/, "/index.html") === here) link.setAttribute("aria-current", "page");
     });
   }
 
@@ -453,13 +453,17 @@
     var button = document.querySelector(".to-top");
     if (!button) return;
     var pending = false;
-    var lastY = window.scrollY, upward = false;
+    var lastY = window.scrollY, upward = true, byHand = false;
+    ["wheel", "touchmove", "keydown"].forEach(function (type) {
+      window.addEventListener(type, function () { byHand = true; }, { passive: true, capture: true });
+    });
     function update() {
       pending = false;
       var y = window.scrollY;
-      if (Math.abs(y - lastY) > 4) { upward = y < lastY; lastY = y; }
-      var atEnd = window.innerHeight + y >= document.documentElement.scrollHeight - 4;
-      var show = y > window.innerHeight && (upward || atEnd);
+      /* the reader's own scroll down hides it; a jump (a link, a search result) shows it */
+      if (Math.abs(y - lastY) > 4) { upward = y < lastY || !byHand; lastY = y; byHand = false; }
+      /* (the page's height is read only once the reader is a screen down: never at startup) */
+      var show = y > window.innerHeight && (upward || window.innerHeight + y >= document.documentElement.scrollHeight - 4);
       if (show) {
         var pinned = document.querySelectorAll(".lab-summary");
         for (var i = 0; i < pinned.length && show; i++) {
@@ -480,8 +484,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (followMovedTarget()) return;
     setupToTop();
-    setupScrollEdges();
     markCurrentNav();
+    setupScrollEdges();
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();

@@ -571,7 +571,7 @@ def test_a_wide_formula_fades_at_its_edge_and_scrolls_from_the_keyboard(site, la
     wide = page.evaluate(
         """() => [...document.querySelectorAll('.math-block')].filter(b => b.scrollWidth > b.clientWidth + 1).map(b => ({
           more: b.getAttribute('data-more'), role: b.getAttribute('role'), label: b.getAttribute('aria-label'),
-          tab: b.tabIndex, mask: getComputedStyle(b).maskImage,
+          tab: b.tabIndex, mask: getComputedStyle(b.parentElement, '::after').backgroundImage,
           size: parseFloat(getComputedStyle(b.querySelector('math')).fontSize) / parseFloat(getComputedStyle(b).fontSize)}))"""
     )
     assert wide, "ch14-memory has formulas wider than a phone"
@@ -583,7 +583,7 @@ def test_a_wide_formula_fades_at_its_edge_and_scrolls_from_the_keyboard(site, la
         assert box["size"] < 0.95, "formulas are set a little smaller on a phone"
     narrow = page.evaluate(
         "() => [...document.querySelectorAll('.math-block')].filter(b => b.scrollWidth <= b.clientWidth)"
-        ".map(b => [b.getAttribute('data-more'), b.getAttribute('role'), getComputedStyle(b).maskImage])"
+        ".map(b => [b.getAttribute('data-more'), b.getAttribute('role'), getComputedStyle(b.parentElement, '::after').backgroundImage])"
     )
     assert all(more == "none" and role is None and mask == "none" for more, role, mask in narrow), narrow
     page.evaluate("() => { document.querySelector(\".math-block[data-more='end']\").id = 'wide-formula'; }")
@@ -826,4 +826,16 @@ def test_chinese_reference_pages_keep_the_chapters_leading(site, path):
           return parseFloat(getComputedStyle(el).lineHeight) / parseFloat(getComputedStyle(el).fontSize); }"""
     )
     assert leading >= 1.8, f"line-height {leading:.2f}"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_glossary_headwords_set_their_subscripts(site, lang):
+    """Review 31-c item 8: the glossary's headwords read "C_good" beside prose that sets C_good."""
+    context, page = _open(site, f"{lang}/glossary.html", **PHONE)
+    flat = page.evaluate(
+        "() => [...document.querySelectorAll('.glossary-entry dt')].map(dt => dt.textContent).filter(t => /\\b[A-Za-z]_[A-Za-z0-9]/.test(t))"
+    )
+    assert not flat, f"ASCII subscripts in headwords: {flat}"
+    assert page.locator(".glossary-entry dt sub").count() > 0
     context.close()
