@@ -399,15 +399,23 @@
      scrolls, never all at startup. */
   function setupScrollEdges() {
     var label = document.body.getAttribute("data-msg-scroll") || "";
-    function mark(box) {
+    /* what a box shows (read) and then what is written to it: every box is read before any is
+       written, so no write makes the next read lay the page out again */
+    function measure(box) {
       var room = box.scrollWidth - box.clientWidth;
+      var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
+      var scroll = -1;
       var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current='page']");
       if (current && room > 1) {
         /* first laid out: the strip starts scrolled to the page's own link */
         var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;
-        if (right > box.clientWidth - 48) box.scrollLeft = right - box.clientWidth + 48;
+        if (right > box.clientWidth - 48) scroll = right - box.clientWidth + 48;
       }
-      var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
+      return { box: box, more: more, scroll: scroll };
+    }
+    function apply(seen) {
+      var box = seen.box, more = seen.more;
+      if (seen.scroll >= 0) box.scrollLeft = seen.scroll;
       if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
       if (box.classList.contains("site-nav")) return;
       if (more === "none") {
@@ -418,10 +426,11 @@
         box.setAttribute("tabindex", "0");
       }
     }
+    function mark(box) { apply(measure(box)); }
     var boxes = document.querySelectorAll(".math-block, .table-scroll, .site-header:not(.has-toc) .site-nav");
     if (!boxes.length) return;
     var observer = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
-      entries.forEach(function (entry) { mark(entry.target); });
+      entries.map(function (entry) { return measure(entry.target); }).forEach(apply);
     }) : null;
     Array.prototype.forEach.call(boxes, function (box) {
       if (observer) observer.observe(box); else mark(box);
@@ -453,7 +462,7 @@
     var button = document.querySelector(".to-top");
     if (!button) return;
     var pending = false;
-    var lastY = window.scrollY, upward = true, byHand = false;
+    var lastY = null, upward = true, byHand = false; /* scrollY is first read in a frame: reading it now would lay the page out */
     ["wheel", "touchmove", "keydown"].forEach(function (type) {
       window.addEventListener(type, function () { byHand = true; }, { passive: true, capture: true });
     });
@@ -461,6 +470,7 @@
       pending = false;
       var y = window.scrollY;
       /* the reader's own scroll down hides it; a jump (a link, a search result) shows it */
+      if (lastY === null) lastY = y;
       if (Math.abs(y - lastY) > 4) { upward = y < lastY || !byHand; lastY = y; byHand = false; }
       /* (the page's height is read only once the reader is a screen down: never at startup) */
       var show = y > window.innerHeight && (upward || window.innerHeight + y >= document.documentElement.scrollHeight - 4);
