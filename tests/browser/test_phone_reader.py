@@ -91,7 +91,12 @@ def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, q
 # ---------------------------------------------------------------- review item 3: a split chapter's pages
 
 SPLIT = {
-    "zh": {"position": "第 2 部分，共 8 · ", "contents": "本章目录", "prev": "上一部分", "next": "下一部分"},
+    "zh": {
+        "position": "第 2 部分（共 8 部分） · ",
+        "contents": "本章目录",
+        "prev": "上一部分",
+        "next": "下一部分",
+    },
     "en": {
         "position": "Part 2 of 8 · ",
         "contents": "In this chapter",
