@@ -166,7 +166,7 @@ def _render_question_cards(state, use) -> str:
             f'<span class="qcard-num">{escape(question.id.upper())}</span> '
             f'<span class="qcard-ledger">{escape(question.ledger[state.lang])}</span>'
             f'<span class="qcard-question">{escape(question.question[state.lang])}</span>'
-            f'<span class="qcard-wrong"><span class="visually-hidden">{escape(state.ui("wrong"))}: </span>'
+            f'<span class="qcard-wrong"><span class="visually-hidden">{escape(state.ui("wrong") + state.ui("label_colon"))}</span>'
             f"{escape(question.wrong[state.lang])}</span></a></li>"
         )
     # the cards repeat every question: keep them out of the search index so results point at the sections
@@ -226,7 +226,7 @@ NODE_TABLE = Directive(
 def _render_open_questions(state, use) -> str:
     items = [
         f'<li class="open-question" id="{escape(q.id)}"><span class="badge badge-open">{escape(state.ui("open"))}</span> '
-        f"<strong>{escape(q.topic[state.lang])}</strong>: {escape(q.text[state.lang])}</li>"
+        f"<strong>{escape(q.topic[state.lang])}</strong>{escape(state.ui('label_colon'))}{escape(q.text[state.lang])}</li>"
         for q in state.book.open_questions
     ]
     return '<ul class="open-questions">\n' + "\n".join(items) + "\n</ul>\n"

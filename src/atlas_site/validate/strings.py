@@ -22,6 +22,7 @@ ENGINE_KEYS = (
     "yes",
     "no",
     "wrong",
+    "label_colon",
     "misconception_true",
     "node",
     "year",
