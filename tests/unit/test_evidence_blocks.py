@@ -174,3 +174,38 @@ def test_a_chip_without_its_label_fails_the_scan():
     assert example_labels(good, labels) == (1, 0, [])
     bare = good.replace('<span class="badge badge-ex" data-pagefind-ignore>teaching assumption</span>', "")
     assert example_labels(bare, labels)[2] == ["number '1 GB' shows no label 'teaching assumption'"]
+
+
+OWN_KIND = """  - id: kv-split
+    kind: report-example
+    fn: memory.kv_bytes
+    args: {layers: 32, kv_heads: 8, head_dim: 128, kv_bits: 16, tokens: 1024, concurrency: 1}
+    outputs:
+      kib: {digits: 0, unit: {zh: "KiB", en: "KiB"}}
+      gib: {digits: 4, unit: {zh: "GiB", en: "GiB"}, kind: analytic}
+    seed: "000 §3.2"
+"""
+
+
+def test_an_output_of_its_own_kind_keeps_its_own_label(mini):
+    """One computation, two kinds of number (a report's illustration and this book's arithmetic on
+    it): each number carries its output's label, the block's note counts them apart, and the open
+    data say which output differs."""
+    import json
+
+    edit(mini / "ledger/examples.md", "---\nA fixture example.", OWN_KIND + "---\nA fixture example.")
+    _write(
+        mini,
+        {
+            "en": "The report's {{ex:kv-split.kib}} and {{ex:kv-split.kib}}, our {{ex:kv-split.gib}}.",
+            "zh": "报告的 {{ex:kv-split.kib}} 与 {{ex:kv-split.kib}}，本书的 {{ex:kv-split.gib}}。",
+        },
+    )
+    result = assemble(mini)
+    assert not result.errors, [str(p) for p in result.errors]
+    html = _paragraph(result.output.text("en/ch14.html"), "The report")
+    assert html.count('<span class="ex ex-quiet" data-label="report_example"') == 2
+    assert html.count('<span class="ex" data-label="analytic">') == 1  # its own chip, not the note's
+    data = json.loads(result.output.text("examples.json"))
+    outputs = next(e for e in data["examples"] if e["id"] == "kv-split")["outputs"]
+    assert outputs["gib"]["kind"] == "analytic" and "kind" not in outputs["kib"]

@@ -118,7 +118,8 @@ BARE = "bare"  # the one display option of {{ex:…}}: the number without its un
 def _render_example(state, use) -> str:
     example_id, _, output = use.key.partition(".")
     example = state.book.examples[example_id]
-    label = state.ui(example.label_key)
+    label_key = example.label_key_of(output)
+    label = state.ui(label_key)
     # the assumption is spelled out once per page (first use); later uses keep the label only
     first = example_id not in state.noted
     title = f' title="{escape(example.note[state.lang])}"' if example.note and first else ""
@@ -138,8 +139,8 @@ def _render_example(state, use) -> str:
         # the first use on a page links to the example's row (later uses stay light: the chapter's
         # page weight has little room)
         value = f'<a class="ex-link" href="numbers.html#ex-{escape(example_id)}">{value}</a>'
-    kind = f' data-label="{example.label_key}"'
-    if block is not None and block.quiet == example.label_key:
+    kind = f' data-label="{label_key}"'
+    if block is not None and block.quiet == label_key:
         # labelled once for its block: a light marker, and the label in words for screen readers
         # (the editions print them, as every visually hidden word: export/clean.py)
         return (

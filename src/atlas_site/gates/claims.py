@@ -148,7 +148,7 @@ def check_claims(ctx: GateContext) -> GateReport:
                 )
             )
     examples = quiet = 0
-    label_keys = {example.label_key for example in ctx.book.examples.values()}
+    label_keys = {key for example in ctx.book.examples.values() for key in example.label_keys}
     for path in ctx.output.html_pages():
         lang = path.partition("/")[0]
         if lang not in ctx.book.languages:

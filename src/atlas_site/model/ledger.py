@@ -89,10 +89,17 @@ class Claim(Frozen):
         return "badge badge-claim" + (" badge-unsettled" if self.kind == "expectation" else "")
 
 
+ExampleKind = Literal["teaching-assumption", "analytic", "report-example"]
+_EXAMPLE_LABELS = {"teaching-assumption": "teaching_assumption", "report-example": "report_example"}
+
+
 class OutputFormat(Frozen):
     digits: int = Field(ge=0, le=6)
     unit: Localized | None = None
     unit_one: Localized | None = None  # the unit when the value shown is exactly 1 ("1 slot")
+    # this output's own kind when it differs from its example's: the book's own arithmetic on a
+    # report's illustration (one computation stays one example; its numbers keep their labels)
+    kind: ExampleKind | None = None
 
 
 class ExampleInLab(Frozen):
@@ -109,7 +116,7 @@ class Example(Frozen):
     """A teaching number, computed at build time by the labs' own functions."""
 
     id: str = Field(pattern=SLUG)
-    kind: Literal["teaching-assumption", "analytic", "report-example"]
+    kind: ExampleKind
     fn: str = Field(pattern=r"^[a-z_]+\.[a-z0-9_]+$")
     args: dict
     outputs: dict[str, OutputFormat] = Field(min_length=1)
@@ -133,9 +140,18 @@ class Example(Frozen):
     def label_key(self) -> str:
         """The interface string that labels the number: a report example is a cited report's own
         illustrative case (its sizes, not this book's), computed here by the labs' code."""
-        return {"teaching-assumption": "teaching_assumption", "report-example": "report_example"}.get(
-            self.kind, "analytic"
-        )
+        return _EXAMPLE_LABELS.get(self.kind, "analytic")
+
+    def label_key_of(self, output: str) -> str:
+        """The label of one of its numbers: the output's own kind, else the example's."""
+        spec = self.outputs.get(output)
+        kind = spec.kind if spec is not None and spec.kind else self.kind
+        return _EXAMPLE_LABELS.get(kind, "analytic")
+
+    @property
+    def label_keys(self) -> set[str]:
+        """Every label its numbers carry."""
+        return {self.label_key} | {self.label_key_of(name) for name in self.outputs}
 
     @property
     def lab_id(self) -> str | None:

@@ -43,9 +43,10 @@ def open_block(state, inline_tokens: list, where: str) -> None:
         for child in _directives(inline.children):
             kind = child.meta.get("kind")
             if kind == "ex":
-                example = state.book.examples.get(str(child.meta.get("arg", "")).partition(".")[0])
+                example_id, _, output = str(child.meta.get("arg", "")).partition(".")
+                example = state.book.examples.get(example_id)
                 if example is not None:
-                    labels.append(example.label_key)
+                    labels.append(example.label_key_of(output))
             elif kind == "claim":
                 claims += 1
     block = EvidenceBlock(where)

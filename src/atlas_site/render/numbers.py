@@ -78,7 +78,15 @@ def example_rows(book: Book, parsed: dict, computed: dict, lang: str) -> list[di
         rows.append(
             {
                 "id": example.id,
-                "outputs": [state.example_text(f"{example.id}.{name}") for name in example.outputs],
+                "outputs": [
+                    state.example_text(f"{example.id}.{name}")
+                    + (  # a number of another kind than its example's says so
+                        f" ({book.ui(example.label_key_of(name), lang)})"
+                        if example.label_key_of(name) != example.label_key
+                        else ""
+                    )
+                    for name in example.outputs
+                ],
                 "label": book.ui(example.label_key, lang),
                 "note": example.note[lang] if example.note else None,
                 "places": found,

@@ -158,6 +158,7 @@ EXAMPLES_SCHEMA = _envelope(
                         "digits": {"type": "integer", "minimum": 0},
                         "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
                         "seed_prints": {"type": ["number", "string", "boolean", "null"]},
+                        "kind": {"enum": ["teaching-assumption", "analytic", "report-example"]},
                     },
                 },
             },
@@ -266,6 +267,7 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
                 "digits": spec.digits,
                 "unit": dict(spec.unit.root) if spec.unit else None,
                 "seed_prints": example.expect.get(name),
+                **({"kind": spec.kind} if spec.kind else {}),  # its own kind, not the example's
             }
             for name, spec in example.outputs.items()
             if isinstance(values.get(name), (int, float, str, bool))
