@@ -55,6 +55,20 @@ def _top_of(page, key):
     )
 
 
+def _settled_top_of(page, key, seconds: float = 5.0):
+    """Where the paragraph rests once the page has settled: the same top over half a second (on a
+    loaded machine the blocks above may still be laid out 300 ms after the load, and the page puts
+    the paragraph back in place after each; a reader sees where it rests, a test that measured
+    mid-way failed on a busy CI machine: en q12.9 at -815 px)."""
+    tops = [_top_of(page, key)]
+    for _ in range(int(seconds / 0.25)):
+        page.wait_for_timeout(250)
+        tops.append(_top_of(page, key))
+        if len(tops) >= 3 and max(tops[-3:]) - min(tops[-3:]) < 1:
+            break
+    return tops[-1]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("page_id, key", LONG)
 def test_language_switch_lands_on_the_paragraph_being_read(site, lang, page_id, key):
@@ -65,8 +79,7 @@ def test_language_switch_lands_on_the_paragraph_being_read(site, lang, page_id, 
         switch.tap()
         page.wait_for_url(f"**/{OTHER[lang]}/{page_id}.html?para=*")
         page.wait_for_load_state("load")
-        page.wait_for_timeout(300)
-        top = _top_of(page, key)
+        top = _settled_top_of(page, key)
         height = page.evaluate("innerHeight")
         assert 0 <= top < height, f"{OTHER[lang]} paragraph {key} is {top} px from the top of the window"
     finally:

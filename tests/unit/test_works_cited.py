@@ -48,7 +48,7 @@ def test_the_bibliography_keys_its_numbers_and_says_nothing_empty(mini):
     result = assemble(mini)
     for lang, key, status in (
         ("en", "Two numbering schemes: “N04” = ", "Address: not found"),
-        ("zh", "两套编号：“N04” = ", "地址: 未找到"),
+        ("zh", "两套编号：“N04” = ", "地址：未找到"),
     ):
         html = result.output.text(f"{lang}/bibliography.html")
         assert re.search(rf'<p class="bib-key">{key}[^<]*“42” = [^<]*</p>', html), lang
