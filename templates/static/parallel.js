@@ -79,8 +79,12 @@
     }
     if (wide.addEventListener) wide.addEventListener("change", sayWhere);
 
+    /* the contents repeat the switch (page.html.j2), so it is within reach mid-chapter */
+    var switches = [button].concat(Array.prototype.slice.call(document.querySelectorAll("[data-parallel-also]")));
+    function press(on) { switches.forEach(function (each) { each.setAttribute("aria-pressed", String(on)); }); }
+
     function show(on) {
-      button.setAttribute("aria-pressed", String(on));
+      press(on);
       if (on) sayWhere(); else say("");
       article.classList.toggle("is-parallel", on && !!added);
       if (page) page.classList.toggle("is-parallel", on && !!added);
@@ -119,7 +123,7 @@
       if (added) { show(true); return; }
       if (loading) return;
       loading = true;
-      button.setAttribute("aria-pressed", "true");
+      press(true);
       say(button.getAttribute("data-loading"));
       /* keep the paragraph being read where it is while the page grows */
       window.fetch(twinUrl.href).then(function (response) {
@@ -131,25 +135,30 @@
         show(button.getAttribute("aria-pressed") === "true");
         if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
       }).catch(function () {
-        button.setAttribute("aria-pressed", "false");
+        press(false);
         say(button.getAttribute(window.location.protocol === "file:" ? "data-file" : "data-failed"));
       }).then(function () { loading = false; });
     }
 
+    /* the paragraph being read: the first whose text reaches below the header (one that ends
+       under the header is read already, and its twin must not push the next one down) */
     function firstInView() {
+      var header = document.querySelector(".site-header");
+      var line = (header ? header.getBoundingClientRect().bottom : 0) + 8;
       var blocks = article.querySelectorAll("[data-para]");
-      for (var i = 0; i < blocks.length; i++) if (blocks[i].getBoundingClientRect().bottom > 0) return blocks[i];
+      for (var i = 0; i < blocks.length; i++) if (blocks[i].getBoundingClientRect().bottom > line) return blocks[i];
       return null;
     }
 
-    button.addEventListener("click", function () {
+    function toggle() {
       var on = button.getAttribute("aria-pressed") !== "true";
       store(on);
       if (on) turnOn();
       else { var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
         show(false);
         if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before); }
-    });
+    }
+    switches.forEach(function (each) { each.addEventListener("click", toggle); });
     if (stored()) turnOn();
   }
 

@@ -157,6 +157,37 @@ def test_side_by_side_reading(site, lang, size, beside):
         context.close()
 
 
+@pytest.mark.parametrize("size", [PHONE, LAPTOP])
+def test_side_by_side_is_within_reach_mid_chapter_and_keeps_the_paragraph(site, size):
+    """Review 31-d #1: the switch stood only at the top of the page, thousands of px above a reader
+    mid-section. The contents repeat it (beside the text on a desk, behind the header's contents
+    button on a phone); it turns the twins on with the paragraph being read where it was, and
+    both switches say so."""
+    context, page = _open(site, "en/ch14.html", **size)
+    try:
+        _read(page, "q12.2")
+        assert page.locator("[data-parallel-toggle]").bounding_box()["y"] < -1000, (
+            "the top switch is far above"
+        )
+        if size is PHONE:
+            page.locator("[data-toc-toggle]").tap()
+        also = page.locator("[data-parallel-also]")
+        assert also.is_visible() and also.text_content() == "Read side by side"
+        before = _top_of(page, "q12.2")
+        also.click()
+        page.wait_for_selector("article.is-parallel .twin")
+        assert also.get_attribute("aria-pressed") == "true"
+        assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
+        if size is PHONE:
+            page.keyboard.press("Escape")  # the contents close; the reading place is unchanged
+        assert abs(_top_of(page, "q12.2") - before) < 2
+        also.click() if size is LAPTOP else page.locator("[data-parallel-toggle]").evaluate("b => b.click()")
+        assert page.locator("article .twin:visible").count() == 0
+        assert also.get_attribute("aria-pressed") == "false"
+    finally:
+        context.close()
+
+
 def test_side_by_side_from_a_file_says_why_it_cannot(real_build, chromium):
     """Chromium refuses fetch() of file://: the reader is told to serve the site."""
     context = chromium.new_context(**PHONE)
