@@ -179,6 +179,13 @@
          scrolled up to sit just above it */
       box.classList.add("cite-card-sheet");
       box.style.left = ""; box.style.top = "";
+      /* a sheet says how it closes: a tap outside was the only way, which a first-time reader
+         does not guess */
+      var close = el("button", "cite-card-close", "✕");
+      close.type = "button";
+      if (data && data.ui && data.ui.card_close) close.setAttribute("aria-label", data.ui.card_close);
+      close.addEventListener("click", function () { var back = owner; hide(); if (back) back.focus({ preventScroll: true }); });
+      box.insertBefore(close, box.firstChild);
       var covered = rect.bottom - (window.innerHeight - box.offsetHeight - MARGIN);
       if (covered > 0) window.scrollBy(0, covered);
       return;

@@ -649,6 +649,12 @@ def test_a_card_opened_low_on_a_phone_is_a_bottom_sheet_below_its_link(site):
     assert own["y"] + own["height"] <= box["y"] + 1 and own["y"] >= 46, (
         f"the link stays in view above the card: {own}, card at {box['y']}"
     )
+    # review 31-d D4: the sheet says how it closes (a tap outside was the only way)
+    close = card.locator(".cite-card-close")
+    size = close.bounding_box()
+    assert close.get_attribute("aria-label") == "关闭" and size["width"] >= 44 and size["height"] >= 44
+    close.tap()
+    card.wait_for(state="hidden", timeout=2000)
     context.close()
 
 
@@ -734,6 +740,28 @@ def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line
     assert seen["offsets"] and max(seen["offsets"]) < 32, (
         f"a bullet's line is {seen['offsets']} px below the link's top"
     )
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_numbers_cards_on_a_phone_have_a_visible_row_of_sort_buttons(site, lang):
+    """Review 31-d D9: in card mode the column heads were hidden but their sort buttons stayed in
+    the Tab order, squeezed to 14 px wide. Now they are one visible row of buttons, none
+    overlapping another, each at least 24 px tall; sorting still works."""
+    context, page = _open(site, f"{lang}/numbers.html", **PHONE)
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.sort-button')].map(b => {
+          const r = b.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })"""
+    )
+    assert len(boxes) >= 4
+    assert all(width >= 24 and height >= 24 for _, _, width, height in boxes), boxes
+    for a in range(len(boxes)):
+        for b in range(a + 1, len(boxes)):
+            ax, ay, aw, ah = boxes[a]
+            bx, by, bw, bh = boxes[b]
+            assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, (boxes[a], boxes[b])
+    page.locator(".sort-button").nth(1).tap()
+    assert page.locator("th[aria-sort]").count() == 1
     context.close()
 
 

@@ -121,7 +121,14 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
     generated = {part.generated for part in book.profile.parts if part.generated}
     ui = {
         key: book.ui(key, lang)
-        for key in ("open_entry", "setting_label", "caution_label", "open_glossary", "open_numbers")
+        for key in (
+            "open_entry",
+            "setting_label",
+            "caution_label",
+            "open_glossary",
+            "open_numbers",
+            "card_close",
+        )
     }
     return {
         "sources": sources,

@@ -23,6 +23,7 @@ ENGINE_KEYS = (
     "no",
     "wrong",
     "label_colon",
+    "card_close",
     "misconception_true",
     "node",
     "year",
