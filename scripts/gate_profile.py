@@ -5,7 +5,7 @@
 
 Runs `atlas-site check --browser --release` (or without --release) in this process, with a timer
 around each of the gate's parts: the page walk and, inside it, each page's load and each browser
-check; the EPUB and print editions. Prints a markdown table of wall seconds per part and calls,
+check; the EPUB and print editions (these run beside the walk). Prints a markdown table of wall seconds per part and calls,
 then the whole run's wall time and the CPU seconds of this process and of the processes it
 waited for (Chromium, Node, Java). The parts nest (the walk holds the checks), so they do not sum."""
 
@@ -40,7 +40,7 @@ TIMED = {
         "model_problems",
     ),
     "atlas_site.gates.browser": ("render_everything",),
-    "atlas_site.gates.editions": ("edition_gates", "print_gates"),
+    "atlas_site.gates.editions": ("start_edition_gates", "print_gates"),
 }
 
 
@@ -74,6 +74,13 @@ def main() -> int:
     from atlas_site.gates import browser
 
     browser.PageWalk.open = _timed(seconds, calls, "page load (PageWalk.open)", browser.PageWalk.open)
+    # a release's EPUBs are made first; epubcheck then runs beside the walk, and the wait for what
+    # is left of it after the walk is this part (the print editions run beside the walk as well)
+    from atlas_site.gates import editions
+
+    editions.EditionGates.reports = _timed(
+        seconds, calls, "epubcheck, what is left after the walk", editions.EditionGates.reports
+    )
     # check.py imports the walk's entry point by name when --browser is given: time it there too
     from atlas_site.cli import main as atlas_site
 

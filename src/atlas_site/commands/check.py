@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as dt
 import sys
 import time
@@ -60,24 +61,36 @@ def run(args) -> int:
     reports = list(result.gate_reports)
     if args.reproducible:
         reports.append(_reproducible(root, result, args.release, as_of))
-    if args.release:  # a release publishes the editions too: made and checked before anyone downloads them
-        from ..gates.editions import edition_gates
+    # A release publishes the editions too: made and checked before anyone downloads them. They
+    # run beside the browser walk (epubcheck in its own Java processes, the PDFs printed and read
+    # in a thread with a Chromium of its own): the walk leaves a core idle while it waits on pages.
+    editions = None
+    if args.release:
+        from ..gates.editions import start_edition_gates
 
-        reports += edition_gates(result, root)
-    if browser_gates is not None:
-        browser_rules = [r for r in result.rules if r.browser]
-        assert result.book is not None  # the gates ran, so the book loaded
-        reports += browser_gates(
-            result.output,
-            browser_rules,
-            result.book.languages,
-            labs={lab_id: lab.model_dump() for lab_id, lab in result.book.labs.items()},
-            lab_runtime=lab_runtime_for(root),
-        )
-        if args.release:  # the print edition needs Chromium too
+        editions = start_edition_gates(result, root)
+    browser_reports: list = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as printer:
+        printing = None
+        if browser_gates is not None and args.release:  # the print edition needs Chromium
             from ..gates.editions import print_gates
 
-            reports += print_gates(result, root)
+            printing = printer.submit(print_gates, result, root)
+        try:
+            if browser_gates is not None:
+                assert result.book is not None  # the gates ran, so the book loaded
+                browser_reports = browser_gates(
+                    result.output,
+                    [r for r in result.rules if r.browser],
+                    result.book.languages,
+                    labs={lab_id: lab.model_dump() for lab_id, lab in result.book.labs.items()},
+                    lab_runtime=lab_runtime_for(root),
+                )
+        finally:  # epubcheck's processes are waited for whatever the walk did
+            reports += editions.reports() if editions is not None else []
+        reports += browser_reports
+        if printing is not None:
+            reports += printing.result()
     print("gates:")
     for report in reports:
         print("  " + report.line())

@@ -45,6 +45,43 @@ def epubcheck_command() -> list[str] | None:
 
 def edition_gates(result, root: Path) -> list[GateReport]:
     """The EPUB of every language of the book: made, its navigation and pages read, epubcheck run."""
+    return start_edition_gates(result, root).reports()
+
+
+class EditionGates:
+    """The EPUBs made and read, and epubcheck started on them: Java runs in processes of its own
+    while the caller does other work (`check --release --browser` walks the pages meanwhile);
+    `reports()` waits for it."""
+
+    def __init__(self, made: dict[str, bytes], problems: list[Diagnostic], sections: int):
+        self.made, self.problems, self.sections = made, problems, sections
+        self.command = epubcheck_command()
+        self.folder = tempfile.TemporaryDirectory(prefix="atlas-epub-")
+        self.runs = {} if self.command is None else _start_epubcheck(self.command, made, self.folder.name)
+
+    def reports(self) -> list[GateReport]:
+        problems = list(self.problems)
+        try:
+            for path, run in self.runs.items():
+                problems += _epubcheck_said(path, run, self.folder.name)
+        finally:
+            self.folder.cleanup()
+        if self.command is None:
+            epubcheck = "epubcheck is not installed: not run (apt-get install epubcheck)"
+        else:
+            said = sum(p.code == "gate.editions.epubcheck" for p in problems)
+            epubcheck = f"epubcheck: {said} errors or warnings"
+        return [
+            GateReport(
+                "editions",
+                f"{len(self.made)} EPUBs ({', '.join(self.made)}): {self.sections} sections in their "
+                f"navigation, no script or inline style; {epubcheck}",
+                problems,
+            )
+        ]
+
+
+def start_edition_gates(result, root: Path) -> EditionGates:
     from ..export.assemble import assemble_edition
     from ..export.downloads import site_path
     from ..export.epub import make_epub
@@ -60,23 +97,7 @@ def edition_gates(result, root: Path) -> list[GateReport]:
         found, checked = _navigation_and_pages(path, data)
         problems += found
         sections += checked
-    command = epubcheck_command()
-    if command is not None:
-        problems += _epubcheck(command, made)
-    if command is None:
-        epubcheck = "epubcheck is not installed: not run (apt-get install epubcheck)"
-    else:
-        said = sum(p.code == "gate.editions.epubcheck" for p in problems)
-        epubcheck = f"epubcheck: {said} errors or warnings"
-
-    return [
-        GateReport(
-            "editions",
-            f"{len(made)} EPUBs ({', '.join(made)}): {sections} sections in their navigation, "
-            f"no script or inline style; {epubcheck}",
-            problems,
-        )
-    ]
+    return EditionGates(made, problems, sections)
 
 
 def _navigation_and_pages(path: str, data: bytes) -> tuple[list[Diagnostic], int]:
@@ -122,42 +143,39 @@ def _navigation_and_pages(path: str, data: bytes) -> tuple[list[Diagnostic], int
     return problems, checked
 
 
-def _epubcheck(command: list[str], made: dict[str, bytes]) -> list[Diagnostic]:
-    """epubcheck over every EPUB at once (one Java each; they take seconds to start): one line per
-    message it prints, located at the EPUB."""
-    problems = []
-    with tempfile.TemporaryDirectory(prefix="atlas-epub-") as folder:
-        runs = {}
-        for path, data in made.items():
-            file = Path(folder) / Path(path).name
-            file.write_bytes(data)
-            runs[path] = subprocess.Popen(
-                [*command, str(file)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+def _start_epubcheck(command: list[str], made: dict[str, bytes], folder: str) -> dict:
+    """epubcheck over every EPUB at once (one Java each; they take seconds to start)."""
+    runs = {}
+    for path, data in made.items():
+        file = Path(folder) / Path(path).name
+        file.write_bytes(data)
+        runs[path] = subprocess.Popen(
+            [*command, str(file)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+    return runs
+
+
+def _epubcheck_said(path: str, run, folder: str) -> list[Diagnostic]:
+    """One line per message epubcheck printed about the EPUB at `path`, located at it."""
+    report = run.communicate(timeout=900)[0]
+    where = SourceLocation(f"_site/{path}")
+    messages = EPUBCHECK_PROBLEM.findall(report)
+    problems = [
+        Diagnostic(
+            where,
+            "gate.editions.epubcheck",
+            f"{path}: epubcheck {level} {code}: {text.replace(folder + '/', '')}",
+        )
+        for level, code, text in messages
+    ]
+    summary = EPUBCHECK_SUMMARY.search(report)
+    if not messages and (run.returncode != 0 or summary is None or summary.groups() != ("0", "0", "0")):
+        last = report.strip().splitlines()[-1:] or ["no output"]
+        problems.append(
+            Diagnostic(
+                where, "gate.editions.epubcheck", f"{path}: epubcheck exited with {run.returncode}: {last[0]}"
             )
-        for path, run in runs.items():
-            report = run.communicate(timeout=900)[0]
-            where = SourceLocation(f"_site/{path}")
-            messages = EPUBCHECK_PROBLEM.findall(report)
-            problems += [
-                Diagnostic(
-                    where,
-                    "gate.editions.epubcheck",
-                    f"{path}: epubcheck {level} {code}: {text.replace(folder + '/', '')}",
-                )
-                for level, code, text in messages
-            ]
-            summary = EPUBCHECK_SUMMARY.search(report)
-            if not messages and (
-                run.returncode != 0 or summary is None or summary.groups() != ("0", "0", "0")
-            ):
-                last = report.strip().splitlines()[-1:] or ["no output"]
-                problems.append(
-                    Diagnostic(
-                        where,
-                        "gate.editions.epubcheck",
-                        f"{path}: epubcheck exited with {run.returncode}: {last[0]}",
-                    )
-                )
+        )
     return problems
 
 
