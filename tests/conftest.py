@@ -224,3 +224,40 @@ def real_epubcheck(monkeypatch):
     from atlas_site.gates.editions import EPUBCHECK_JAR
 
     monkeypatch.setenv("ATLAS_EPUBCHECK", str(EPUBCHECK_JAR))
+
+
+# ---------------------------------------------------------------- the reader's fixture book, built once per run
+# The browser tests of the theme (side-by-side reading, the language switch, the layout at 390 and
+# 1280 px, cards, dark mode, the development map, the labs' interface) drive the engine on a small
+# book of their own (tests/projects/reader), not on the Atlas: the Atlas is checked by its own gate
+# (`atlas-site check --browser --release`). Read-only for every test that takes them.
+
+
+def make_reader(tmp_path: Path) -> Path:
+    """A copy of the reader's fixture book, with the Atlas's lab contracts (it places Lab A)."""
+    project = make_project(tmp_path, "reader")
+    shutil.copy(ROOT / "ledger" / "labs.md", project / "ledger" / "labs.md")
+    return project
+
+
+@pytest.fixture(scope="session")
+def reader_build(tmp_path_factory):
+    """The reader's fixture book built once per worker (search index included) into a temporary
+    _site/: (BuildResult, folder)."""
+    from atlas_site.build import build
+
+    workspace = tmp_path_factory.mktemp("reader-book")
+    project = make_reader(workspace)
+    folder = workspace / "_site"
+    result = build(project, folder)
+    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
+    return result, folder
+
+
+@pytest.fixture(scope="session")
+def reader_site_url(reader_build):
+    """The reader's fixture book's built site, served on 127.0.0.1 for the whole run."""
+    from atlas_site.gates.browser import serve_folder
+
+    with serve_folder(reader_build[1]) as url:
+        yield url

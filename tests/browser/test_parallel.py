@@ -1,6 +1,7 @@
 """Reading across the two languages, in Chromium: the language switch lands on the paragraph being
 read (not only its section's top), and side-by-side reading shows each paragraph with its twin,
-beside it on a wide screen and under it on a phone, remembered from page to page (issue 31)."""
+beside it on a wide screen and under it on a phone, remembered from page to page (issue 31). On the
+reader's fixture book (tests/projects/reader): its chapter's long sections and its tutorial page's."""
 
 from __future__ import annotations
 
@@ -9,18 +10,18 @@ import pytest
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 OTHER = {"zh": "en", "en": "zh"}
-# the long sections of Chapter 14 and of the tutorial, and a paragraph late in each
+# the long sections of the chapter and of the tutorial, and a paragraph late in each
 LONG = [
-    ("ch14", "q12.9"),
-    ("ch14", "q16.8"),
-    ("tf-review", "comprehension.12"),
-    ("tf-cluster", "pd-cost-equation.5"),
+    ("ch1", "q3.9"),
+    ("ch1", "q4.8"),
+    ("tut-basics", "review.10"),
+    ("tut-basics", "costs.5"),
 ]
 
 
 @pytest.fixture(scope="module")
-def site(real_site_url, chromium):
-    return {"base": real_site_url, "browser": chromium}
+def site(reader_site_url, chromium):
+    return {"base": reader_site_url, "browser": chromium}
 
 
 def _open(site, path, **options):
@@ -59,7 +60,7 @@ def _settled_top_of(page, key, seconds: float = 5.0):
     """Where the paragraph rests once the page has settled: the same top over half a second (on a
     loaded machine the blocks above may still be laid out 300 ms after the load, and the page puts
     the paragraph back in place after each; a reader sees where it rests, a test that measured
-    mid-way failed on a busy CI machine: en q12.9 at -815 px)."""
+    mid-way failed on a busy CI machine: the Atlas's en q12.9 at -815 px)."""
     tops = [_top_of(page, key)]
     for _ in range(int(seconds / 0.25)):
         page.wait_for_timeout(250)
@@ -87,11 +88,12 @@ def test_language_switch_lands_on_the_paragraph_being_read(site, lang, page_id, 
 
 
 def test_switch_falls_back_by_proportion_when_counts_differ(site):
-    """A twin section with fewer paragraphs: paragraph 12 of 12 lands on the twin's last."""
-    context, page = _open(site, "en/ch14.html?para=q12.12&of=24#q12", **PHONE)
+    """A twin section with another count of paragraphs: paragraph 12 of 24 lands on paragraph 6
+    of the twin's 12."""
+    context, page = _open(site, "en/ch1.html?para=q3.12&of=24#q3", **PHONE)
     try:
         page.wait_for_timeout(300)
-        top = _top_of(page, "q12.6")
+        top = _top_of(page, "q3.6")
         assert 0 <= top < page.evaluate("innerHeight"), f"paragraph 6 of 12 is at {top}"
     finally:
         context.close()
@@ -104,7 +106,7 @@ def _no_overflow(page):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("size, beside", [(LAPTOP, True), (PHONE, False)])
 def test_side_by_side_reading(site, lang, size, beside):
-    context, page = _open(site, f"{lang}/ch14.html", **size)
+    context, page = _open(site, f"{lang}/ch1.html", **size)
     try:
         toggle = page.locator("[data-parallel-toggle]")
         assert toggle.is_visible()
@@ -122,9 +124,9 @@ def test_side_by_side_reading(site, lang, size, beside):
         assert page.locator(f"article .twin[lang^='{other}']").count() == twins
         assert page.locator("article .figure").count() == figures, "figures appear once"
         assert page.locator("article .twin script, article .twin img, article .twin svg").count() == 0
-        _read(page, "q12.2")
-        mine = page.locator("[data-para='q12.2']").bounding_box()
-        twin = page.locator(".twin[data-twin='q12.2']").bounding_box()
+        _read(page, "q3.2")
+        mine = page.locator("[data-para='q3.2']").bounding_box()
+        twin = page.locator(".twin[data-twin='q3.2']").bounding_box()
         if beside:
             assert abs(twin["y"] - mine["y"]) < 2 and twin["x"] > mine["x"] + mine["width"], (mine, twin)
         else:
@@ -141,7 +143,7 @@ def test_side_by_side_reading(site, lang, size, beside):
             ("en", False): "The Chinese text is shown under each paragraph.",
         }[(lang, beside)]
         assert page.locator("[data-parallel-status]").text_content() == where
-        page.goto(site["base"] + f"{lang}/tf-overview.html", wait_until="load")
+        page.goto(site["base"] + f"{lang}/tut-basics.html", wait_until="load")
         page.wait_for_selector("article.is-parallel .twin")
         assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
         assert page.locator("[data-parallel-status]").text_content() == where
@@ -150,7 +152,7 @@ def test_side_by_side_reading(site, lang, size, beside):
         page.locator("[data-parallel-toggle]").click()
         assert page.locator("article .twin:visible").count() == 0
         assert page.locator("[data-parallel-status]").text_content() == ""
-        page.goto(site["base"] + f"{lang}/ch14.html", wait_until="load")
+        page.goto(site["base"] + f"{lang}/ch1.html", wait_until="load")
         page.wait_for_timeout(300)
         assert page.locator("article .twin").count() == 0, "turned off, it stays off"
     finally:
@@ -163,9 +165,9 @@ def test_side_by_side_is_within_reach_mid_chapter_and_keeps_the_paragraph(site, 
     mid-section. The contents repeat it (beside the text on a desk, behind the header's contents
     button on a phone); it turns the twins on with the paragraph being read where it was, and
     both switches say so."""
-    context, page = _open(site, "en/ch14.html", **size)
+    context, page = _open(site, "en/ch1.html", **size)
     try:
-        _read(page, "q12.2")
+        _read(page, "q3.2")
         assert page.locator("[data-parallel-toggle]").bounding_box()["y"] < -1000, (
             "the top switch is far above"
         )
@@ -173,14 +175,14 @@ def test_side_by_side_is_within_reach_mid_chapter_and_keeps_the_paragraph(site, 
             page.locator("[data-toc-toggle]").tap()
         also = page.locator("[data-parallel-also]")
         assert also.is_visible() and also.text_content() == "Read side by side"
-        before = _top_of(page, "q12.2")
+        before = _top_of(page, "q3.2")
         also.click()
         page.wait_for_selector("article.is-parallel .twin")
         assert also.get_attribute("aria-pressed") == "true"
         assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
         if size is PHONE:
             page.keyboard.press("Escape")  # the contents close; the reading place is unchanged
-        assert abs(_top_of(page, "q12.2") - before) < 2
+        assert abs(_top_of(page, "q3.2") - before) < 2
         also.click() if size is LAPTOP else page.locator("[data-parallel-toggle]").evaluate("b => b.click()")
         assert page.locator("article .twin:visible").count() == 0
         assert also.get_attribute("aria-pressed") == "false"
@@ -188,12 +190,12 @@ def test_side_by_side_is_within_reach_mid_chapter_and_keeps_the_paragraph(site, 
         context.close()
 
 
-def test_side_by_side_from_a_file_says_why_it_cannot(real_build, chromium):
+def test_side_by_side_from_a_file_says_why_it_cannot(reader_build, chromium):
     """Chromium refuses fetch() of file://: the reader is told to serve the site."""
     context = chromium.new_context(**PHONE)
     page = context.new_page()
     try:
-        page.goto((real_build[1] / "en" / "ch14.html").as_uri(), wait_until="load")
+        page.goto((reader_build[1] / "en" / "ch1.html").as_uri(), wait_until="load")
         page.locator("[data-parallel-toggle]").click()
         status = page.locator("[data-parallel-status]")
         page.wait_for_function(

@@ -152,11 +152,46 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
             head,
             count=1,
         )
+    head = _with_parts_strip(head, family, index, strings)
     tail = _works_cited_here(tail, part.body)
     pager = PAGER.search(tail)
     if pager is not None:
         tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end() :]
     return head + part.body + tail
+
+
+# what follows the title block of a page (page.html.j2): the strip of parts goes before the first of these
+AFTER_TITLE = re.compile(r'<p class="draft-banner">|<p class="last-verified">|<div class="page-tools">')
+SHORT = re.compile(r"\s*[:：]")
+
+
+def _short_name(part: SplitPage) -> str:
+    """A part's name in the strip: its first heading up to the colon ("Serving metrics: …" ->
+    "Serving metrics"; "服务指标：…" -> "服务指标")."""
+    return SHORT.split(part.title, maxsplit=1)[0].strip() or part.title
+
+
+def _with_parts_strip(head: str, family: Family, index: int, strings: dict) -> str:
+    """The chapter's parts as one strip under its title, this page marked: the same strip a series
+    shows (page.html.j2 `series`), made from the split's own pages, so a reader of a part sees
+    where it stands and reaches any other part from the top of the page, not only from the pager."""
+    found = AFTER_TITLE.search(head, head.find("</h1>"))
+    if found is None:
+        return head
+    items = []
+    for number, page in enumerate(family.pages):
+        # the titles are HTML text already (a heading's markup without its tags)
+        name = html.escape(html.unescape(_short_name(page)), quote=False)
+        questions = _questions(page)
+        hint = f' title="{html.escape(html.unescape(_part_name(page)))}"' if questions else ""
+        items.append(
+            f'<li><span aria-current="page">{name}</span></li>'
+            if number == index
+            else f'<li><a href="{posixpath.basename(page.path)}"{hint}>{name}</a></li>'
+        )
+    label = html.escape(str(strings.get("split_contents", "In this chapter")))
+    strip = f'<nav class="series series-parts" aria-label="{label}">\n  <ol>{"".join(items)}</ol>\n</nav>\n'
+    return head[: found.start()] + strip + head[found.start() :]
 
 
 PRINT_REFS = re.compile(
@@ -184,7 +219,7 @@ def _works_cited_here(tail: str, body: str) -> str:
 
 QUESTION = re.compile(r'<h2[^>]*\sid="q(\d+)"')
 TOC = re.compile(
-    r'(<nav class="toc"[^>]*aria-label=")([^"]*)("[^>]*>.*?<p class="toc-title">)(.*?)(</p>\s*)<ol>.*?</ol>',
+    r'(<nav class="toc"[^>]*aria-label=")([^"]*)("[^>]*>.*?<p class="toc-title">)([^<]*)(</p>\s*(?:<p class="parallel-bar[^>]*>.*?</p>\s*)?)<ol>.*?</ol>',
     re.S,
 )
 TOC_ENTRY = re.compile(r'<li><a href="#([^"]+)">.*?</a></li>', re.S)
@@ -280,10 +315,12 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
         parts.append(following.group(0))
     label = f"{strings.get('prev', 'Previous')} / {strings.get('next', 'Next')}"
     count = _position(strings, index, len(family.pages))
+    # the pager's items are grid cells: no text between them (a newline between "…“好”</a>" and
+    # "<a …>下一部分" would read to the typography gate as a space beside a quotation mark)
     return (
-        f'<nav class="pager" aria-label="{label}">\n  '
-        + "\n  ".join(parts)
-        + f'\n  <span class="pager-position">{count}</span>\n</nav>'
+        f'<nav class="pager" aria-label="{label}">'
+        + "".join(parts)
+        + f'<span class="pager-position">{count}</span></nav>'
     )
 
 
