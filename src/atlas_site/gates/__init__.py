@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from .citations import check_citations
+from .cjk_typography import check_cjk_typography
 from .claims import check_claims
 from .context import GateContext
 from .figure_drawings import check_figure_drawings
@@ -35,6 +36,7 @@ STATIC_GATES = (
     check_open_data,
     check_abbreviations,
     check_figure_drawings,
+    check_cjk_typography,
 )
 
 

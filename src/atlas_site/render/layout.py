@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..model import Book
 from .assets import CSP
+from .cjk_spacing import typesetter
 from .web import head_meta
 
 
@@ -21,6 +22,7 @@ def frame(
     `description` are what link previews and search engines show of it."""
     depth = path.count("/")
     strings = book.strings[lang]
+    html_lang = book.profile.language(lang).html_lang
     twins = (
         [
             {
@@ -37,7 +39,9 @@ def frame(
     )
     return {
         "lang": lang,
-        "html_lang": book.profile.language(lang).html_lang,
+        "html_lang": html_lang,
+        # the page's main part as Chinese is set: no space beside full-width punctuation (cjk_spacing.py)
+        "typeset": typesetter(html_lang),
         "site_title": book.profile.title[lang],
         "t": lambda key: strings[key],
         "root": "../" * depth,
