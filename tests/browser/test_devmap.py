@@ -1,4 +1,4 @@
-"""The development map (page tf-map) in Chromium: a readable list without JavaScript; with it, a
+"""The development map (page tut-map of the reader's fixture book, tests/projects/reader) in Chromium: a readable list without JavaScript; with it, a
 node selected by keyboard, click or tap shows what it solved, what it left, its year and its
 citation in the details panel; the document never scrolls sideways at 390 px."""
 
@@ -8,15 +8,15 @@ import pytest
 
 from atlas_site.gates.browser import render_everything
 
-PAGE = "tf-map"
+PAGE = "tut-map"
 ARROWS = {"zh": "问题驱动的演进或组合", "en": "problem-driven evolution or composition"}
 LANGS = ("zh", "en")
 
 
 @pytest.fixture(scope="module")
-def site(real_book, real_site_url, chromium):
-    """The real site (built once per run) served on 127.0.0.1, and the run's Chromium."""
-    return {"base": real_site_url, "browser": chromium, "book": real_book.book}
+def site(reader_build, reader_site_url, chromium):
+    """The reader's fixture book (built once per run) served on 127.0.0.1, and the run's Chromium."""
+    return {"base": reader_site_url, "browser": chromium, "book": reader_build[0].book}
 
 
 def _nodes(book):
@@ -76,7 +76,7 @@ def _sideways(page):
 def test_readable_list_without_javascript(site, lang):
     book = site["book"]
     nodes = _nodes(book)
-    assert len(nodes) >= 40 and len(book.map_routes) == 6
+    assert len(nodes) >= 10 and len(book.map_routes) >= 3  # the fixture's 14 on 3 (the Atlas: 40+ on 6)
     context, page, _ = _open(site, lang, java_script_enabled=False)
     try:
         assert page.locator(".devmap-stage").count() == 0
@@ -84,7 +84,7 @@ def test_readable_list_without_javascript(site, lang):
         render_everything(page)  # the text of blocks far from the screen is read as laid out
         assert ARROWS[lang] in page.locator(".devmap-legend").inner_text()
         routes = page.locator(".devmap-route")
-        assert routes.count() == 6
+        assert routes.count() == len(book.map_routes)
         for index, route in enumerate(book.map_routes):
             section = routes.nth(index)
             assert section.locator("h3").inner_text().startswith(route.title[lang])
@@ -290,7 +290,7 @@ def test_at_390_the_map_scrolls_only_sideways_shows_every_lane_and_opens_where_t
         assert state["vertical"] <= 1, (
             "the map box never scrolls up and down: the page is the one vertical axis"
         )
-        assert state["lanes"] == len(book.map_routes) == 6 and state["inside"], "every lane is inside the box"
+        assert state["lanes"] == len(book.map_routes) and state["inside"], "every lane is inside the box"
         assert state["columns"] >= 2, f"at least two whole year columns fit on a phone: {state}"
         assert state["left"] > 0, "the map does not open on its sparse first years"
         at_start = box.evaluate("""el => { const keep = el.scrollLeft; el.scrollLeft = 0; const r = el.getBoundingClientRect();
