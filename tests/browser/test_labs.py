@@ -1,14 +1,15 @@
 """What the labs' gate (gates/labs.py, part of `check --browser`) does not drive: the key outputs
-pinned on a phone while each input is edited, the keyboard, the address that holds a lab's state,
-the worked examples that open a lab, and a few of the Atlas's labs' own promises (the slow PD link,
-units in the singular). Every preset, Reset, click order, bad value and chart of every lab, and
-every number against the model in Node, are the gate's, on every page of any book."""
+pinned on a phone while each input is edited, the keyboard, the address that holds a lab's state and
+units in the singular. Every preset, Reset, click order, bad value and chart of every lab, and every
+number against the model in Node, are the gate's, on every page of any book. The interface is the
+engine's: it is driven on Lab A as the reader's fixture book (tests/projects/reader) places it, alone
+on its chapter's first page."""
 
 from __future__ import annotations
 
 import pytest
 
-PAGE_OF = {"memory": "ch14", "batch": "ch14", "speculative": "ch14", "fleet": "ch14", "cost": "tf-overview"}
+PAGE_OF = {"memory": "ch1"}  # the reader's fixture book
 LABS = list(PAGE_OF)
 LANGS = ("zh", "en")
 PHONE = {"width": 390, "height": 844}
@@ -27,13 +28,13 @@ STATE_JS = """panel => ({
 
 
 @pytest.fixture(scope="module")
-def built(real_book):
-    return real_book
+def reader_book(reader_build):
+    return reader_build[0]
 
 
 @pytest.fixture(scope="module")
-def contracts(built) -> dict:
-    return {lab_id: lab.model_dump() for lab_id, lab in built.book.labs.items()}
+def contracts(reader_book) -> dict:
+    return {lab_id: lab.model_dump() for lab_id, lab in reader_book.book.labs.items()}
 
 
 class Lab:
@@ -117,8 +118,8 @@ class LoadedLabs:
 
 
 @pytest.fixture(scope="module")
-def labs(browser, base):
-    pages = LoadedLabs(browser, base)
+def labs(browser, reader_site_url):
+    pages = LoadedLabs(browser, reader_site_url)
     yield pages
     pages.close()
 
@@ -156,62 +157,41 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id
     lab.done()
 
 
-def test_the_slow_pd_link_visibly_stretches_the_hand_off(labs):
-    lab = labs.get("batch", "en")
-
-    def widest_hand_off():
-        return lab.panel.evaluate(
-            "p => Math.max(0, ...[...p.querySelectorAll('[data-lab-chart] rect.lab-seg-cluster')].map(r => r.getBBox().width))"
-        )
-
-    lab.preset("pd-20gbs")
-    fast = widest_hand_off()
-    lab.preset("pd-2gbs")
-    slow = widest_hand_off()
-    assert slow >= 20 and slow >= 5 * fast, (fast, slow)
-    assert lab.panel.locator("[data-lab-chart] text", has_text="L").count() >= 1, (
-        "the long prompt is on the timeline"
-    )
-    lab.done()
-
-
 @pytest.mark.parametrize("lang", LANGS)
-def test_units_follow_the_number(labs, built, lang):
-    strings = built.book.lab_strings
+def test_units_follow_the_number(labs, reader_book, lang):
+    strings = reader_book.book.lab_strings
     lab = labs.get("memory", lang)
     lab.set("hbm_gib", 32)  # 14.9 GiB of weights + 16 GiB per 128K-token request: one fits
     assert lab.state()["outputs"]["max_concurrency"] == f"1 {strings['unit.requests.one'][lang]}"
     lab.set("hbm_gib", 80)
     assert lab.state()["outputs"]["max_concurrency"] == f"4 {strings['unit.requests'][lang]}"
     lab.done()
-    lab = labs.get("batch", lang)
-    lab.preset("static")
-    assert lab.state()["outputs"]["ttft_p99_ms"] == f"14.4 {strings['unit.s'][lang]}"
-    lab.done()
 
 
-def test_lab_e_works_from_the_keyboard(labs, contracts):
-    lab = labs.get("cost", "en", fresh=True)  # focus and keyboard state as a reader finds them
+def test_a_lab_works_from_the_keyboard(labs, contracts):
+    """Presets by Enter and Space, a slider by the arrow keys, a value typed into a box, and Tab
+    through every input in the contract's order (on the Atlas this drove Lab E)."""
+    lab = labs.get("memory", "en", fresh=True)  # focus and keyboard state as a reader finds them
     page = lab.page
     first = lab.panel.locator("[data-preset]").first
     first.focus()
     page.keyboard.press("Enter")
-    assert lab.state()["outputs"]["opt_cost_per_million"].startswith("2.22")
+    assert lab.state()["outputs"]["kv_kib_per_token"].startswith("128.00")
     page.keyboard.press("Tab")
     page.keyboard.press("Space")
-    assert lab.state()["outputs"]["task_cost_b"].startswith("0.10")
-    slider = lab.panel.locator("input[type=range][data-param='local_speedup']")
+    assert lab.state()["outputs"]["kv_kib_per_token"].startswith("512.00")  # the same model as MHA
+    slider = lab.panel.locator("input[type=range][data-param='context_len']")
     slider.focus()
-    before = lab.state()["inputs"]["local_speedup"]
+    before = lab.state()["inputs"]["context_len"]
     for _ in range(20):
         page.keyboard.press("ArrowRight")
-    after = lab.state()["inputs"]["local_speedup"]
+    after = lab.state()["inputs"]["context_len"]
     assert float(after) > float(before)
-    box = lab.panel.locator("[data-param='cheap_share']:not([type=range])")
+    box = lab.panel.locator("[data-param='params_b']:not([type=range])")
     box.focus()
     page.keyboard.press("Control+A")
-    page.keyboard.type("0.8")
-    assert lab.state()["outputs"]["routing_mean_cost"].startswith("0.36")
+    page.keyboard.type("70")
+    assert lab.state()["outputs"]["weight_gib"].startswith("130.39")  # 70B at 16 bits
     # Tab reaches every input in order, and every preset button is a real button
     names = []
     lab.panel.locator("[data-preset-reset]").focus()
@@ -222,15 +202,16 @@ def test_lab_e_works_from_the_keyboard(labs, contracts):
             break
         if name and name not in names:
             names.append(name)
-    assert names == [i["param"] for i in contracts["cost"]["inputs"]]
+    assert names == [i["param"] for i in contracts["memory"]["inputs"]]
     lab.done()
 
 
-def test_chapter_labs_work_from_the_keyboard(labs):
+def test_presets_are_reached_by_tab_in_order(labs):
+    """On the Atlas this entered the panel from its tab (four labs in a tablist); a lab on its own
+    has no tab: from its first preset, Tab walks the presets in order and Enter applies one."""
     lab = labs.get("memory", "en", fresh=True)
     page = lab.page
-    page.locator("[role=tab][aria-controls='lab-memory-panel']").focus()
-    page.keyboard.press("Tab")  # into the panel: the first preset
+    lab.panel.locator("[data-preset]").first.focus()
     assert page.evaluate("document.activeElement.dataset.preset") == "gqa-128k"
     for _ in range(4):
         page.keyboard.press("Tab")
@@ -239,27 +220,31 @@ def test_chapter_labs_work_from_the_keyboard(labs):
     lab.done()
 
 
-def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, base):
-    """Issue 32: '#lab-<id>-panel?name=value…' opens the lab with those inputs (its tab selected);
+def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, reader_site_url):
+    """Issue 32: '#lab-<id>-panel?name=value…' opens the lab with those inputs;
     'link to this state' writes the address (and copies it), and the address restores it."""
+    base = reader_site_url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(base + "en/ch14.html#lab-batch-panel")
-    outputs = "[...document.querySelectorAll('#lab-batch-panel .lab-results [data-output]')].map(e => e.textContent)"
-    page.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
+    page.goto(base + "en/ch1.html#lab-memory-panel")
+    outputs = "[...document.querySelectorAll('#lab-memory-panel .lab-results [data-output]')].map(e => e.textContent)"
+    page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
     defaults = page.evaluate(outputs)
-    page.goto(base + "en/ch14.html#lab-batch-panel?long_len=20000&long_share=0.3")
+    page.goto(base + "en/ch1.html#lab-memory-panel?context_len=65536&concurrency=3")
     page.reload()
-    page.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
-    assert page.locator("#lab-batch-tab").get_attribute("aria-selected") == "true", "its tab is selected"
-    assert page.locator("#lab-batch-panel [data-param='long_len']:not([type=range])").input_value() == "20000"
+    page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
+    assert page.locator("#lab-memory-panel").is_visible(), "the lab is shown (alone, it has no tab)"
+    assert (
+        page.locator("#lab-memory-panel [data-param='context_len']:not([type=range])").input_value()
+        == "65536"
+    )
     changed = page.evaluate(outputs)
     assert changed != defaults
-    page.locator("#lab-batch-panel [data-lab-link]").click()
-    assert "long_len=20000" in page.url and "long_share=0.3" in page.url and "strategy=" in page.url
-    assert page.locator("#lab-batch-panel [data-lab-link-status]").text_content()
+    page.locator("#lab-memory-panel [data-lab-link]").click()
+    assert "context_len=65536" in page.url and "concurrency=3" in page.url and "attention=" in page.url
+    assert page.locator("#lab-memory-panel [data-lab-link-status]").text_content()
     again = context.new_page()
     again.goto(page.url)
-    again.locator("#lab-batch-panel.lab-js").wait_for(timeout=15000)
+    again.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
     assert again.evaluate(outputs) == changed
     context.close()
