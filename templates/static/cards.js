@@ -1,7 +1,8 @@
 /* Preview cards: hovering, focusing or tapping a citation, a link to a section, a figure reference,
-   a glossary term or a claim's number shows a small card (title, year and evidence of a source; a
-   section's title and first sentence; a figure's kind and caption; a term's definition and its name in
-   the other language; a claim's value, setting, label, sources and caution). On touch the first tap
+   a glossary term, a claim's number or a worked example's number shows a small card (title, year and
+   evidence of a source; a section's title and first sentence; a figure's kind and caption; a term's
+   definition and its name in the other language; a claim's value, setting, label, sources and
+   caution; an example's value, label and what it assumes, from the page itself). On touch the first tap
    opens the card and a second tap follows the link; Escape or a tap elsewhere closes it. On phones the
    card is docked at the bottom (at the top when the link sits low), never over the line being read;
    elsewhere it stays inside the window. The card data (assets/previews-<lang>.js, named by the
@@ -12,7 +13,7 @@
   "use strict";
   var NARROW = 600;
   var MARGIN = 8;
-  var PREVIEWABLE = "a.cite[data-cite], a.figref[data-figref], a.term[data-term], dfn.term-def[data-term], a.claim-link, .prose a[href*='#']:not(.anchor)";
+  var PREVIEWABLE = "a.cite[data-cite], a.figref[data-figref], a.term[data-term], dfn.term-def[data-term], a.claim-link, a.ex-link, .prose a[href*='#']:not(.anchor)";
   var data = null;
   var loading = false;
   var pending = null;
@@ -98,7 +99,9 @@
       var info = data.sources && data.sources[link.getAttribute("data-cite")];
       if (!info) return false;
       box.appendChild(el("p", "cite-card-title", info.title + (info.year ? " (" + info.year + ")" : "")));
-      box.appendChild(el("p", "cite-card-meta", info.evidence + " · " + info.numbers.join(" · ")));
+      /* the number the page cites it by (its link's text), not every list's number for the work:
+         "N27 · 64" on a chapter's page named two schemes for one work */
+      box.appendChild(el("p", "cite-card-meta", info.evidence + " · " + link.textContent));
       box.appendChild(el("p", "cite-card-meta", info.verified));
       if (info.scope) box.appendChild(el("p", "cite-card-scope", info.scope));
       var claim = link.closest(".claim");
@@ -139,8 +142,31 @@
       title.appendChild(el("span", "badge badge-claim", info.label));
       box.appendChild(title);
       box.appendChild(el("p", "cite-card-setting", data.ui.setting_label + info.setting));
-      box.appendChild(el("p", "cite-card-meta", info.sources.join(" · ")));
+      /* the works as this page cites them: the claim's own citation, or its group's after the
+         last claim of the group (render/evidence_blocks.py) */
+      var group = claim.getAttribute("data-group");
+      var members = group ? claim.parentNode.querySelectorAll(".claim[data-group='" + group + "']") : [claim];
+      var cites = members[members.length - 1].querySelectorAll("a.cite");
+      var shown = Array.prototype.map.call(cites, function (cite) { return cite.textContent; });
+      box.appendChild(el("p", "cite-card-meta", shown.length ? "[" + shown.join(", ") + "]" : info.sources.join(" · ")));
       if (info.caution) box.appendChild(el("p", "cite-card-caution", data.ui.caution_label + info.caution));
+      if (data.numbers) addLink(box, data.ui.open_numbers, link.getAttribute("href"));
+      return true;
+    },
+    /* a worked example's number (its first use on a page links to its row of the numbers page):
+       its value and label, and what it assumes (the note the page carries: data-assumes, moved
+       from the title by setupExamples) */
+    example: function (box, link) {
+      var number = link.closest(".ex");
+      if (!number) return false;
+      var badge = number.querySelector(".badge");
+      var hidden = number.querySelector(".visually-hidden");
+      var label = badge ? badge.textContent : hidden ? hidden.textContent.replace(/^\s*\(|\)\s*$/g, "") : "";
+      var title = el("p", "cite-card-title", link.textContent + " ");
+      if (label) title.appendChild(el("span", "badge badge-ex", label));
+      box.appendChild(title);
+      var assumes = number.getAttribute("data-assumes");
+      if (assumes) box.appendChild(el("p", "", assumes));
       if (data.numbers) addLink(box, data.ui.open_numbers, link.getAttribute("href"));
       return true;
     },
@@ -159,6 +185,7 @@
     if (link.matches("a.figref")) return "figure";
     if (link.matches("a.term, dfn.term-def")) return "term";
     if (link.matches("a.claim-link")) return "claim";
+    if (link.matches("a.ex-link")) return "example";
     return "section";
   }
 
@@ -250,8 +277,17 @@
       });
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setupTerms);
-  else setupTerms();
+  /* A worked example's note (what it assumes) moves from its title, a tooltip a phone never shows
+     and a second one beside the card, to the card. */
+  function setupExamples() {
+    Array.prototype.forEach.call(document.querySelectorAll(".ex[title]"), function (number) {
+      number.setAttribute("data-assumes", number.getAttribute("title"));
+      number.removeAttribute("title");
+    });
+  }
+  function setup() { setupTerms(); setupExamples(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
+  else setup();
 
   /* one listener per kind of event for the whole page: hundreds of links cost nothing at startup */
   document.addEventListener("mouseover", function (event) {

@@ -51,12 +51,13 @@ def dated(template: str, day) -> str:
     return f'{escape(before)}<time datetime="{day.isoformat()}">{day.isoformat()}</time>{escape(after)}'
 
 
-def _claim_evidence(state, claim) -> str:
-    """Inside the setting line: when the number was last verified and, for a living or unresolved
-    source, how far it was read (that cannot be checked against a fixed text later): once per page,
-    at the first claim resting on it (its citation card keeps it at every use)."""
-    html = f'<span class="claim-verified"> · {dated(state.ui("verified_on"), claim.verified)}</span>'
-    for number in claim.source:
+def _claim_evidence(state, claims: list) -> str:
+    """Inside the setting line: when the number (the numbers sharing the setting) was last verified
+    and, for a living or unresolved source, how far it was read (that cannot be checked against a
+    fixed text later): once per page, at the first claim resting on it (its citation card keeps it
+    at every use)."""
+    html = f'<span class="claim-verified"> · {dated(state.ui("verified_on"), claims[-1].verified)}</span>'
+    for number in dict.fromkeys(n for claim in claims for n in claim.source):
         entry = state.book.registry.entry(number)
         if entry is not None and entry.scope_at_every_use and number not in state.scoped:
             state.scoped.add(number)
@@ -76,6 +77,16 @@ def _long(setting: str) -> str:
     return ' data-long=""' if width > 90 else ""
 
 
+def _setting(state, claims: list, covers: str = "") -> str:
+    """The setting line of one claim, or of the neighbours in a group that share it (`covers`:
+    their ids, data-for, which the settings gate reads)."""
+    text = claims[-1].setting[state.lang]
+    return (
+        f'<span class="claim-setting"{covers}{_long(text)}>{escape(state.ui("setting_label"))}{escape(text)}'
+        f"{_claim_evidence(state, claims)}</span>"
+    )
+
+
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui(claim.label_key)
@@ -84,15 +95,25 @@ def _render_claim(state, use) -> str:
         "numbers"
     ):  # the value links to its row, where it can be cited with its setting
         value = f'<a class="claim-link" href="numbers.html#claim-{escape(claim.id)}">{value}</a>'
+    opening = f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}"'
+    badge = f'<span class="{claim.badge_class}" data-pagefind-ignore>{escape(label)}</span>'
+    place = state.block.claims.pop(0) if state.block is not None and state.block.claims else None
+    if place is not None and place.group is not None:
+        # a member of a group (render/evidence_blocks.py): its value; the setting it shares with
+        # the neighbours before it, after the last of them; the label and citation after the last
+        html = f'{opening} data-group="{place.group}">{value}'
+        if place.last:
+            html += f" {badge}"
+        if place.covers:
+            shared = [state.book.claims[c] for c in place.covers]
+            html += " " + _setting(state, shared, f' data-for="{escape(" ".join(place.covers))}"')
+        if place.last:
+            sources = [n for c in state.block.groups[place.group] for n in c.source]
+            html += f" {state.cite(list(dict.fromkeys(sources)))}"
+        return html + "</span>"
     # the spaces keep the value, the setting and the citation apart in the search index's text; the
     # label, repeated on every claim, stays out of it; data-claim names the card's preview data
-    return (
-        f'<span class="claim" data-claim="{escape(claim.id)}" data-kind="{claim.kind}">{value} '
-        f'<span class="{claim.badge_class}" data-pagefind-ignore>{escape(label)}</span> '
-        f'<span class="claim-setting"{_long(claim.setting[state.lang])}>{escape(state.ui("setting_label"))}{escape(claim.setting[state.lang])}'
-        f"{_claim_evidence(state, claim)}</span> "
-        f"{state.cite(list(claim.source))}</span>"
-    )
+    return f"{opening}>{value} {badge} {_setting(state, [claim])} {state.cite(list(claim.source))}</span>"
 
 
 def _check_claim(book, use, computed, out) -> None:

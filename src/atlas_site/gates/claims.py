@@ -118,6 +118,57 @@ def example_labels(html: str, labels: dict[str, str]) -> tuple[int, int, list[st
     return numbers, quiet, problems
 
 
+# a claim in the prose as render writes it (directives/evidence.py): alone, with its label, setting
+# and citation; or a member of a group (render/evidence_blocks.py), whose last member carries the
+# group's label and citation, and a setting shared by neighbours names them (data-for)
+CLAIM_OPEN = re.compile(r'<span class="claim" ([^>]*)>')
+CLAIM_END = re.compile(r'<span class="claim" |</(?:p|li|td|th|caption|h[1-6]|figcaption|dd|dt|div)>')
+CLAIM_BADGE = re.compile(r'<span class="badge badge-claim[^"]*"[^>]*>[^<]+</span>')
+CLAIM_SETTING = re.compile(r'<span class="claim-setting"([^>]*)>(?!</span>)')
+CLAIM_ATTR = re.compile(r'(data-claim|data-group|data-for)="([^"]*)"')
+
+
+def claim_labels(html: str) -> tuple[int, int, int, int, list[str]]:
+    """(claims in the prose, of them written in a group, labels, settings, problems) of one page:
+    every claim shows its label and its setting, or is a member of a group whose last member shows
+    the label and whose settings name it (data-for) at or after it."""
+    members: dict[str, list] = {}  # group -> [(claim id, labelled, ids its settings cover)]
+    claims = grouped = labels = settings = 0
+    problems = []
+    for match in CLAIM_OPEN.finditer(html):
+        claims += 1
+        attrs = dict(CLAIM_ATTR.findall(match.group(1)))
+        end = CLAIM_END.search(html, match.end())
+        inside = html[match.end() : end.start() if end else len(html)]
+        claim = attrs.get("data-claim", "?")
+        labelled = CLAIM_BADGE.search(inside) is not None
+        covered = set()
+        for setting in CLAIM_SETTING.finditer(inside):
+            settings += 1
+            named = dict(CLAIM_ATTR.findall(setting.group(1))).get("data-for")
+            covered |= set(named.split()) if named else {claim}
+        labels += labelled
+        if "data-group" in attrs:
+            grouped += 1
+            members.setdefault(attrs["data-group"], []).append((claim, labelled, covered))
+            continue
+        if not labelled:
+            problems.append(f"claim '{claim}' shows no label")
+        if claim not in covered:
+            problems.append(f"claim '{claim}' shows no setting")
+    for group, found in members.items():
+        if [labelled for _, labelled, _ in found] != [False] * (len(found) - 1) + [True]:
+            problems.append(
+                f"claim group {group} ({', '.join(c for c, _, _ in found)}) is not labelled once, after its last claim"
+            )
+        for index, (claim, _, _) in enumerate(found):
+            if not any(claim in covered for _, _, covered in found[index:]):
+                problems.append(
+                    f"claim '{claim}' (group {group}) shows no setting, nor does a later claim of its group name it"
+                )
+    return claims, grouped, labels, settings, problems
+
+
 def check_claims(ctx: GateContext) -> GateReport:
     problems: list[Diagnostic] = []
     claims = ctx.book.claims
@@ -133,13 +184,22 @@ def check_claims(ctx: GateContext) -> GateReport:
                             f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}",
                         )
                     )
-    rendered = unlabelled = 0
+    rendered = in_groups = 0
     for path in ctx.output.html_pages():
         markup = ctx.html(path).claim_markup
         spans, labels, settings = (markup.get(name, 0) for name in CLAIM_CLASSES)
         rendered += spans
+        prose: tuple[int, int, int, int, list[str]] = (0, 0, 0, 0, [])
+        if spans:  # the claims in the prose, one by one (a group is labelled once)
+            prose = claim_labels(ctx.output.text(path))
+            in_groups += prose[1]
+            problems += [
+                Diagnostic(ctx.where(path), "gate.claims.unlabelled", f"{path}: {problem}")
+                for problem in prose[4]
+            ]
+        # every other claim (a row of the numbers page, a figure's) carries its own label and setting
+        spans, labels, settings = spans - prose[0], labels - prose[2], settings - prose[3]
         if labels != spans or settings != spans:
-            unlabelled += spans - min(labels, settings)
             problems.append(
                 Diagnostic(
                     ctx.where(path),
@@ -166,7 +226,8 @@ def check_claims(ctx: GateContext) -> GateReport:
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
     figures = (
-        f"{len(claims)} claims, all with source and setting; {rendered} rendered with label; "
+        f"{len(claims)} claims, all with source and setting; {rendered} rendered with label "
+        f"({in_groups} labelled once for a group of claims); "
         f"{len(used)} used in prose; {examples} worked-example numbers labelled ({quiet} once for their "
         f"paragraph or table); {len(bare)} bare numbers"
     )

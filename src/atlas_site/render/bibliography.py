@@ -104,12 +104,11 @@ def _legend(book: Book, lang: str) -> dict:
     """What the numbers are: each registry's range, its name (book.yaml `sources`) and the parts
     that promise to cite all of it (their `cites_all` rule); and a real work with several numbers."""
     registry, sep = book.registry, book.ui("list_sep", lang)
-    lines, schemes = [], []
+    lines = []
     for kind, shown in book.profile.sources.items():
         numbers = sorted(int(n[1:]) for n in registry.of_kind(kind))
         if not numbers:
             continue
-        schemes.append(f"“{shown.show(numbers[0])}” = {shown.title[lang]}")
         parts = [
             part_label(book, lang, part)
             for part in book.profile.parts
@@ -135,7 +134,5 @@ def _legend(book: Book, lang: str) -> dict:
         if shared
         else ""
     )
-    # one line above the list: what each kind of number looks like, when there is more than one kind
-    between = book.ui("list_separator", lang)
-    key = book.ui("bib_key", lang).format(schemes=between.join(schemes)) if len(schemes) > 1 else ""
-    return {"lines": lines, "example": example, "key": key}
+    # the legend alone says what the numbers are (a second line above the list said it again)
+    return {"lines": lines, "example": example}

@@ -36,6 +36,8 @@ class Dependencies:
                 _dump(registry.work_of(number)),
                 list(registry.numbers_of(entry.work)) if entry else [],
                 _dump(self.book.profile.sources.get("nodes" if number.startswith("n") else "references")),
+                # which number a page shows for it follows the parts' cites_all rules (state.page_scheme)
+                [part.rules for part in self.book.profile.parts],
             ],
         )
 

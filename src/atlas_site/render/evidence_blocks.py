@@ -8,7 +8,15 @@ The markup is what the settings gate reads (gates/claims.py): a quiet number nam
 (`data-note`), the note carries the same label (`data-label`) on the same page.
 
 In the same block a long unit (several words: "yuan per million qualified output tokens") is
-written once: a later number with the same unit shows the bare number, as `{{ex:…|bare}}` does."""
+written once: a later number with the same unit shows the bare number, as `{{ex:…|bare}}` does.
+
+Claims that follow one another in a paragraph, of one kind and resting on the same works (Preble's
+average and P99 latency, the DeepSeek-V4 report's four estimates), form a group: the label and the
+citation are written once, after the last of them, and a setting shared by neighbours of the group
+(the same words and the same verification date) once, after the last that shares it. Each value
+still links to its row of the numbers page and opens its card (setting, label, sources). A plain
+citation between two claims ends the group. The settings gate reads the groups (gates/claims.py:
+every claim of a group is covered by a setting, the group by one label)."""
 
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ from html import escape
 
 QUIET_FROM = 2  # numbers of one kind in one block from which the block is labelled once
 NOTE_PREFIX = "evn-"  # the notes' ids: evn-1, evn-2, ... in page order
+GROUP_PREFIX = "cg-"  # the claim groups' ids: cg-1, cg-2, ... in page order
 
 
 @dataclass
@@ -27,6 +36,17 @@ class EvidenceBlock:
     note_id: str = ""
     mixed: bool = False  # other labelled numbers (another kind, a claim) share the block
     units: set = field(default_factory=set)  # long units already written in the block
+    claims: list = field(default_factory=list)  # ClaimPlace of each claim, in order (a paragraph's)
+    groups: dict = field(default_factory=dict)  # group id -> its claims, in order
+
+
+@dataclass
+class ClaimPlace:
+    """How one claim of a paragraph is written: alone (group None) or as a member of a group."""
+
+    group: str | None = None  # the group's id (data-group), shared by its members
+    covers: tuple = ()  # ids whose shared setting is written after this claim (empty: none here)
+    last: bool = True  # the group's last member: its label and citation follow
 
 
 def _directives(children) -> list:
@@ -50,6 +70,8 @@ def open_block(state, inline_tokens: list, where: str) -> None:
             elif kind == "claim":
                 claims += 1
     block = EvidenceBlock(where)
+    if where == "paragraph":
+        block.claims, block.groups = _claim_places(state, inline_tokens)
     counts = Counter(labels)
     if counts:
         label, most = counts.most_common(1)[0]  # ties: the kind that comes first
@@ -58,6 +80,57 @@ def open_block(state, inline_tokens: list, where: str) -> None:
             block.quiet, block.note_id = label, f"{NOTE_PREFIX}{state.notes_made}"
             block.mixed = claims > 0 or len(counts) > 1
     state.block = block
+
+
+def _claim_places(state, inline_tokens: list) -> tuple[list[ClaimPlace], dict]:
+    """Group a paragraph's claims (see the module's docstring): how each is written, in rendering
+    order, and each group's claims."""
+    book, lang = state.book, state.lang
+    runs: list[list] = [[]]
+    for inline in inline_tokens:
+        for child in _directives(inline.children):
+            if child.type == "cite":
+                runs.append([])  # a citation of its own between claims ends a group
+                continue
+            if child.meta.get("kind") != "claim":
+                continue
+            claim = book.claims.get(str(child.meta.get("arg", "")))
+            run = runs[-1]
+            if claim is None or (
+                run and (run[-1] is None or _group_key(book, run[-1]) != _group_key(book, claim))
+            ):
+                runs.append(run := [])
+            run.append(claim)
+    places: list[ClaimPlace] = []
+    groups: dict = {}
+    for run in runs:
+        if len(run) < 2 or run[0] is None:
+            places += [ClaimPlace() for _ in run]
+            continue
+        state.groups_made += 1
+        group = f"{GROUP_PREFIX}{state.groups_made}"
+        groups[group] = run
+        for index, claim in enumerate(run):
+            last = index == len(run) - 1
+            shared = not last and _setting_key(run[index + 1], lang) == _setting_key(claim, lang)
+            covers: tuple = ()
+            if not shared:  # the last of the neighbours that share this setting writes it
+                first = index
+                while first > 0 and _setting_key(run[first - 1], lang) == _setting_key(claim, lang):
+                    first -= 1
+                covers = tuple(c.id for c in run[first : index + 1])
+            places.append(ClaimPlace(group, covers, last))
+    return places, groups
+
+
+def _group_key(book, claim) -> tuple:
+    """Claims of one kind resting on the same works (n61 and [n61, r28] are one work) group."""
+    works = {w.key for n in claim.source if (w := book.registry.work_of(n)) is not None}
+    return claim.label_key, frozenset(works)
+
+
+def _setting_key(claim, lang: str) -> tuple:
+    return claim.setting[lang], claim.verified
 
 
 def close_block(state, where: str) -> EvidenceBlock | None:

@@ -24,6 +24,33 @@ def source_label(book: Book, number: str) -> str:
     return registry.show(int(number[1:])) if registry else number
 
 
+def page_scheme(book: Book, page_id: str) -> str | None:
+    """The registry a page cites works by (book.yaml): the one its part promises to cite whole
+    (`cites_all: nodes` for a chapter, `cites_all: references` for the tutorial); None for a page
+    whose part names none (a citation there keeps the number it was written with)."""
+    part = book.part_of(page_id)
+    for rule in part.rules if part is not None else ():
+        args = rule.get("cites_all")  # validated by the rule kind (rules/citations.py CitesAll)
+        registry = args.get("registry") if isinstance(args, dict) else args
+        if registry in ("nodes", "references"):
+            return registry
+    return None
+
+
+def shown_number(book: Book, number: str, scheme: str | None) -> str:
+    """The ledger number a page shows for a cited one: one identifier per work on a page, in the
+    page's scheme where the work has a number there (a chapter cites DistServe as N27 even where
+    its prose wrote [@r64]; the tutorial as 64), else the number as written."""
+    registry = book.registry
+    entry = registry.entry(number)
+    if entry is None or scheme is None:
+        return number
+    prefix = "n" if scheme == "nodes" else "r"
+    if number.startswith(prefix):
+        return number
+    return next((n for n in registry.numbers_of(entry.work) if n.startswith(prefix)), number)
+
+
 @dataclass
 class CiteIndex:
     """Where each work is cited from, for the bibliography's back-links."""
@@ -62,6 +89,7 @@ class RenderState:
     )  # section id -> the reader's notice that a twin changed (translations/)
     block: EvidenceBlock | None = None  # the paragraph or table being rendered (evidence_blocks.py)
     notes_made: int = 0  # evidence notes so far on the page: their ids, evn-1, evn-2, ...
+    groups_made: int = 0  # claim groups so far on the page: cg-1, cg-2, ... (evidence_blocks.py)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
     def carry(self) -> list:
@@ -72,6 +100,7 @@ class RenderState:
             self.paragraphs,
             sorted(self.scoped),
             self.notes_made,
+            self.groups_made,
         ]
 
     def resume(self, carried: list) -> None:
@@ -80,6 +109,7 @@ class RenderState:
         self.paragraphs = carried[3]
         self.scoped = set(carried[4]) if len(carried) > 4 else set()
         self.notes_made = carried[5] if len(carried) > 5 else 0
+        self.groups_made = carried[6] if len(carried) > 6 else 0
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:
@@ -88,13 +118,25 @@ class RenderState:
     def bibliography_href(self, work: str) -> str:
         return f"bibliography.html#src-{work}"
 
+    @property
+    def scheme(self) -> str | None:
+        """The registry this page cites works by (page_scheme)."""
+        return page_scheme(self.book, Path(self.page_path).stem)
+
     def cite(self, numbers: list[str]) -> str:
-        links = []
-        for number in numbers:
-            work = self.book.registry.work_of(number)
+        """A citation: one link per work (two numbers of one work in one bracket are one link),
+        each in the page's scheme (shown_number)."""
+        links, works = [], set()
+        scheme = self.scheme
+        for written in numbers:
+            work = self.book.registry.work_of(written)
             if work is None:  # reported by resolve; never reached in a build that renders
-                links.append(f'<span class="cite-missing">{escape(number)}</span>')
+                links.append(f'<span class="cite-missing">{escape(written)}</span>')
                 continue
+            if work.key in works:
+                continue
+            works.add(work.key)
+            number = shown_number(self.book, written, scheme)
             label = source_label(self.book, number)
             self.cites.add(self.lang, work.key, self.page_path, self.section, label)
             links.append(

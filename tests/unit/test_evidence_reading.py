@@ -1,0 +1,180 @@
+"""How a page cites and labels its evidence (review 31-d D2, D6, editorial items 7 and 13): one
+identifier per work on a page, in the scheme of its part (book.yaml `cites_all`); claims that follow
+one another with one kind and one source show their label and citation once, and a setting they
+share once; the settings gate still fails on a claim left without its label or setting; a page's
+header names what its date dates. Engine tests on the fixture books (mini, workshop)."""
+
+from __future__ import annotations
+
+import re
+
+from atlas_site.build import assemble
+from atlas_site.gates import GateContext
+from atlas_site.gates.claims import check_claims, claim_labels
+from conftest import edit
+
+# ---------------------------------------------------------------- one identifier per work (D2)
+
+
+def _cites(html: str, needle: str) -> list[list[tuple[str, str]]]:
+    """The citation brackets of the paragraph holding `needle`: [(data-cite, label), …] each."""
+    para = next(m.group(0) for m in re.finditer(r"<p\b[^>]*>.*?</p>", html, re.S) if needle in m.group(0))
+    return [
+        re.findall(r'<a class="cite" href="[^"]*" data-cite="([^"]+)">([^<]*)</a>', bracket)
+        for bracket in re.findall(r'<span class="cites"[^>]*>(.*?)\]</span>', para, re.S)
+    ]
+
+
+def test_a_page_cites_each_work_by_one_number_in_its_parts_scheme(workshop):
+    """The workshop's chapter cites its studies (S…, `cites_all: nodes`), its series the references
+    (R…, `cites_all: references`); the study is S7 and R101. Whatever number the prose wrote, the
+    chapter shows S7 and the series R101, and a bracket naming the study twice links it once."""
+    edit(
+        workshop / "content/en/caching/00-caching.md",
+        "skewed traffic raises it [@n07].",
+        "skewed traffic raises it [@n07]. The full text says so too [@r101]; both at once [@n07; @r101].",
+    )
+    edit(
+        workshop / "content/en/ws-measure/index.md",
+        "as the study does [@r101].",
+        "as the study does [@r101]. Its summary agrees [@n07]; both [@n07; @r101; @r205].",
+    )
+    edit(workshop / "content/de/caching/00-caching.md", "[@n07].", "[@n07]. [@r101]; [@n07; @r101].")
+    edit(workshop / "content/de/ws-measure/index.md", "[@r101].", "[@r101]. [@n07]; [@n07; @r101; @r205].")
+    result = assemble(workshop)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    chapter = _cites(result.output.text("en/caching.html"), "decides what a cache saves")
+    assert chapter == [[("n07", "S7")], [("n07", "S7")], [("n07", "S7")]]
+    series = _cites(result.output.text("en/ws-measure.html"), "Count lookups")
+    assert series == [[("r101", "R101")], [("r101", "R101")], [("r101", "R101"), ("r205", "R205")]]
+
+
+def test_the_mini_chapter_shows_a_reference_of_a_work_by_its_node(mini):
+    for lang in ("en", "zh"):
+        edit(mini / f"content/{lang}/ch14/00-intro.md", "[@n04]", "[@r42; @n04] [@r42]")
+    html = assemble(mini).output.text("en/ch14.html")
+    assert _cites(html, "reorders IO") == [[("n04", "N04")], [("n04", "N04")]]
+    assert 'data-cite="r42"' not in html and ">42</a>" not in html
+
+
+# ---------------------------------------------------------------- claims labelled once (D6)
+
+CLAIMS = """  - id: distserve-slo
+    kind: author-reported
+    source: n27
+    value: 12.6
+    unit: "×"
+    text: {zh: "SLO 收紧 12.6×", en: "12.6× tighter SLO"}
+    setting:
+      zh: "DistServe 论文自身的硬件、模型、trace 与 SLO。"
+      en: "DistServe's own hardware, models, traces and SLOs."
+    seed: "000 §2.1"
+    verified: 2026-07-29
+  - id: distserve-sim
+    kind: author-reported
+    source: n27
+    value: 2.0
+    unit: "×"
+    text: {zh: "模拟中 goodput 2.0×", en: "2.0× goodput in simulation"}
+    setting:
+      zh: "DistServe 论文的高带宽模拟。"
+      en: "DistServe's simulated high-bandwidth cluster."
+    seed: "000 §2.1"
+    verified: 2026-07-29
+---
+"""
+THREE = {
+    "en": "DistServe reports {{claim:distserve-goodput}} and {{claim:distserve-slo}}; in simulation {{claim:distserve-sim}}.",
+    "zh": "DistServe 报告 {{claim:distserve-goodput}} 与 {{claim:distserve-slo}}；模拟中 {{claim:distserve-sim}}。",
+}
+BROKEN = {  # a citation of its own between two claims ends their group
+    "en": "DistServe reports {{claim:distserve-goodput}} [@n04] and {{claim:distserve-slo}}.",
+    "zh": "DistServe 报告 {{claim:distserve-goodput}} [@n04] 与 {{claim:distserve-slo}}。",
+}
+
+
+def _with_claims(mini, text: dict) -> None:
+    claims = mini / "ledger/claims.md"
+    claims.write_text(
+        claims.read_text(encoding="utf-8").replace("---\nA fixture claim.", CLAIMS + "A fixture claim.")
+    )
+    for lang in ("en", "zh"):
+        edit(
+            mini / f"content/{lang}/ch14/00-intro.md",
+            "DistServe reports {{claim:distserve-goodput}}."
+            if lang == "en"
+            else "DistServe 报告 {{claim:distserve-goodput}}。",
+            text[lang],
+        )
+
+
+def _claims_paragraph(html: str) -> str:
+    return next(
+        m.group(0) for m in re.finditer(r"<p\b[^>]*>.*?</p>", html, re.S) if "distserve-slo" in m.group(0)
+    )
+
+
+def test_claims_of_one_source_show_their_label_citation_and_shared_setting_once(mini):
+    _with_claims(mini, THREE)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    for lang, label in (("en", "author-reported"), ("zh", "作者报告")):
+        para = _claims_paragraph(result.output.text(f"{lang}/ch14.html"))
+        assert para.count('class="claim"') == 3
+        assert para.count('data-group="cg-1"') == 3
+        # one label, after the last claim; one citation; the shared setting once for the first two
+        assert re.findall(r'class="badge badge-claim"[^>]*>([^<]*)<', para) == [label]
+        assert para.count('class="cite"') == 1 and para.rindex("badge-claim") > para.index("distserve-sim")
+        assert re.findall(r'class="claim-setting" data-for="([^"]*)"', para) == [
+            "distserve-goodput distserve-slo",
+            "distserve-sim",
+        ]
+        # every value still links to its row of the numbers page... (the mini book has none: its card)
+        assert para.count('class="claim-value"') == 3
+    assert not check_claims(
+        GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    ).problems
+
+
+def test_a_citation_between_two_claims_keeps_each_labelled(mini):
+    _with_claims(mini, BROKEN)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    para = _claims_paragraph(result.output.text("en/ch14.html"))
+    assert (
+        "data-group" not in para
+        and para.count("badge-claim") == 2
+        and para.count('class="claim-setting"') == 2
+    )
+
+
+def test_the_settings_gate_still_fails_a_claim_left_unlabelled(mini):
+    """A group labelled once passes; the same page with the group's label gone, a claim its
+    settings no longer name, or a lone claim without its label fails."""
+    _with_claims(mini, THREE)
+    html = assemble(mini).output.text("en/ch14.html")
+    assert claim_labels(html)[4] == []
+    no_label = re.sub(r'<span class="badge badge-claim"[^>]*>[^<]*</span>', "", html)
+    assert claim_labels(no_label)[4] == [
+        "claim group cg-1 (distserve-goodput, distserve-slo, distserve-sim) is not labelled once, after its last claim"
+    ]
+    unnamed = html.replace('data-for="distserve-goodput distserve-slo"', 'data-for="distserve-slo"')
+    assert claim_labels(unnamed)[4] == [
+        "claim 'distserve-goodput' (group cg-1) shows no setting, nor does a later claim of its group name it"
+    ]
+    alone = html.replace(' data-group="cg-1"', "")  # three lone claims, two without their own label
+    problems = claim_labels(alone)[4]
+    assert (
+        "claim 'distserve-goodput' shows no label" in problems
+        and "claim 'distserve-slo' shows no label" in problems
+    )
+
+
+# ---------------------------------------------------------------- what the header dates (item 7)
+
+
+def test_a_pages_header_says_its_date_is_the_texts(mini):
+    result = assemble(mini)
+    for lang, words in (("en", "Text last verified: "), ("zh", "正文最后核验：")):
+        html = result.output.text(f"{lang}/ch14.html")
+        assert f'<p class="last-verified">{words}<time datetime="2026-07-29">' in html
