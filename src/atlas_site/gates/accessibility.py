@@ -218,8 +218,10 @@ _TARGETS = r"""(MIN) => {
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[hidden], .visually-hidden, .skip-link') &&
       !clippedAway(el.parentElement); };
   const all = [...document.querySelectorAll(selector)].filter(visible).map(el => ({el, r: el.getBoundingClientRect()}));
-  const inline = el => el.matches('a') && !el.matches('.cite, .anchor') && el.closest('p, li, dd, dt, td, figcaption, blockquote') &&
-    getComputedStyle(el).display === 'inline' && el.parentElement.textContent.trim().length > el.textContent.trim().length;
+  /* in a sentence: its block holds more text than the link (not only its parent: a claim's value
+     in a group of claims is the only text of its own span) */
+  const inline = el => { const block = el.matches('a') && !el.matches('.cite, .anchor') && el.closest('p, li, dd, dt, td, figcaption, blockquote');
+    return !!block && getComputedStyle(el).display === 'inline' && block.textContent.trim().length > el.textContent.trim().length; };
   const center = r => [r.left + r.width / 2, r.top + r.height / 2];
   const distance = (p, r) => Math.hypot(Math.max(r.left - p[0], 0, p[0] - r.right), Math.max(r.top - p[1], 0, p[1] - r.bottom));
   const small = all.filter(t => (t.r.width < MIN - 0.5 || t.r.height < MIN - 0.5) && !inline(t.el));
