@@ -24,9 +24,19 @@
     return el;
   }
 
+  /** A label longer than a half-width column holds in two lines (a Chinese character counts twice):
+   *  its field takes the whole row rather than wrap to four or five lines beside an empty cell. */
+  const WIDE_LABEL = 34;
+  function label_width(text) {
+    let width = 0;
+    for (const char of text.trim()) width += /[\u2e80-\u9fff\uff00-\uffef]/.test(char) ? 2 : 1;
+    return width;
+  }
+
   function field(row, spec, id) {
     const dt = row.querySelector('dt');
-    const box = make('div', { class: 'lab-field' + (spec.slider ? ' lab-field-slider' : '') + (spec.kind === 'checkbox' ? ' lab-field-check' : '') });
+    const wide = spec.kind !== 'checkbox' && label_width(dt.textContent) > WIDE_LABEL;
+    const box = make('div', { class: 'lab-field' + (spec.slider ? ' lab-field-slider' : '') + (spec.kind === 'checkbox' ? ' lab-field-check' : '') + (wide ? ' lab-field-wide' : '') });
     const label = make('label', { for: id, id: spec.kind === 'checkbox' ? null : id + '-label' });
     for (const node of dt.childNodes) label.appendChild(node.cloneNode(true));
     const common = { id: id, 'data-param': spec.param };

@@ -47,6 +47,9 @@
       let left = !other ? centre - w / 2 : other[0] > k ? centre + bar / 2 - w : centre - bar / 2;
       left = Math.max(f.x0 + 2, Math.min(f.width - w - 2, left));
       let base = y(s[k - 1]) - 5;
+      /* a label whose text would cross the dashed 1× line (a best k of 1, its bar near 1×) sits
+         wholly above it: the line struck through "最优 k = 1" */
+      if (base + 4 > y(1) && base - 14 < y(1)) base = y(1) - 6;
       const below = placed[0];
       if (below && left < below.left + below.w + 6 && below.left < left + w + 6) base = Math.min(base, below.base - 19);
       placed.push({ left: left, w: w, base: base });

@@ -277,12 +277,14 @@ def _edge_shades(page, box):
 def test_a_wide_formula_at_390_scrolls_in_a_focusable_box_with_a_visible_edge(site, scheme):
     context, page = _open(site, "en/ch1.html", color_scheme=scheme, **PHONE)
     try:
-        box = page.locator(".math-block:has(math[alttext*='transfer'])").first
+        box = page.locator(".math-block:has(math[alttext*='latency target'])").first
         box.scroll_into_view_if_needed()
         # the browser lays out a block skipped far from the screen (content-visibility) in the next frames
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         width, client = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
-        assert width > client + 100, f"the Q4 transfer-time formula overflows its box ({width} in {client})"
+        assert width > client + 100, (
+            f"the Q4 goodput fraction (long words over long words: no place to break) overflows its box ({width} in {client})"
+        )
         assert page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")[0] <= 390, (
             "the page itself never scrolls sideways"
         )

@@ -30,3 +30,7 @@ def test_every_part_page_shows_the_strip_of_parts_at_its_top(book):  # noqa: F81
             assert page.index("</h1>") < page.index(strip) < page.index('<div class="page-tools">')
             assert page.index(strip) < page.index('<article class="prose"')
         assert names[0] in _strip(first)
+        # a landmark of its own name: the contents beside it are "In this chapter"
+        label = re.search(r'<nav class="series series-parts" aria-label="([^"]*)"', first).group(1)
+        contents = re.search(r'<nav class="toc"[^>]*aria-label="([^"]*)"', first).group(1)
+        assert label and label != contents, (label, contents)

@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from ..directives import REGISTRY
 from .evidence_blocks import close_block, note, open_block
-from .mathml import to_mathml
+from .mathml import display_pieces, opens_with_operator, to_mathml
 from .scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 
 
@@ -83,9 +83,34 @@ def _heading_close(self, tokens, idx, options, env):
     return f"{anchor}</{tokens[idx].tag}>\n{notice}"
 
 
+def _display_rows(source: str) -> str | None:
+    """A long display formula as pieces in a row that wraps (mathml.display_pieces): on a phone
+    it stacks at its top-level relations and signs instead of scrolling sideways. Each piece after
+    the first opens with its operator, spaced as inside the whole formula (form="infix")."""
+    pieces = display_pieces(source)
+    if len(pieces) < 2:
+        return None
+    try:
+        rendered = [to_mathml(piece, True) for piece in pieces]
+    except Exception:  # a piece the converter cannot read alone: the formula stays whole
+        return None
+    rendered = [
+        m.replace("<mo>", '<mo form="infix">', 1) if index and opens_with_operator(piece) else m
+        for index, (piece, m) in enumerate(zip(pieces, rendered, strict=True))
+    ]
+    return (
+        '<div class="math-rows">'
+        + "".join(f'<span class="math-piece">{m}</span>' for m in rendered)
+        + "</div>"
+    )
+
+
 def _math(display: bool):
     def rule(self, tokens, idx, options, env):
         source = tokens[idx].content.strip()
+        rows = _display_rows(source) if display else None
+        if rows is not None:
+            return scroll_box_open("math-block") + rows + SCROLL_BOX_CLOSE
         try:
             mathml = to_mathml(source, display)  # links, scripts and styles are never carried over
         except Exception:  # an unsupported macro: show the source rather than fail the page

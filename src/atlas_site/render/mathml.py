@@ -119,3 +119,82 @@ def text_with_formulas(text: str) -> str:
 def formulas_as_source(text: str) -> str:
     """The same text where it stays plain (a tooltip, a preview card): each formula as its source."""
     return DOLLARS.sub(lambda found: found.group(1), text)
+
+
+# A display formula a phone cannot show on one line breaks before its top-level relations and
+# plus or minus signs (MathML line breaking is not in the browsers): each piece is a formula of its
+# own, in a row that wraps, so "expected benefit ≈ P(hit again) × … − storage − write − fetch"
+# stacks on a phone and stays one line on a desk. A piece still too long breaks again before its
+# top-level × or ·; a list of formulas set apart by \qquad breaks after each. A short formula stays whole.
+RELATIONS = re.compile(
+    r"\\(?:approx|leq?|geq?|neq?|pm|mp|sim|propto|equiv|gtrsim|lesssim)(?![A-Za-z])|[=+\-<>]"
+)
+PRODUCTS = re.compile(r"\\(?:times|cdot)(?![A-Za-z])")
+GAPS = re.compile(r"\\qquad(?![A-Za-z])")  # the break comes after it: it ends its line unseen
+OPENERS, CLOSERS = "{([", "})]"
+WIDE = 44  # the width of the formula as read (commands and braces left out; a Chinese character twice) that fits a phone's line
+
+
+def _read_length(source: str) -> int:
+    plain = re.sub(r"\\[A-Za-z]+|[{}_^\\]", "", source)
+    return sum(2 if "\u2e80" <= char <= "\u9fff" else 1 for char in plain)
+
+
+def _split(source: str, breaks: re.Pattern, after: bool = False) -> list[str]:
+    """`source` cut before (or after) each top-level match of `breaks`: outside braces, brackets and
+    \\left…\\right, never at a sign that is unary (after an operator, an opening, ^ or _)."""
+    pieces, start, depth, index = [], 0, 0, 0
+    previous = ""
+    while index < len(source):
+        char = source[index]
+        if source.startswith("\\left", index) and not source[index + 5 : index + 6].isalpha():
+            depth, index, previous = depth + 1, index + 6, "("  # \left and its delimiter
+            continue
+        if source.startswith("\\right", index) and not source[index + 6 : index + 7].isalpha():
+            depth, index, previous = max(0, depth - 1), index + 7, ")"
+            continue
+        if char == "\\" and index + 1 < len(source) and not source[index + 1].isalpha():
+            index, previous = index + 2, ")"  # an escaped brace, bracket or space
+            continue
+        if char in OPENERS:
+            depth += 1
+        elif char in CLOSERS:
+            depth = max(0, depth - 1)
+        elif depth == 0 and (found := breaks.match(source, index)):
+            cut = found.end() if after else index
+            if (after or (previous and previous not in "=+-<>,(^_&")) and start < cut < len(source):
+                pieces.append(source[start:cut].strip())
+                start = cut
+            index, previous = found.end(), "="
+            continue
+        elif char == "\\":  # a command: read whole, so its letters are not taken for anything
+            name = re.match(r"\\[A-Za-z]+", source[index:])
+            if name:
+                index, previous = index + len(name.group(0)), "x"
+                continue
+        if not char.isspace():
+            previous = char
+        index += 1
+    pieces.append(source[start:].strip())
+    # a piece that ended in a spacing command ("\ ") loses it with its space: no lone backslash
+    return [piece.removesuffix("\\").strip() for piece in pieces if piece.removesuffix("\\").strip()]
+
+
+def opens_with_operator(piece: str) -> bool:
+    return bool(RELATIONS.match(piece) or PRODUCTS.match(piece))
+
+
+def display_pieces(source: str) -> list[str]:
+    """The formula's pieces, each from one top-level break to the next (the first keeps its left
+    side): [source] when it is short or has no such break."""
+    if _read_length(source) <= WIDE:
+        return [source]
+    pieces = []
+    for listed in _split(source, GAPS, after=True):
+        for piece in _split(listed, RELATIONS) if _read_length(listed) > WIDE else [listed]:
+            pieces += _split(piece, PRODUCTS) if _read_length(piece) > WIDE else [piece]
+    # a piece that cannot fit a phone's line either would only wrap to a line of its own and scroll
+    # there: such a formula stays whole (and scrolls, saying so)
+    if len(pieces) < 2 or any(_read_length(piece) > WIDE for piece in pieces):
+        return [source]
+    return pieces

@@ -189,7 +189,8 @@ def _with_parts_strip(head: str, family: Family, index: int, strings: dict) -> s
             if number == index
             else f'<li><a href="{posixpath.basename(page.path)}"{hint}>{name}</a></li>'
         )
-    label = html.escape(str(strings.get("split_contents", "In this chapter")))
+    # its own name: the contents beside it are "In this chapter" (two landmarks, two names)
+    label = html.escape(str(strings.get("split_parts", "Parts of this chapter")))
     strip = f'<nav class="series series-parts" aria-label="{label}">\n  <ol>{"".join(items)}</ol>\n</nav>\n'
     return head[: found.start()] + strip + head[found.start() :]
 

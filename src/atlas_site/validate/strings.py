@@ -48,6 +48,7 @@ ENGINE_KEYS = (
     "rolling",
     "split_position",
     "split_contents",
+    "split_parts",
     "split_part",
     "prev_part",
     "next_part",
