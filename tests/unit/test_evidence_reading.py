@@ -178,3 +178,26 @@ def test_a_pages_header_says_its_date_is_the_texts(mini):
     for lang, words in (("en", "Text last verified: "), ("zh", "正文最后核验：")):
         html = result.output.text(f"{lang}/ch14.html")
         assert f'<p class="last-verified">{words}<time datetime="2026-07-29">' in html
+
+
+def test_the_citations_gate_fails_a_page_that_names_a_work_by_two_numbers(mini):
+    """Every page keeps one number per work (gates/citations.py): a page where the chapter's
+    FlashAttention shows as N04 in one place and as 42 in another fails, naming both."""
+    from atlas_site.gates.citations import check_citations
+
+    for lang in ("en", "zh"):
+        edit(mini / f"content/{lang}/ch14/00-intro.md", "[@n04]", "[@n04] [@r42]")
+    result = assemble(mini)
+    ctx = GateContext(result.book, result.parsed, result.output, result.manifest, result.rules)
+    assert not [p for p in check_citations(ctx).problems if p.code == "gate.citations.two-numbers"]
+    html = result.output.text("en/ch14.html")
+    shown = 'data-cite="n04">N04<'
+    last = html.rindex(shown)
+    result.output._files["en/ch14.html"] = (
+        html[:last] + 'data-cite="r42">42<' + html[last + len(shown) :]
+    ).encode()
+    lines = [str(p) for p in check_citations(ctx).problems if p.code == "gate.citations.two-numbers"]
+    assert lines == [
+        "_site/en/ch14.html: error[gate.citations.two-numbers]: en/ch14.html: cites flashattention-2022 "
+        "(n04, r42): a page names a work by one number"
+    ]

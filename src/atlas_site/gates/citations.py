@@ -3,9 +3,23 @@ URL in each language. (Which registry must be cited in full where is a rule of b
 
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import Diagnostic
 from .context import GateContext
 from .report import GateReport
+
+CITE_LINK = re.compile(r'<a class="cite" href="[^"#]*#src-([^"]+)" data-cite="([^"]+)"')
+
+
+def one_number_per_work(html: str) -> list[str]:
+    """A page names each work it cites by one number (render/state.py shown_number): the works
+    cited under two of their numbers, as 'work (n27, r64)'."""
+    numbers: dict[str, list[str]] = {}
+    for work, number in CITE_LINK.findall(html):
+        if number not in numbers.setdefault(work, []):
+            numbers[work].append(number)
+    return [f"{work} ({', '.join(found)})" for work, found in numbers.items() if len(found) > 1]
 
 
 def check_citations(ctx: GateContext) -> GateReport:
@@ -41,6 +55,15 @@ def check_citations(ctx: GateContext) -> GateReport:
                         f"{path}: entry '{key}' does not link its canonical URL",
                     )
                 )
+    for path in ctx.output.html_pages():
+        problems += [
+            Diagnostic(
+                ctx.where(path),
+                "gate.citations.two-numbers",
+                f"{path}: cites {found}: a page names a work by one number",
+            )
+            for found in one_number_per_work(ctx.output.text(path))
+        ]
     if not registry.works:
         return GateReport("citations", "", problems, skipped="the book has no sources")
     figures = (

@@ -36,8 +36,15 @@ class Dependencies:
                 _dump(registry.work_of(number)),
                 list(registry.numbers_of(entry.work)) if entry else [],
                 _dump(self.book.profile.sources.get("nodes" if number.startswith("n") else "references")),
-                # which number a page shows for it follows the parts' cites_all rules (state.page_scheme)
+                # which number a page shows for it follows the parts' cites_all rules and, for a work
+                # with several numbers in one list, the numbers its claims cite (state.shown_number)
                 [part.rules for part in self.book.profile.parts],
+                [
+                    list(c.source)
+                    for c in self.book.claims.values()
+                    if entry
+                    and entry.work in {w.key for n in c.source if (w := registry.work_of(n)) is not None}
+                ],
             ],
         )
 

@@ -34,11 +34,7 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
                 "value": claim.values[0],
                 "setting": claim.setting[lang],
                 "label": book.ui(claim.label_key, lang),
-                "sources": [
-                    {"number": n, "label": source_label(book, n), "work": work.key}
-                    for n in claim.source
-                    if (work := book.registry.work_of(n)) is not None
-                ],
+                "sources": _sources(book, claim),
                 "caution": claim.caution[lang] if claim.caution else None,
                 "verified": claim.verified.isoformat(),  # the review date a citation of the number should carry
                 "places": places,
@@ -46,6 +42,23 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
             }
         )
     return rows
+
+
+def _sources(book: Book, claim) -> list[dict]:
+    """One link per work (the numbers page serves the chapter's and the tutorial's readers: a work
+    cited as N27 and as 64 is one link that says both, "N27 · 64"), its card the work's first
+    number's on every row (one number per work on the page: gates/citations.py)."""
+    works: dict[str, dict] = {}
+    for number in claim.source:
+        work = book.registry.work_of(number)
+        if work is None:
+            continue
+        if work.key in works:
+            works[work.key]["label"] += f" · {source_label(book, number)}"
+        else:
+            first = book.registry.numbers_of(work.key)[0]
+            works[work.key] = {"number": first, "label": source_label(book, number), "work": work.key}
+    return list(works.values())
 
 
 def cite_number(book: Book, lang: str, claim) -> dict:

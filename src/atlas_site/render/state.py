@@ -40,15 +40,21 @@ def page_scheme(book: Book, page_id: str) -> str | None:
 def shown_number(book: Book, number: str, scheme: str | None) -> str:
     """The ledger number a page shows for a cited one: one identifier per work on a page, in the
     page's scheme where the work has a number there (a chapter cites DistServe as N27 even where
-    its prose wrote [@r64]; the tutorial as 64), else the number as written."""
+    its prose wrote [@r64]; the tutorial as 64), else the number as written. A work with several
+    numbers in the scheme (DeepSeek-V4's abstract r26 and full report r28) is shown by the one its
+    claims cite most (r28), else by the first."""
     registry = book.registry
     entry = registry.entry(number)
     if entry is None or scheme is None:
         return number
     prefix = "n" if scheme == "nodes" else "r"
-    if number.startswith(prefix):
+    choices = [n for n in registry.numbers_of(entry.work) if n.startswith(prefix)]
+    if not choices:
         return number
-    return next((n for n in registry.numbers_of(entry.work) if n.startswith(prefix)), number)
+    if len(choices) == 1:
+        return choices[0]
+    cited = [n for claim in book.claims.values() for n in claim.source if n in choices]
+    return max(choices, key=lambda n: (cited.count(n), -choices.index(n)))
 
 
 @dataclass
