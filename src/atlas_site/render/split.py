@@ -152,12 +152,17 @@ def _compose(whole_html: str, family: Family, index: int, strings: dict) -> str:
             head,
             count=1,
         )
-    head = _with_parts_strip(head, family, index, strings)
+    body = part.body
+    cards = QCARDS_END.search(body) if index == 0 else None
+    if cards is not None:  # the opening's question cards keep the first screen: the strip follows them
+        body = body[: cards.end()] + "\n" + _parts_strip(family, index, strings) + body[cards.end() :]
+    else:
+        head = _with_parts_strip(head, family, index, strings)
     tail = _works_cited_here(tail, part.body)
     pager = PAGER.search(tail)
     if pager is not None:
         tail = tail[: pager.start()] + _pager(pager.group(0), family, index, strings) + tail[pager.end() :]
-    return head + part.body + tail
+    return head + body + tail
 
 
 # what follows the title block of a page (page.html.j2): the strip of parts goes before the first of these
@@ -171,13 +176,22 @@ def _short_name(part: SplitPage) -> str:
     return SHORT.split(part.title, maxsplit=1)[0].strip() or part.title
 
 
+# the end of the question cards (directives/question_cards.py: the list, then its toggle)
+QCARDS_END = re.compile(r'<button type="button" class="qcards-toggle"[^>]*>.*?</button>', re.S)
+
+
 def _with_parts_strip(head: str, family: Family, index: int, strings: dict) -> str:
     """The chapter's parts as one strip under its title, this page marked: the same strip a series
     shows (page.html.j2 `series`), made from the split's own pages, so a reader of a part sees
-    where it stands and reaches any other part from the top of the page, not only from the pager."""
+    where it stands and reaches any other part from the top of the page, not only from the pager.
+    (The opening page holds it under its question cards instead: those are its first screen.)"""
     found = AFTER_TITLE.search(head, head.find("</h1>"))
     if found is None:
         return head
+    return head[: found.start()] + _parts_strip(family, index, strings) + head[found.start() :]
+
+
+def _parts_strip(family: Family, index: int, strings: dict) -> str:
     items = []
     for number, page in enumerate(family.pages):
         # the titles are HTML text already (a heading's markup without its tags)
@@ -191,8 +205,7 @@ def _with_parts_strip(head: str, family: Family, index: int, strings: dict) -> s
         )
     # its own name: the contents beside it are "In this chapter" (two landmarks, two names)
     label = html.escape(str(strings.get("split_parts", "Parts of this chapter")))
-    strip = f'<nav class="series series-parts" aria-label="{label}">\n  <ol>{"".join(items)}</ol>\n</nav>\n'
-    return head[: found.start()] + strip + head[found.start() :]
+    return f'<nav class="series series-parts" aria-label="{label}" data-pagefind-ignore>\n  <ol>{"".join(items)}</ol>\n</nav>\n'
 
 
 PRINT_REFS = re.compile(
