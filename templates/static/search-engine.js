@@ -17,7 +17,7 @@
    not flicker; Escape, a tap outside, the close button or following a result closes it. */
 (function () {
   "use strict";
-  var SHOWN = 8;
+  var SHOWN = 8; /* the results shown at first, and how many more each "Show more" adds */
   var HAN = "\u3400-\u9fff\uf900-\ufaff";
   var HAS_HAN = new RegExp("[" + HAN + "]");
   var QUESTION_WORDS = /^(a|an|the|is|are|what|whats|why|how|do|does|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|should|when|which|it)$/;
@@ -55,14 +55,16 @@
     return parts.length ? new RegExp("(" + parts.join("|") + ")", "gi") : null;
   }
   function tidy(excerpt, title, chinese) {
+    /* the index's copy of a page (search_index.py) has no line breaks inside Chinese text and a
+       separator after each cell, term and item: the spaces left are the text's own */
     var text = excerpt.replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
     if (chinese) {
       text = text.replace(new RegExp("([" + HAN + "）」”])\\. ", "g"), "$1。")
                  .replace(new RegExp("\\. (?=[" + HAN + "（「“])", "g"), "。");
-    }
-    if (chinese) {  /* no space between two Chinese characters or next to Chinese punctuation */
+      /* a link or a term in a Chinese sentence keeps no space before the punctuation or the
+         characters after it (the badges and labels that it once ran into are not indexed) */
       var tight = new RegExp("([" + HAN + "\u3000-\u303f\uff01-\uff1f])\\s+(?=[" + HAN + "\u3000-\u303f\uff01-\uff1f])", "g");
-      text = text.replace(tight, "$1");
+      text = text.replace(tight, "$1").replace(/\s+(?=[\u3000-\u303f\uff01-\uff1f])/g, "");
     }
     var head = title.replace(/\s*#$/, "").replace(/\s+/g, " ").trim();
     if (chinese) head = head.replace(tight, "$1");
@@ -79,54 +81,144 @@
     if (start) text = text.replace(/^[\s.。:：]+/, "");
     return { text: text, start: start };
   }
-  function sentences(text, find, start) {
-    var first = -1, last = -1, match;
-    if (find) {
+
+  /* The section's own text, from the page's whole text (Pagefind's words, from the section's
+     heading to the next one), and the words Pagefind matched in it. */
+  function sectionOf(page, sub) {
+    var content = page.raw_content || page.content || "";
+    var zws = content.indexOf("\u200B") >= 0;
+    var all = zws ? content.split("\u200B") : content.split(/[^\S\uFEFF]+/);
+    var anchors = (page.anchors || []).filter(function (a) {
+      return (a.title && /\S/.test(a.title)) || (/h\d/i.test(a.element) && a.text && /\S/.test(a.text));
+    }).map(function (a) { return a.location; }).sort(function (a, b) { return a - b; });
+    var from = sub.anchor ? sub.anchor.location : 0;
+    var to = anchors.filter(function (at) { return at > from; })[0];
+    if (to === undefined) to = all.length;
+    var matched = {};
+    (sub.locations || []).forEach(function (at) {
+      var word = (all[at] || "").replace(/^[^\w\u3400-\u9fff]+|[^\w\u3400-\u9fff]+$/g, "");
+      if (word && (word.length >= 2 || HAS_HAN.test(word))) matched[word] = true;
+    });
+    return { text: all.slice(from, to).join(zws ? "" : " "), matched: Object.keys(matched) };
+  }
+
+  /* the words Pagefind matched, as a finder: the highlight when what was typed is not in the
+     section as it was typed (a stem, one Chinese word of the query) */
+  function finderOf(found) {
+    var parts = found.map(function (word) {
+      return (HAS_HAN.test(word[0]) ? "" : "\\b") + escaped(word) + (HAS_HAN.test(word) ? "" : "[A-Za-z0-9]*");
+    });
+    parts.sort(function (a, b) { return b.length - a.length; });
+    return parts.length ? new RegExp("(" + parts.join("|") + ")", "gi") : null;
+  }
+
+  var LONGEST = { zh: 110, other: 220 }; /* an excerpt's characters, at most */
+  /* The excerpt: the sentence that holds the best hit (the most of what was asked, the longest
+     names first, the earliest of equals), with the sentences after it while it stays short, cut
+     around the hit when one sentence is too long. */
+  function excerptWindow(text, find, chinese) {
+    var longest = chinese ? LONGEST.zh : LONGEST.other;
+    var ends = [], match;
+    END.lastIndex = 0;
+    while ((match = END.exec(text))) ends.push(match.index + match[0].length);
+    if (!ends.length || ends[ends.length - 1] < text.length) ends.push(text.length);
+    var sentences = [], from = 0;
+    ends.forEach(function (end) { if (end > from) { sentences.push({ from: from, to: end }); from = end; } });
+    var best = 0, bestScore = 0, hitAt = -1;
+    sentences.forEach(function (sentence, i) {
+      if (!find) return;
+      var part = text.slice(sentence.from, sentence.to), seen = {}, score = 0, first = -1;
       find.lastIndex = 0;
-      while ((match = find.exec(text))) {
-        if (first < 0) first = match.index;
-        last = match.index + match[0].length;
+      while ((match = find.exec(part))) {
+        if (!match[0].length) { find.lastIndex++; continue; }
+        var key = match[0].toLowerCase();
+        if (!seen[key]) { seen[key] = true; score += key.length; }
+        if (first < 0) first = sentence.from + match.index;
+      }
+      if (score > bestScore) { best = i; bestScore = score; hitAt = first; }
+    });
+    var a = sentences.length ? sentences[best].from : 0;
+    var b = sentences.length ? sentences[best].to : text.length;
+    /* a short sentence ("痛点。") with the ones after it, while the excerpt stays short */
+    for (var next = best + 1; next < sentences.length && b - a < longest * 0.6 && sentences[next].to - a <= longest; next++) b = sentences[next].to;
+    var before = false, after = b < text.length;
+    if (b - a > longest) {
+      /* one long sentence: from a little before the hit, at a word's start */
+      var hit = hitAt >= 0 ? hitAt : a;
+      var cut = Math.max(a, Math.min(hit - Math.floor(longest / 4), b - longest));
+      if (cut > a) {
+        if (!chinese) { var space = text.lastIndexOf(" ", cut); cut = space > a ? space + 1 : cut; }
+        a = cut;
+        before = true;
+      }
+      if (b - a > longest) {
+        var end = a + longest;
+        if (!chinese) { var gap = text.lastIndexOf(" ", end); end = gap > hit ? gap : end; }
+        b = end;
+        after = true;
       }
     }
-    var from = 0, to = text.length, cut = null;
-    END.lastIndex = 0;
-    var ends = [];
-    while ((match = END.exec(text))) ends.push(match.index + 1);
-    /* the start: after the last sentence end before the first match (or, with no match, the first
-       end in the excerpt's first half) */
-    var limit = first >= 0 ? first : Math.floor(text.length / 2);
-    if (!start) {
-      ends.forEach(function (end) { if (end <= limit && end < text.length - 1) cut = end; });
-      if (cut !== null) from = cut;
-    }
-    /* the end: the first sentence end after the last match */
-    var after = ends.filter(function (end) { return end >= Math.max(last, from + 1); })[0];
-    if (after !== undefined) to = after;
-    var piece = text.slice(from, to).trim();
-    /* begun inside a sentence: from its next word, not from a bracket or comma left over */
-    if (!start && cut === null && piece) piece = "…" + piece.replace(/^[\])）】,，、;；:：\s]+/, "");
-    if (after === undefined && !/[。！？.!?]$/.test(piece)) piece += "…";
+    var piece = text.slice(a, b).trim();
+    if (before) piece = "…" + piece.replace(/^[\])）】,，、;；:：\s]+/, "");
+    if (after && !/[。！？.!?]$/.test(piece)) piece = piece.replace(/[,，、;；:：\s]+$/, "") + "…";
     return piece;
   }
+
+  /* the excerpt's text and what to highlight in it: the query's names where the section holds
+     them, else the words Pagefind matched */
+  function excerptParts(section, title, names, chinese) {
+    var clean = tidy(section.text, title, chinese);
+    var find = finder(names);
+    if (find) find.lastIndex = 0;
+    if (!find || !find.test(clean.text)) find = finderOf(section.matched);
+    return { text: excerptWindow(clean.text, find, chinese), find: find };
+  }
+
   function highlighted(text, find) {
     var fragment = document.createDocumentFragment();
     var at = 0, match;
     if (find) {
       find.lastIndex = 0;
       while ((match = find.exec(text))) {
+        if (!match[0].length) { find.lastIndex++; continue; }
         if (match.index > at) fragment.appendChild(document.createTextNode(text.slice(at, match.index)));
         fragment.appendChild(element("mark", "", match[0]));
         at = match.index + match[0].length;
-        if (!match[0].length) find.lastIndex++;
       }
     }
     if (at < text.length) fragment.appendChild(document.createTextNode(text.slice(at)));
     return fragment;
   }
   function excerptOf(hit, names, chinese) {
-    var find = finder(names);
-    var clean = tidy(hit.excerpt, hit.title, chinese);
-    return highlighted(sentences(clean.text, find, clean.start), find);
+    var parts = excerptParts(hit.section, hit.title, names, chinese);
+    return highlighted(parts.text, parts.find);
+  }
+
+  /* Typo tolerance: a Latin word of five letters or more that no word of the index starts with is
+     read as the index's most frequent word one edit away (a letter left out, added or changed, or
+     two neighbours swapped: "cahce" -> "cache"); pagefind/atlas-words.json lists the index's Latin
+     words, most frequent first. Only a query that finds nothing as typed is read so. */
+  function oneEdit(a, b) {
+    if (a === b || Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (a.length === b.length) {
+      return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+    }
+    return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+  function corrected(query, vocabulary) {
+    var changed = false;
+    var out = query.split(" ").map(function (word) {
+      var lower = word.toLowerCase();
+      if (!/^[a-z]{5,}$/.test(lower)) return word;
+      if (vocabulary.some(function (known) { return known.indexOf(lower) === 0; })) return word;
+      var better = vocabulary.filter(function (known) { return oneEdit(lower, known); })[0];
+      if (!better) return word;
+      changed = true;
+      return better;
+    });
+    return changed ? out.join(" ") : null;
   }
 
   /* a space wherever Chinese meets Latin letters or digits, and single spaces */
@@ -259,7 +351,7 @@
         var hit = byUrl[url];
         if (!hit) {
           var title = sub.title || pageTitle;
-          hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), excerpt: sub.excerpt || page.excerpt || "",
+          hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), section: sectionOf(page, sub === page ? {} : sub),
                                level: titleLevel(title, query, names), weight: 0 };
           list.push(hit);
         }
@@ -268,6 +360,9 @@
     });
     return list.sort(function (a, b) { return b.level - a.level || b.weight - a.weight; });
   }
+
+  /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
+  window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder };
 
   window.AtlasSearch = function (form, offline) {
     var input = form.querySelector("input[type=search]");
@@ -322,6 +417,16 @@
 
     var close = form.querySelector(".search-close"); /* made by search.js */
 
+    /* the index's Latin words, for typo tolerance: fetched the first time a query finds nothing */
+    var vocabulary = null;
+    function knownWords() {
+      if (!vocabulary) {
+        vocabulary = fetch(base + "pagefind/atlas-words.json").then(function (response) { return response.ok ? response.json() : []; })
+          .catch(function () { return []; });
+      }
+      return vocabulary;
+    }
+
     /* The glossary's entries for the terms the query names, from the page's card data
        (assets/previews-<lang>.js, cards.js): [] where the book has no glossary page. */
     function termsData(ids) {
@@ -372,29 +477,61 @@
       list.removeAttribute("data-query");
     }
 
-    function render(hits, total, query, other, names, terms) {
+    /* the status: how many sections are shown of how many, in which language, read as what */
+    function counted(shown, total, other, reading) {
+      var count = total > shown ? message("count-of").replace("{n}", String(shown)).replace("{total}", String(total))
+        : total === 1 ? message("count-one") : message("count").replace("{n}", String(total));
+      var said = !total ? message("none") : other ? message("other").replace("{lang}", other.name).replace("{count}", count) : count;
+      return reading && total ? message("corrected").replace("{query}", reading).replace("{count}", said) : said;
+    }
+
+    /* one result: its title (a link), its page, its excerpt */
+    function resultOf(hit, other, names) {
+      var item = element("li", "search-result");
+      var link = element("a", "search-link", hit.title);
+      link.href = hit.url;
+      if (other) {
+        link.hreflang = other.code;
+        item.lang = other.index;
+      }
+      item.appendChild(link);
+      if (hit.page !== hit.title) item.appendChild(element("p", "search-page", hit.page));
+      var excerpt = element("p", "search-excerpt");
+      excerpt.appendChild(excerptOf(hit, names, /^(zh|ja)/.test(hit.lang || own)));
+      item.appendChild(excerpt);
+      return item;
+    }
+
+    /* The first SHOWN results, and a "Show more" button (the list's last item) that adds the next
+       SHOWN: the status says how many are shown now, and focus moves to the first one added. */
+    function render(hits, query, other, names, terms, reading) {
       clear();
       terms.forEach(function (term) { list.appendChild(termResult(term, names)); });
-      var count = total > hits.length ? message("count-of").replace("{n}", String(hits.length)).replace("{total}", String(total))
-        : hits.length === 1 ? message("count-one") : message("count").replace("{n}", String(hits.length));
-      status.textContent = !hits.length ? message("none")
-        : other ? message("other").replace("{lang}", other.name).replace("{count}", count) : count;
-      close.hidden = !hits.length && !terms.length;
-      hits.forEach(function (hit) {
-        var item = element("li", "search-result");
-        var link = element("a", "search-link", hit.title);
-        link.href = hit.url;
-        if (other) {
-          link.hreflang = other.code;
-          item.lang = other.index;
-        }
-        item.appendChild(link);
-        if (hit.page !== hit.title) item.appendChild(element("p", "search-page", hit.page));
-        var excerpt = element("p", "search-excerpt");
-        excerpt.appendChild(excerptOf(hit, names, /^(zh|ja)/.test(hit.lang || own)));
-        item.appendChild(excerpt);
-        list.appendChild(item);
+      var shown = 0;
+      var more = element("li", "search-more");
+      var button = element("button", "search-more-button", message("more"));
+      button.type = "button";
+      more.appendChild(button);
+      function show(count) {
+        var first = null;
+        hits.slice(shown, shown + count).forEach(function (hit) {
+          var item = resultOf(hit, other, names);
+          list.insertBefore(item, more.parentNode ? more : null);
+          first = first || item;
+        });
+        shown = Math.min(hits.length, shown + count);
+        status.textContent = counted(shown, hits.length, other, reading);
+        if (shown >= hits.length && more.parentNode) list.removeChild(more);
+        return first;
+      }
+      show(SHOWN);
+      if (shown < hits.length) list.appendChild(more);
+      button.addEventListener("click", function (event) {
+        event.stopPropagation(); /* the results stay open */
+        var first = show(SHOWN);
+        if (first) first.querySelector("a").focus();
       });
+      close.hidden = !hits.length && !terms.length;
       list.setAttribute("data-query", query);
       busy(false);
     }
@@ -434,12 +571,19 @@
       }).then(function () {
         return ticket === pending ? run(query) : null;
       }).then(function (found) {
-        if (found && ticket === pending) {
-          var names = namesOf(subjectOf(query));
-          termsData(termsOf(subjectOf(query))).then(function (terms) {
-            if (ticket === pending) render(found.hits.slice(0, SHOWN), found.hits.length, query, found.other, names, terms);
+        if (!found || ticket !== pending) return null;
+        /* nothing as typed: the query read with a typo mended, if the index has the word */
+        var reading = found.hits.length ? null : knownWords().then(function (known) { return corrected(subjectOf(query), known); });
+        return Promise.resolve(reading).then(function (mended) {
+          if (!mended || ticket !== pending) return { found: found, reading: null };
+          return run(mended).then(function (again) { return { found: again, reading: again.hits.length ? mended : null }; });
+        }).then(function (result) {
+          var said = result.reading || subjectOf(query);
+          var names = namesOf(subjectOf(said));
+          return termsData(termsOf(subjectOf(said))).then(function (terms) {
+            if (ticket === pending) render(result.found.hits, query, result.found.other, names, terms, result.reading);
           });
-        }
+        });
       }).catch(function () {
         if (ticket === pending) { busy(false); status.textContent = offline; }
       });

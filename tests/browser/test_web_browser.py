@@ -536,3 +536,40 @@ def test_search_finds_only_what_the_text_holds_and_says_when_it_shows_the_best_o
     excerpts = page.eval_on_selector_all(".search-result", "els => els.map(e => e.textContent)")
     assert excerpts and "显存" in excerpts[0], excerpts[:3]
     page.close()
+
+
+def test_search_shows_more_on_request_mends_a_typo_and_highlights_each_excerpt(browser, base):
+    """Review D3: results stopped at eight with no way to see more; "kv cahce" found nothing; for
+    "KV 缓存" five of the top nine excerpts held no highlighted term."""
+    page = browser.new_page()
+    page.goto(base + "en/ch14.html")
+    _top_three(page, "token")
+    assert page.locator(".search-result").count() == 8
+    more = page.locator(".search-more-button")
+    assert more.inner_text() == "Show more results"
+    more.focus()
+    page.keyboard.press("Enter")  # a button: the keyboard reaches and presses it
+    assert page.locator(".search-result").count() == 16
+    status = page.locator("[data-search-status]")  # aria-live: the new count is announced
+    assert re.fullmatch(r"the best 16 of \d+ sections", status.inner_text()), status.inner_text()
+    assert page.evaluate("document.activeElement.closest('.search-result') !== null"), (
+        "focus moves to the first added"
+    )
+    assert (
+        page.evaluate(
+            "[...document.querySelectorAll('.search-result')].indexOf(document.activeElement.closest('.search-result'))"
+        )
+        == 8
+    )
+    _top_three(page, "kv cahce")
+    assert status.inner_text().startswith("Results for “kv cache”"), status.inner_text()
+    assert page.locator(".search-result").count() > 0
+    _top_three(page, "xyzzyq")
+    assert status.inner_text() == "No results", "nothing one edit away: still nothing"
+    page.goto(base + "zh/ch14.html")
+    _top_three(page, "KV 缓存")
+    marks = page.eval_on_selector_all(
+        ".search-result .search-excerpt", "els => els.map(e => e.querySelectorAll('mark').length)"
+    )
+    assert marks and all(marks), marks
+    page.close()

@@ -57,3 +57,62 @@ def test_without_the_npm_pagefind_the_build_warns_and_still_indexes(tmp_path, mo
 def test_atlas_pagefind_names_the_binary_to_run(monkeypatch):
     monkeypatch.setenv("ATLAS_PAGEFIND", "/opt/pagefind/pagefind_extended")
     assert search_index.pagefind_command((ROOT,)) == ["/opt/pagefind/pagefind_extended"]
+
+
+# -- the copy of a page that Pagefind reads (review D3: run-on figure and table text, badges and
+# labels in excerpts, flattened formulas) ------------------------------------------------------------
+def _indexed(tmp_path: Path, body: str, lang: str = "en") -> str:
+    """The page's text as the built index holds it (its fragment's content, zero-width spaces out)."""
+    import gzip
+
+    site = tmp_path / "site"
+    (site / lang).mkdir(parents=True)
+    page = f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>t</title></head><body><main data-pagefind-body>{body}</main></body></html>'
+    (site / lang / "page.html").write_text(page, encoding="utf-8")
+    search_index.index_search(site, (ROOT,))
+    (fragment,) = (site / "pagefind" / "fragment").glob("*.pf_fragment")
+    data = json.loads(gzip.decompress(fragment.read_bytes())[len(b"pagefind_dcd") :])
+    return data["content"].replace("\u200b", "")
+
+
+def test_cells_terms_and_figure_numbers_are_separated_and_badges_left_out(tmp_path):
+    text = _indexed(
+        tmp_path,
+        '<h2 id="a">Nodes</h2><dl><dt>Year</dt><dd>2022</dd><dt>Solved</dt><dd>drafts are verified</dd></dl>'
+        "<table><tr><td>Wrong</td><td>a fixed speed-up</td></tr></table>"
+        '<figure><figcaption><span class="fig-number">Figure 16</span><span class="badge badge-fig">redrawn</span>'
+        'Pages and blocks <span class="cites">[<a href="#n1">N49</a>]</span></figcaption></figure>'
+        '<p class="block-label">Misconception · M15</p><p><span class="misconception-tag">Wrong</span> claim.</p>',
+    )
+    assert "Year: 2022. Solved: drafts are verified." in text, text
+    assert "Wrong. a fixed speed-up." in text, text
+    assert "Figure 16. Pages and blocks" in text, text
+    assert "redrawn" not in text and "N49" not in text and "M15" not in text, text
+
+
+def test_a_formula_is_indexed_in_its_linear_form(tmp_path):
+    text = _indexed(
+        tmp_path,
+        '<p>so <span class="math"><math alttext="c = \\frac{10^6 \\times H}{3600 \\times G}" display="inline">'
+        "<mrow><mi>c</mi><mo>=</mo><mfrac><mrow><msup><mn>10</mn><mn>6</mn></msup><mo>×</mo><mi>H</mi></mrow>"
+        "<mrow><mn>3600</mn><mo>×</mo><mi>G</mi></mrow></mfrac></mrow></math></span> per token.</p>",
+    )
+    assert "c = (10^6 × H) / (3600 × G)" in text, text
+    assert "106" not in text, text
+
+
+def test_linear_math_reads_the_alttext():
+    assert (
+        search_index.linear_math(r"L \times 2 \times H_{kv} \times D_h \times s") == "L × 2 × H_kv × D_h × s"
+    )
+    assert search_index.linear_math(r"E = \frac{1 - a^{k+1}}{1 - a}") == "E = (1 − a^(k + 1)) / (1 − a)"
+    assert search_index.linear_math(r"\min\!\left(1,\ \frac{p(x)}{q(x)}\right)") == "min(1, p(x) / q(x))"
+
+
+def test_a_chinese_line_break_is_no_space_and_the_latin_words_are_listed(tmp_path):
+    text = _indexed(
+        tmp_path, '<h2 id="a">缓存</h2><p>老师一个字\n一个字地写。Prefill caches tokens.</p>', "zh-Hans"
+    )
+    assert "一个字一个字地写" in text, text
+    words = json.loads((tmp_path / "site" / "pagefind" / "atlas-words.json").read_text(encoding="utf-8"))
+    assert words == ["caches", "prefill", "tokens"], words
