@@ -76,3 +76,9 @@ test("one edit for a Latin word of five letters or more, only where the index la
   assert.strictEqual(S.corrected("cashes", known), null); // two edits
   assert.ok(S.oneEdit("tokne", "token") && S.oneEdit("tokn", "token") && S.oneEdit("tokeen", "token"));
 });
+
+test("a longer word that merely starts with the query is no better a hit than the word itself", () => {
+  const p = page("Light load is cheap. The unit cost is high at light load. Hardware is costed differently.", [], false);
+  const parts = S.excerptParts(S.sectionOf(p, { locations: [] }), "Title", ["cost"], false);
+  assert.ok(parts.text.startsWith("The unit cost"), "the first of equal hits, not 'costed': " + parts.text);
+});

@@ -116,7 +116,7 @@
   /* The excerpt: the sentence that holds the best hit (the most of what was asked, the longest
      names first, the earliest of equals), with the sentences after it while it stays short, cut
      around the hit when one sentence is too long. */
-  function excerptWindow(text, find, chinese) {
+  function excerptWindow(text, find, chinese, asked) {
     var longest = chinese ? LONGEST.zh : LONGEST.other;
     var ends = [], match;
     END.lastIndex = 0;
@@ -131,8 +131,11 @@
       find.lastIndex = 0;
       while ((match = find.exec(part))) {
         if (!match[0].length) { find.lastIndex++; continue; }
+        /* what was asked that the match is ("costs" is the word "cost"): a longer word of the
+           text is no better a hit */
         var key = match[0].toLowerCase();
-        if (!seen[key]) { seen[key] = true; score += key.length; }
+        var base = (asked || []).filter(function (word) { return key.indexOf(word) === 0; }).sort(function (x, y) { return y.length - x.length; })[0] || key;
+        if (!seen[base]) { seen[base] = true; score += base.length; }
         if (first < 0) first = sentence.from + match.index;
       }
       if (score > bestScore) { best = i; bestScore = score; hitAt = first; }
@@ -171,7 +174,8 @@
     var find = finder(names);
     if (find) find.lastIndex = 0;
     if (!find || !find.test(clean.text)) find = finderOf(section.matched);
-    return { text: excerptWindow(clean.text, find, chinese), find: find };
+    var asked = names.concat(section.matched).join(" ").toLowerCase().split(/\s+/).filter(Boolean);
+    return { text: excerptWindow(clean.text, find, chinese, asked.concat(names.map(function (n) { return n.toLowerCase(); }))), find: find };
   }
 
   function highlighted(text, find) {
