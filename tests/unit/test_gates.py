@@ -47,6 +47,7 @@ def test_static_gates_pass_on_the_fixture(mini):
         "translations",
         "evidence freshness",
         "release",
+        "Chinese typography",
     }
     assert all(r.status != "FAIL" for r in result.gate_reports)
 

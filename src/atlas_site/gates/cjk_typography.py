@@ -29,10 +29,12 @@ def check_cjk_typography(ctx: GateContext, paths=None) -> GateReport:
         checked += 1
         body = BODY.search(html)
         found = findings(body.group(0) if body else html)
-        for kind, code, rule in (
-            ("space", "gate.cjk.space", "an ASCII space beside full-width punctuation"),
-            ("dash", "gate.cjk.dash", "a lone em dash between Chinese characters"),
+        for kind, rule in (
+            ("space", "an ASCII space beside full-width punctuation"),
+            ("dash", "a lone em dash between Chinese characters"),
         ):
+            spacing = kind == "space"
+            code = "gate.cjk.space" if spacing else "gate.cjk.dash"
             hits = [f.excerpt for f in found if f.kind == kind]
             if not hits:
                 continue

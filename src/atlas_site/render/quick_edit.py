@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from markupsafe import Markup
+
 from ..cache import Versioned
 from ..diagnostics import Collector
 from ..load.front_matter import split_front_matter
@@ -24,6 +26,7 @@ from ..output import Output
 from ..resolve.pages import ParsedPage, part_tokens, reparse_part
 from ..resolve.references import check_page_references
 from .assets import page_assets
+from .cjk_spacing import typesetter
 from .dependencies import Dependencies
 from .markdown_rules import install_rules
 from .site import render_body
@@ -172,10 +175,13 @@ class QuickEdit:
         if new_places != old_places:
             return None  # the works cited at the end of the page changed
         self.rendered[key] = (new_body, new_places)
-        html, before = output[page.output_path], old_body.encode("utf-8")
+        # the page holds its body as base.html.j2 set it (Chinese: typeset by cjk_spacing.py)
+        typeset = typesetter(self.last.book.profile.language(page.lang).html_lang)
+        html = output[page.output_path]
+        before, after = (str(typeset(Markup(body))).encode("utf-8") for body in (old_body, new_body))
         if html.count(before) != 1:
             return None
-        return output.replaced(page.output_path, html.replace(before, new_body.encode("utf-8"))), new
+        return output.replaced(page.output_path, html.replace(before, after)), new
 
     def _body(self, parsed_page: ParsedPage) -> tuple[str, dict]:
         last = self.last
