@@ -262,8 +262,10 @@ EDGES = """async (png) => {
   canvas.width = img.width; canvas.height = img.height;
   const ctx = canvas.getContext('2d');
   ctx.drawImage(img, 0, 0);
-  const column = (x) => { const d = ctx.getImageData(x, 0, 1, img.height).data; let sum = 0;
-    for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2]; return sum / (d.length / 4) / 3; };
+  // the median shade of a column of pixels: the edge's shade, not the glyphs a formula starts with
+  const column = (x) => { const d = ctx.getImageData(x, 0, 1, img.height).data; const shades = [];
+    for (let i = 0; i < d.length; i += 4) shades.push((d[i] + d[i + 1] + d[i + 2]) / 3);
+    shades.sort((a, b) => a - b); return shades[Math.floor(shades.length / 2)]; };
   return [column(1), column(Math.floor(img.width / 2)), column(img.width - 2)];
 }"""
 

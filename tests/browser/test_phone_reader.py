@@ -846,21 +846,28 @@ def test_question_cards_type_and_headings_on_a_phone(site, lang):
     page.goto(site["base"] + f"{lang}/ch1.html", wait_until="load")
     page.evaluate(LAY_OUT)
     seen = page.evaluate(
-        """() => { const gaps = [];
+        """() => { const gaps = [], misses = [];
+          // a citation's 24 px target may reach past its text (padding balanced by a negative margin),
+          // so neighbours are measured by their text: apart, and a tap on each text opens that link
+          const text = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
           for (const c of document.querySelectorAll('article .cites')) { const l = [...c.querySelectorAll('.cite')];
-            for (let i = 1; i < l.length; i++) { const a = l[i - 1].getBoundingClientRect(), b = l[i].getBoundingClientRect();
-              if (Math.abs(a.top - b.top) < 4) gaps.push(b.left - a.right); } }
+            for (let i = 1; i < l.length; i++) { const a = text(l[i - 1]), b = text(l[i]);
+              if (Math.abs(a.top - b.top) < 4) gaps.push(b.left - a.right); }
+            for (const link of l) { link.scrollIntoView({block: 'center'});
+              const t = text(link), hit = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+              if (!hit || !link.contains(hit)) misses.push(link.textContent); } }
           const anchors = [...document.querySelectorAll('article :is(h2, h3) > .anchor')].map(a => {
             const h = a.parentElement.getBoundingClientRect(), r = a.getBoundingClientRect();
             return [r.top - h.top, h.right - r.right]; });
           return {cites: Math.min(...[...document.querySelectorAll('article .cites')].map(c => parseFloat(getComputedStyle(c).fontSize))),
                   badges: Math.min(...[...document.querySelectorAll('article .badge')].map(c => parseFloat(getComputedStyle(c).fontSize))),
-                  gaps, anchors}; }"""
+                  gaps, misses, anchors}; }"""
     )
     assert seen["cites"] >= 12, f"citations at {seen['cites']} px"
     if lang == "zh":
         assert seen["badges"] >= 12.5, f"Chinese labels at {seen['badges']} px"
-    assert seen["gaps"] and min(seen["gaps"]) >= 4, f"citation targets {min(seen['gaps']):.1f} px apart"
+    assert seen["gaps"] and min(seen["gaps"]) >= 4, f"citations' text {min(seen['gaps']):.1f} px apart"
+    assert not seen["misses"], f"a tap on these citations opens a neighbour: {seen['misses']}"
     assert all(top < 12 and right < 2 for top, right in seen["anchors"]), (
         f"a heading's # off its first line's end: {seen['anchors']}"
     )
