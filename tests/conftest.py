@@ -261,3 +261,23 @@ def reader_site_url(reader_build):
 
     with serve_folder(reader_build[1]) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def reader_site(reader_build, reader_site_url, chromium):
+    """What the reader's browser tests take: the served fixture book's address ("base"), the run's
+    Chromium ("browser"), the built book ("book") and the folder it was written to ("folder")."""
+    return {
+        "base": reader_site_url,
+        "browser": chromium,
+        "book": reader_build[0].book,
+        "folder": reader_build[1],
+    }
+
+
+def open_page(site, path: str, **options):
+    """(context, page): `path` of the served book loaded in a new context with these options."""
+    context = site["browser"].new_context(**options)
+    page = context.new_page()
+    page.goto(site["base"] + path, wait_until="load")
+    return context, page

@@ -173,8 +173,13 @@
     var clean = tidy(section.text, title, chinese);
     var find = finder(names);
     if (find) find.lastIndex = 0;
-    if (!find || !find.test(clean.text)) find = finderOf(section.matched);
-    var asked = names.concat(section.matched).join(" ").toLowerCase().split(/\s+/).filter(Boolean);
+    /* a Chinese word Pagefind matched is highlighted only if it holds a whole name asked for: its
+       segments match single characters (键值缓存 found 平均值 by 值; 预填充 the 预 of 预算) */
+    var matched = section.matched.filter(function (word) {
+      return !HAS_HAN.test(word) || names.some(function (name) { return HAS_HAN.test(name) && word.indexOf(name) >= 0; });
+    });
+    if (!find || !find.test(clean.text)) find = finderOf(matched);
+    var asked = names.concat(matched).join(" ").toLowerCase().split(/\s+/).filter(Boolean);
     return { text: excerptWindow(clean.text, find, chinese, asked.concat(names.map(function (n) { return n.toLowerCase(); }))), find: find };
   }
 

@@ -11,22 +11,16 @@ import re
 
 import pytest
 
+from conftest import open_page as _open
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 OTHER = {"zh": "en", "en": "zh"}
 
 
 @pytest.fixture(scope="module")
-def site(reader_build, reader_site_url, chromium):
-    """The reader's fixture book (built once per run) served on 127.0.0.1, and the run's Chromium."""
-    return {"base": reader_site_url, "browser": chromium, "book": reader_build[0].book}
-
-
-def _open(site, path, **options):
-    context = site["browser"].new_context(**options)
-    page = context.new_page()
-    page.goto(site["base"] + path, wait_until="load")
-    return context, page
+def site(reader_site):
+    return reader_site
 
 
 def _scroll_to_heading(page, section):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import open_page as _open
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 OTHER = {"zh": "en", "en": "zh"}
@@ -20,15 +22,8 @@ LONG = [
 
 
 @pytest.fixture(scope="module")
-def site(reader_site_url, chromium):
-    return {"base": reader_site_url, "browser": chromium}
-
-
-def _open(site, path, **options):
-    context = site["browser"].new_context(**options)
-    page = context.new_page()
-    page.goto(site["base"] + path, wait_until="load")
-    return context, page
+def site(reader_site):
+    return reader_site
 
 
 def _read(page, key):

@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from conftest import ROOT, edit, make_project, run_cli
+from conftest import open_page as _open
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESK = {"viewport": {"width": 1280, "height": 800}}
@@ -43,16 +44,8 @@ def atlas(published, chromium):
 
 
 @pytest.fixture(scope="module")
-def site(reader_build, reader_site_url, chromium):
-    """The reader's fixture book (built once per run), served, and the run's Chromium."""
-    return {"base": reader_site_url, "browser": chromium, "folder": reader_build[1]}
-
-
-def _open(site, path, **options):
-    context = site["browser"].new_context(**options)
-    page = context.new_page()
-    page.goto(site["base"] + path, wait_until="load")
-    return context, page
+def site(reader_site):
+    return reader_site
 
 
 # ---------------------------------------------------------------- review item 2: search on a phone
@@ -81,7 +74,7 @@ def test_phone_search_is_a_full_height_sheet_with_one_close_button(atlas, lang, 
       return {box: [box.left, box.top, box.right, box.bottom], listBottom: items.bottom,
               listScrolls: list.scrollHeight > list.clientHeight,
               background: getComputedStyle(form).backgroundColor,
-              closes: [...form.querySelectorAll('button')].filter(visible).length,
+              closes: [...form.querySelectorAll('button:not(.search-more-button)')].filter(visible).length,
               nativeClear: !hidden,
               overflow: document.documentElement.scrollWidth};
     }"""
@@ -312,7 +305,8 @@ def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(
     page.wait_for_timeout(300)
     assert button.is_visible()
     box = button.bounding_box()
-    assert box["y"] > 844 / 2 and box["width"] >= 44 and box["height"] >= 44
+    # a small button at the screen's edge (review 33 D13: 44 px covered line ends), still a 24 px target
+    assert box["y"] > 844 / 2 and box["width"] >= 24 and box["height"] >= 24
     button.tap()
     page.wait_for_function("() => scrollY < 5")
     context.close()
@@ -744,7 +738,7 @@ def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line
     sat beside the last line of a wrapped link. On the Atlas: its uses wrap (the fixture's are short)."""
     context, page = _open(atlas, "en/numbers.html", **DESK)
     seen = page.evaluate(
-        """() => { const th = [...document.querySelectorAll('.numbers-table:not(.numbers-examples) th')].pop();
+        """() => { const th = [...document.querySelectorAll('.numbers-table:not(.numbers-examples) th')].filter(th => th.getBoundingClientRect().width > 0).pop();
           const dates = [...document.querySelectorAll('td.claim-verified')].map(td => td.getBoundingClientRect().height);
           const wrapped = [...document.querySelectorAll('.numbers-places li')].filter(li => li.querySelector('a').getClientRects().length === 1 && li.querySelector('a').getBoundingClientRect().height > 40).slice(0, 5);
           const offsets = wrapped.map(li => { const probe = document.createElement('span'); probe.textContent = 'x';

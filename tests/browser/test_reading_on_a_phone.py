@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import open_page as _open
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 @pytest.fixture(scope="module")
-def site(reader_build, reader_site_url, chromium):
-    return {"base": reader_site_url, "browser": chromium}
-
-
-def _open(site, path, **options):
-    context = site["browser"].new_context(**options)
-    page = context.new_page()
-    page.goto(site["base"] + path, wait_until="load")
-    return context, page
+def site(reader_site):
+    return reader_site
 
 
 ROWS = """box => { const tops = new Set([...box.querySelectorAll('.math-piece')].map(p => Math.round(p.getBoundingClientRect().top / 8)));
