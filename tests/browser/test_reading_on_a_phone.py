@@ -214,6 +214,21 @@ def test_a_figure_caption_in_side_by_side_reading_keeps_its_size_and_its_kind(si
         context.close()
 
 
+def test_a_misconception_is_slanted_in_english_and_upright_in_chinese(site):
+    """Review 31-e #6: Chinese has no italic, and the browser slanted the Chinese mistaken statement
+    (a faux italic); the tag before it marks it in both languages."""
+    styles = {}
+    for lang in ("zh", "en"):
+        context, page = _open(site, f"{lang}/ch1.html", **PHONE)
+        try:
+            styles[lang] = page.evaluate(
+                "() => getComputedStyle(document.querySelector('.misconception-statement')).fontStyle"
+            )
+        finally:
+            context.close()
+    assert styles == {"zh": "normal", "en": "italic"}
+
+
 @pytest.fixture(scope="module")
 def speculative_site(tmp_path_factory, chromium):
     """The reader's fixture book with Lab C (speculative decoding) after its chapter's last part."""
