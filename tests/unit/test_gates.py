@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -344,3 +345,29 @@ def test_a_labs_shown_number_is_compared_with_its_model_at_the_digits_it_shows()
         "status: page 'fits', model 'out of memory'",
         "rate: page '∞', model 3.0",
     ]
+
+
+def test_a_claims_text_may_round_a_long_value_to_its_shown_digits(mini):
+    """A source that records more digits than a reader needs (a benchmark table's 83.43465835281891):
+    `shown_digits` rounds what the text must show; the data keeps every digit, and a text that rounds
+    otherwise still fails."""
+    claims = mini / "ledger/claims.md"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(
+        text.replace("    value: 7.4\n", "    value: 7.4123\n    shown_digits: 1\n", 1), encoding="utf-8"
+    )
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    (claim,) = [
+        c for c in json.loads(result.output.text("claims.json"))["claims"] if c["id"] == "distserve-goodput"
+    ]
+    assert claim["value"] == 7.4123 and "7.4" in claim["text"]["en"]
+    claims.write_text(
+        text.replace("    value: 7.4\n", "    value: 7.4123\n    shown_digits: 2\n", 1), encoding="utf-8"
+    )
+    lines = [str(p) for p in assemble(mini).errors]
+    assert any(
+        "error[gate.claims.text-value]: claim 'distserve-goodput': text.en does not show its value 7.41"
+        in line
+        for line in lines
+    ), lines

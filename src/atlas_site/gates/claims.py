@@ -36,8 +36,11 @@ GAIN_WORDS = re.compile(
 WINDOW = 16  # characters around a percentage in which a gain word makes it a claim
 
 
-def _format_value(value) -> str:
-    """The value as the ledger wrote it (every digit kept: 83.43465835281891 stays whole)."""
+def _format_value(value, digits: int | None = None) -> str:
+    """The value as the ledger wrote it (every digit kept: 83.43465835281891 stays whole), or
+    rounded to the claim's `shown_digits` (83.43)."""
+    if digits is not None and isinstance(value, int | float):
+        return f"{value:.{digits}f}"
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
@@ -176,12 +179,13 @@ def check_claims(ctx: GateContext) -> GateReport:
         where = ctx.book.locate(f"claims:{claim.id}")
         for lang in ctx.book.languages:
             for value in claim.values:
-                if _format_value(value) not in claim.text[lang].replace(",", ""):
+                shown = _format_value(value, claim.shown_digits)
+                if shown not in claim.text[lang].replace(",", ""):
                     problems.append(
                         Diagnostic(
                             where,
                             "gate.claims.text-value",
-                            f"claim '{claim.id}': text.{lang} does not show its value {_format_value(value)}",
+                            f"claim '{claim.id}': text.{lang} does not show its value {shown}",
                         )
                     )
     rendered = in_groups = 0

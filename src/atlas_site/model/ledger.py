@@ -54,6 +54,9 @@ class Claim(Frozen):
     text: Localized
     setting: Setting
     caution: Localized | None = None
+    # the decimals `text` rounds the value to, where the source records more than a reader needs
+    # (a benchmark table's 83.43465835281891); the data (claims.json) keeps every digit
+    shown_digits: int | None = Field(default=None, ge=0, le=6)
     seed: str = Field(min_length=1)
     verified: (
         dt.date
