@@ -133,10 +133,16 @@
       var target = addressTarget();
       if (target && target.getBoundingClientRect().top < header.offsetHeight) target.scrollIntoView();
     }
-    window.addEventListener("resize", measure);
-    if (!("ResizeObserver" in window)) { measure(); return; }
-    var first = new ResizeObserver(function () { first.disconnect(); if (measure()) landBelowHeader(); });
-    first.observe(header);
+    if (!("ResizeObserver" in window)) { window.addEventListener("resize", measure); measure(); return; }
+    /* measured where the browser has just laid the header out (a ResizeObserver reports after
+       layout, once on observe): read on the resize event itself, the height forced a layout, and a
+       phone's resize during the load counted against our scripts */
+    function afterLayout(then) {
+      var once = new ResizeObserver(function () { once.disconnect(); then(); });
+      once.observe(header);
+    }
+    window.addEventListener("resize", function () { afterLayout(measure); });
+    afterLayout(function () { if (measure()) landBelowHeader(); });
   }
 
   /* Content above a link's target may change height after the browser landed on it: the labs start

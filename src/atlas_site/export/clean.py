@@ -26,6 +26,10 @@ SCREEN_ONLY = {
     "lab-body",
     "lab-summary",  # the pinned bar that repeats the outputs while a reader edits the inputs
     "numbers-tools",
+    # a numbers row's "more" on a phone repeats its setting, caution, date and uses (their own
+    # columns on a wider page, on paper and in the e-book)
+    "numbers-more",
+    "numbers-more-head",
     "glossary-letters",
     "badge-key",  # a folded key beside the page's controls; closed, it prints nothing on the site either
 }
