@@ -160,7 +160,6 @@ def mini(tmp_path: Path) -> Path:
 def real_build(tmp_path_factory):
     """The real book built once for the whole run (search index included) into a temporary
     _site/: (BuildResult, folder)."""
-    from atlas_site.build import build
 
     # The reader features these tests drive (cards, search, labs, figures, the switch) do not depend
     # on how a chapter is paged; they run on the book with each chapter as one page. The published
@@ -177,7 +176,14 @@ def real_build(tmp_path_factory):
     # page weights are the published pages' (the gate checks them); one whole chapter is no such page
     profile = re.sub(r"(?m)^  - page_weight:.*\n", "", profile)
     (project / "book.yaml").write_text(profile, encoding="utf-8")
-    folder = workspace / "_site"
+    return built_cleanly(project, workspace / "_site")
+
+
+def built_cleanly(project: Path, folder: Path):
+    """(BuildResult, folder): `project` built into `folder` (search index included), without a
+    single problem."""
+    from atlas_site.build import build
+
     result = build(project, folder)
     assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
     return result, folder
@@ -244,14 +250,9 @@ def make_reader(tmp_path: Path) -> Path:
 def reader_build(tmp_path_factory):
     """The reader's fixture book built once per worker (search index included) into a temporary
     _site/: (BuildResult, folder)."""
-    from atlas_site.build import build
 
     workspace = tmp_path_factory.mktemp("reader-book")
-    project = make_reader(workspace)
-    folder = workspace / "_site"
-    result = build(project, folder)
-    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
-    return result, folder
+    return built_cleanly(make_reader(workspace), workspace / "_site")
 
 
 @pytest.fixture(scope="session")
