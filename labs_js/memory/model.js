@@ -61,6 +61,19 @@
   }
 
   /**
+   * Grouped-query attention shares each K/V head among the same number of query heads: the
+   * KV heads are at most the query heads and divide them evenly (1 = MQA, equal = MHA). A
+   * RangeError otherwise, naming the input at fault (`problem`: what the lab's form says).
+   */
+  function check_gqa_heads(q_heads, kv_heads) {
+    if (kv_heads >= 1 && kv_heads <= q_heads && q_heads % kv_heads === 0) return;
+    const error = new RangeError('memory: GQA needs kv_heads ≤ q_heads with q_heads divisible by ' +
+      'kv_heads (q_heads ' + q_heads + ', kv_heads ' + kv_heads + ')');
+    error.problem = { kind: 'divides', param: 'kv_heads', min: 1, max: q_heads };
+    throw error;
+  }
+
+  /**
    * Per-request state layout for each attention family. MLA and KDA numbers
    * are explicit teaching assumptions, not any checkpoint's configuration:
    *  - mha: KV heads = Q heads;  gqa: KV heads as given (1 = MQA).
@@ -77,6 +90,7 @@
     const layers = num(args, 'layers');
     const head_dim = num(args, 'head_dim');
     const q_heads = num(args, 'q_heads', num(args, 'kv_heads', 1));
+    if (attention === 'gqa') check_gqa_heads(q_heads, num(args, 'kv_heads'));
     const bytes_per_elem = num(args, 'kv_bits') / 8;
     let kv_layers = layers;
     let elems_per_layer;

@@ -257,6 +257,21 @@
       invalid_field = at;
     }
 
+    /* A model that refuses a combination of inputs (GQA's KV heads that do not divide the query
+       heads) names the input and the kind of message (err.problem): that input is marked and the
+       message says what is wrong with it; any other failure gets the general message. */
+    function model_field(err) {
+      const param = err && err.problem && err.problem.param;
+      return (param && box_of[param]) || null;
+    }
+    function model_problem(err) {
+      const found = err && err.problem;
+      const field = model_field(err);
+      if (!found || !field || !error_box || !error_box.hasAttribute('data-' + found.kind)) return { kind: 'model' };
+      field.setAttribute('aria-invalid', 'true');
+      return { kind: found.kind, label: label_text(panel, field), min: found.min, max: found.max };
+    }
+
     function clear_invalid() {
       panel.removeAttribute('data-invalid');
       if (error_box) error_box.hidden = true;
@@ -282,7 +297,7 @@
       try {
         out = opts.compute(p);
       } catch (err) {
-        show_invalid([{ kind: 'model' }], source);
+        show_invalid([model_problem(err)], model_field(err) || source);
         return;
       }
       clear_invalid();

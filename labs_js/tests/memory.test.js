@@ -107,3 +107,19 @@ test('bad inputs throw with the input name', () => {
   assert.throws(() => memory.attention_state({ ...GQA, attention: 'sparse' }), /attention must be one of/);
   assert.throws(() => memory.paged_waste({ actual_len: 3, block_size: 0 }), /block_size/);
 });
+
+test('GQA: KV heads above the query heads, or not dividing them, are refused with the input named', () => {
+  for (const kv_heads of [64, 33, 5, 0]) {
+    assert.throws(
+      () => memory.evaluate({ ...LAB, kv_heads }),
+      (err) => err instanceof RangeError && /kv_heads/.test(err.message) &&
+        err.problem.param === 'kv_heads' && err.problem.kind === 'divides' && err.problem.max === 32,
+      `kv_heads ${kv_heads} with 32 query heads`,
+    );
+  }
+  for (const kv_heads of [1, 2, 4, 8, 16, 32]) {  // MQA … MHA: every divisor is a GQA layout
+    assert.ok(memory.evaluate({ ...LAB, kv_heads }).kv_kib_per_token > 0, `kv_heads ${kv_heads}`);
+  }
+  // the other layouts do not read kv_heads: a leftover value does not block them
+  assert.equal(memory.evaluate({ ...LAB, attention: 'mha', kv_heads: 64 }).kv_kib_per_token, 512);
+});

@@ -116,8 +116,12 @@ def _render_labs(state, use) -> str:
     strings = book.lab_strings
 
     def t(key: str) -> str:
+        # the labs' own strings (ledger/labs.md), then the engine's (templates/strings: a message
+        # the lab code itself raises, such as GQA's heads that do not divide)
         entry = strings.get(key)
-        return entry[state.lang] if entry else key
+        if entry:
+            return entry[state.lang]
+        return book.strings[state.lang].get(key, key)
 
     labs = {lab_id: book.labs[lab_id].model_dump() for lab_id in use.keys}
     for lab_id in use.keys:

@@ -72,6 +72,7 @@ ENGINE_KEYS = (
     "open_glossary",
     "open_numbers",
     "caution_label",
+    "labs.invalid.divides",  # a lab's own refusal of a combination of inputs (directives/blocks.py)
 )
 
 
