@@ -204,21 +204,20 @@ def make_handler(site: Path, state: LiveState, live_js: bytes, live_css: bytes =
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
             seen = None
-            try:
-                while not state.closed:
-                    step = state.next_event(seen, KEEP_ALIVE)
-                    if step is None:
-                        if state.closed:
-                            break
-                        self.wfile.write(b": idle\n\n")
-                    else:
-                        seen, event = step
-                        self.wfile.write(
-                            b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n"
-                        )
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
-                pass  # the page went away
+            # a page that went away ends the stream at its next write: the server's one guard
+            # (LocalServer.handle_error) ends the request quietly, as for every other answer
+            while not state.closed:
+                step = state.next_event(seen, KEEP_ALIVE)
+                if step is None:
+                    if state.closed:
+                        break
+                    self.wfile.write(b": idle\n\n")
+                else:
+                    seen, event = step
+                    self.wfile.write(
+                        b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n\n"
+                    )
+                self.wfile.flush()
             self.close_connection = True
 
         def _send(self, body: bytes, kind: str):

@@ -461,3 +461,41 @@ def test_a_client_that_leaves_mid_answer_prints_no_traceback(tmp_path, capfd):
         time.sleep(0.5)
     captured = capfd.readouterr()
     assert "Traceback" not in captured.err and "Exception occurred" not in captured.err, captured.err
+
+
+def test_serve_says_nothing_when_a_reader_closes_the_tab_mid_answer(tmp_path, capfd):
+    """serve's own answers (a page with the reload script, a plain file, the status, an error page,
+    the event stream) all meet a client that left with a reset: one guard ends each quietly, no
+    traceback, and the preview keeps answering."""
+    import socket
+    import struct
+
+    from atlas_site.serve import EVENTS, STATUS, LiveState, open_server
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "big.html").write_bytes(b"<html><head></head><body>" + b"x" * 8_000_000 + b"</body></html>")
+    (site / "big.bin").write_bytes(b"y" * 8_000_000)
+    state = LiveState()
+    server = open_server(site, state, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_address[1]
+    try:
+        for path in ("/big.html", "/big.bin", STATUS, "/missing.html", EVENTS):
+            client = socket.create_connection(("127.0.0.1", port))
+            client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            client.recv(64)  # the answer has started
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # leave with RST
+            client.close()
+        time.sleep(0.3)
+        state.good({"pages": {}})  # the event stream writes to the page that left
+        time.sleep(0.5)
+        assert json.loads(get(f"http://127.0.0.1:{port}{STATUS}"))  # still answering
+    finally:
+        state.close()
+        server.shutdown()
+        server.server_close()
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err and "Exception occurred" not in captured.err, captured.err
+    assert "failed" not in captured.err, captured.err

@@ -30,13 +30,19 @@ def chromium_path() -> str:
     return os.environ.get("ATLAS_CHROMIUM", "/usr/bin/chromium")
 
 
+# a client that left mid-answer: what a write (or a read) on its socket raises
+DISCONNECTED = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
 class LocalServer(http.server.ThreadingHTTPServer):
     """A server on 127.0.0.1 whose client may leave mid-answer (a page navigated away, a browser
-    closed): that is no error to print. Anything else is said in one line, never a traceback."""
+    closed): that is no error to print. Anything else is said in one line, never a traceback.
+    The one guard of every write path of its handlers (a page, a file, an error page, serve's
+    event stream): they write, and a client gone is ended here."""
 
     def handle_error(self, request, client_address) -> None:
         error = sys.exc_info()[1]
-        if isinstance(error, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+        if isinstance(error, DISCONNECTED):
             return
         print(
             f"atlas-site: a request from {client_address[0]} failed: {error!r}", file=sys.stderr, flush=True
