@@ -32,7 +32,7 @@ def frame(
                 "href": f"../{other.code}/{page_id}.html",
             }
             for other in book.profile.languages
-            if other.code != lang
+            if other.code != lang and _has_twin(book, other.code, page_id)
         ]
         if page_id
         else []
@@ -50,6 +50,15 @@ def frame(
         "nav": nav_entries(book, lang),
         "head": head_meta(book, lang, path, page_id, title or book.profile.title[lang], description),
     }
+
+
+def _has_twin(book: Book, other: str, page_id: str) -> bool:
+    """Whether the page exists in the language `other`: a page of the prose where that language
+    has it; a generated page (home, glossary, numbers, …) in every language. The language switch,
+    the alternates and side-by-side reading (page.html.j2 shows its switches only with a twin)
+    point only at twins that exist."""
+    written = any(page.id == page_id for page in book.pages)
+    return not written or book.page(other, page_id) is not None
 
 
 def nav_entries(book: Book, lang: str) -> list[dict]:
