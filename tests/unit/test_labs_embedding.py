@@ -4,19 +4,32 @@ only their code; a name that is not a lab is one located error."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
-from conftest import edit, run_cli
+from conftest import ROOT, edit, make_project, run_cli
 
 
 @pytest.fixture(scope="module")
-def output(real_book):
-    return real_book.output
+def output(tmp_path_factory):
+    """The fixture book with the Atlas's lab contracts: two labs named together in the chapter's
+    opening (one tablist) and one more, on its own, at the end of the chapter, in both languages."""
+    project = make_project(tmp_path_factory.mktemp("labs"), "mini")
+    shutil.copy(ROOT / "ledger" / "labs.md", project / "ledger" / "labs.md")
+    for lang in ("zh", "en"):
+        page = project / f"content/{lang}/ch14/00-intro.md"
+        edit(page, "{{question-cards}}", "{{question-cards}}\n\n{{labs:memory,batch}}")
+        page.write_text(page.read_text(encoding="utf-8") + "\n{{labs:cost}}\n", encoding="utf-8")
+    result = run_cli("build", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "_site"
 
 
-def lab_scripts(html: str) -> list[str]:
-    return re.search(r'data-lab-scripts="([^"]*)"', html).group(1).split()
+def lab_scripts(html: str, lab: str) -> list[str]:
+    """The scripts the lab block holding `lab` loads when the reader nears it."""
+    block = html[: html.index(f'data-lab="{lab}"')]
+    return re.findall(r'data-lab-scripts="([^"]*)"', block)[-1].split()
 
 
 def page_scripts(html: str) -> list[str]:
@@ -24,45 +37,26 @@ def page_scripts(html: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_chapter_shows_four_labs_as_one_tablist_and_loads_their_code(output, lang):
-    html = output.document(f"{lang}/ch14.html")  # the chapter whole (it is published as several pages)
-    assert html.count('role="tablist"') == 1 and html.count('role="tab"') == 4
-    assert re.findall(r'data-lab="([a-z]+)" role="tabpanel"', html) == [
-        "memory",
-        "batch",
-        "speculative",
-        "fleet",
-    ]
-    scripts = lab_scripts(html)
-    assert [s.split("/")[-2] for s in scripts if s.endswith("/model.js")] == [
-        "memory",
-        "batch",
-        "speculative",
-        "fleet",
-    ]
-    assert not any("cost/" in s or "formulas/" in s for s in scripts)
-    assert "../assets/labs/shared/tabs.js" in page_scripts(html)
-    assert scripts[0] == "../assets/labs/shared/define.js"  # the module wrapper loads with the lab code
-
-
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_tutorial_shows_lab_e_alone_with_its_formula_module(output, lang):
-    html = output.text(f"{lang}/tf-overview.html")
-    assert 'role="tablist"' not in html and 'role="tabpanel"' not in html
-    assert re.findall(r'data-lab="([a-z]+)"', html) == ["cost"]
+def test_labs_named_together_are_one_tablist_and_a_lab_alone_is_a_region(output, lang):
+    html = (output / lang / "ch14.html").read_text(encoding="utf-8")
+    assert html.count('role="tablist"') == 1 and html.count('role="tab"') == 2
+    assert re.findall(r'data-lab="([a-z]+)" role="tabpanel"', html) == ["memory", "batch"]
     assert 'role="region" aria-labelledby="lab-cost-title"' in html
-    scripts = lab_scripts(html)
+    assert "../assets/labs/shared/tabs.js" in page_scripts(html)
+    # each block loads only its own labs' code, a formula module before the lab that uses it
+    together = lab_scripts(html, "memory")
+    assert together[0] == "../assets/labs/shared/define.js"  # the module wrapper comes with the code
+    assert [s.split("/")[-2] for s in together if s.endswith("/model.js")] == ["memory", "batch"]
+    assert not any("cost/" in s or "formulas/bottleneck" in s for s in together)
+    alone = lab_scripts(html, "cost")
     assert (
-        scripts.index("../assets/labs/formulas/bottleneck.js")
-        < scripts.index("../assets/labs/cost/model.js")
-        < scripts.index("../assets/labs/cost/ui.js")
+        alone.index("../assets/labs/formulas/bottleneck.js")
+        < alone.index("../assets/labs/cost/model.js")
+        < alone.index("../assets/labs/cost/ui.js")
     )
-    assert not any(name in s for s in scripts for name in ("memory/", "batch/", "fleet/", "tabs.js"))
-    assert "../assets/labs/shared/tabs.js" not in page_scripts(html)
-    for script in scripts + page_scripts(html):
-        assert output.text(f"{lang}/{script}".replace(f"{lang}/../", "")), (
-            script
-        )  # every script it names is shipped
+    assert not any(name in s for s in alone for name in ("memory/", "batch/", "tabs.js"))
+    for script in together + alone + page_scripts(html):
+        assert (output / lang / script).resolve().is_file(), f"{script} is named but not shipped"
 
 
 @pytest.mark.parametrize(

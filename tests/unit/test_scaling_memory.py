@@ -1,5 +1,6 @@
 """What a build holds once its pages are rendered: the parts that grow with the number of pages
-(issue 19, peak memory at 50x). Structural checks on the real book, never timings."""
+(issue 19, peak memory at 50x). Structural checks on the reader's fixture book (a chapter split into
+parts, claims, figures, a lab), never timings."""
 
 from __future__ import annotations
 
@@ -26,30 +27,31 @@ def _reachable(root, kind: type, limit: int = 2_000_000) -> int:
     return found
 
 
-def test_the_page_index_keeps_no_parse_tokens(real_book):
+def test_the_page_index_keeps_no_parse_tokens(reader_build):
     """Tokens are the largest thing per page: the index the gates read holds none of them."""
-    assert real_book.parsed
-    assert _reachable(real_book.parsed, Token) == 0
+    parsed = reader_build[0].parsed
+    assert parsed
+    assert _reachable(parsed, Token) == 0
 
 
-def test_the_page_index_keeps_no_text_runs_and_the_reading_order_is_made_again(real_book):
+def test_the_page_index_keeps_no_text_runs_and_the_reading_order_is_made_again(reader_build):
     """The page's text in reading order is read by one rule on a few pages: made from the tokens
     when asked, equal in its uses to the index, never held for every page."""
     from atlas_site.markdown import make_parser
     from atlas_site.resolve.pages import Event, part_tokens, reading_order
 
-    assert _reachable(real_book.parsed, Event) == 0
-    parsed = real_book.parsed[("en", "ch14")]
+    assert _reachable(reader_build[0].parsed, Event) == 0
+    parsed = reader_build[0].parsed[("en", "ch1")]
     events = reading_order(parsed.page, part_tokens(make_parser()))
     assert [e.use for e in events if e.use is not None] == parsed.uses
     texts = [e for e in events if e.use is None]
-    assert texts and all(e.text.strip() and e.location.path.startswith("content/en/ch14/") for e in texts)
+    assert texts and all(e.text.strip() and e.location.path.startswith("content/en/ch1/") for e in texts)
     assert [(e.location.path, e.location.line) for e in events] == sorted(
         (e.location.path, e.location.line) for e in events
     )
 
 
-def test_the_page_index_knows_every_image_where_it_was_written(real_book):
+def test_the_page_index_knows_every_image_where_it_was_written(reader_build):
     """The images gate reads the index (the tokens are gone by then): each image with its file:line:col."""
     from atlas_site.markdown import make_parser
     from atlas_site.render.markdown_rules import install_rules
@@ -57,7 +59,7 @@ def test_the_page_index_knows_every_image_where_it_was_written(real_book):
 
     md = make_parser()
     install_rules(md)
-    page = real_book.book.pages[0]
+    page = reader_build[0].book.pages[0]
     part = page.parts[0]
     edited = page.model_copy(
         update={
@@ -96,10 +98,10 @@ def test_the_same_href_or_id_on_two_pages_is_one_string():
     assert next(iter(first.ids)) is next(iter(second.ids))
 
 
-def test_the_gates_index_of_a_real_page_holds_no_tag_attributes(real_book):
+def test_the_gates_index_of_a_real_page_holds_no_tag_attributes(reader_build):
     """Of each page the gates keep only what they read: no attribute dict of any tag (the claim
     markup is one small count per class)."""
-    for path in ("zh/ch14.html", "en/bibliography.html"):
-        index = index_html(real_book.output.text(path))
+    for path in ("zh/ch1.html", "en/bibliography.html"):
+        index = index_html(reader_build[0].output.text(path))
         assert index.links and index.claim_markup.keys() <= {"claim", "badge-claim", "claim-setting"}
         assert _reachable(index, dict) == 1  # the counts themselves
