@@ -87,6 +87,17 @@ def _setting(state, claims: list, covers: str = "") -> str:
     )
 
 
+TAKEN_IN = ".,;:!?"  # marks a trailing setting takes in (a closing bracket or quote stays outside)
+
+
+def _take_punctuation(state) -> str:
+    mark = state.next_text[:1]
+    if mark and mark in TAKEN_IN + "。，；：！？":
+        state.taken = mark
+        return escape(mark)
+    return ""
+
+
 def _render_claim(state, use) -> str:
     claim = state.book.claims[use.key]
     label = state.ui(claim.label_key)
@@ -106,6 +117,11 @@ def _render_claim(state, use) -> str:
             html += f" {badge}"
         if place.covers:
             shared = [state.book.claims[c] for c in place.covers]
+            if not place.last:
+                # the setting ends the claim: set in the margin on a desk and folded away on a
+                # phone, the space before it would stand before the sentence's own punctuation
+                # ("2.6× ,"): the mark comes in before the setting instead ("2.6×, (setting)")
+                html += _take_punctuation(state)
             html += " " + _setting(state, shared, f' data-for="{escape(" ".join(place.covers))}"')
         if place.last:
             sources = [n for c in state.block.groups[place.group] for n in c.source]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..model import Book
 from .assets import CSP
-from .cjk_spacing import typesetter
+from .typography import typesetter
 from .web import head_meta
 
 

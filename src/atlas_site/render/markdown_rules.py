@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 
 from ..directives import REGISTRY
 from .evidence_blocks import close_block, note, open_block
@@ -29,7 +30,25 @@ def _cite(self, tokens, idx, options, env):
 def _directive(self, tokens, idx, options, env):
     meta = tokens[idx].meta
     directive = REGISTRY[meta["kind"]]  # resolve refused unknown and misplaced directives
-    return directive.render(env["state"], Call(meta["kind"], meta["arg"], meta.get("text")))
+    state = env["state"]
+    following = tokens[idx + 1] if idx + 1 < len(tokens) else None
+    # what the prose writes right after the directive: a claim whose setting would end it takes a
+    # punctuation mark there in before its setting (directives/evidence.py)
+    state.next_text = following.content if following is not None and following.type == "text" else ""
+    html = directive.render(state, Call(meta["kind"], meta["arg"], meta.get("text")))
+    state.next_text = ""
+    return html
+
+
+def _text(self, tokens, idx, options, env):
+    """Text, less a punctuation mark a claim took in before its setting (state.taken)."""
+    state = env.get("state")
+    content = tokens[idx].content
+    if state is not None and state.taken:
+        if content.startswith(state.taken):
+            content = content[len(state.taken) :]
+        state.taken = ""
+    return escapeHtml(content)
 
 
 def _heading_open(self, tokens, idx, options, env):
@@ -183,6 +202,7 @@ def install_rules(md: MarkdownIt) -> None:
     rules = md.add_render_rule
     rules("cite", _cite)
     rules("directive", _directive)
+    rules("text", _text)
     rules("directive_block", _directive)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)

@@ -17,6 +17,7 @@ from ..model import Book
 from .glossary import distinct_names
 from .mathml import formulas_as_source
 from .state import source_label
+from .typography import typeset_text
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
 # a paragraph of prose (data-para="SECTION.N" pairs it with its twin), not a block's label or notice
@@ -142,9 +143,20 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
     }
 
 
+def _typeset(value, html_lang: str):
+    """The cards' texts set as the page's text is (render/typography.py): a Chinese dash, quotes."""
+    if isinstance(value, str):
+        return typeset_text(value, html_lang)
+    if isinstance(value, dict):
+        return {key: _typeset(item, html_lang) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_typeset(item, html_lang) for item in value]
+    return value
+
+
 def render_previews(book: Book, lang: str, pages_html, wanted: set[str]) -> str:
     payload = json.dumps(
-        preview_data(book, lang, pages_html, wanted),
+        _typeset(preview_data(book, lang, pages_html, wanted), book.profile.language(lang).html_lang),
         ensure_ascii=False,
         sort_keys=True,
         separators=(",", ":"),

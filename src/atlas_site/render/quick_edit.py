@@ -26,10 +26,10 @@ from ..output import Output
 from ..resolve.pages import ParsedPage, part_tokens, reparse_part
 from ..resolve.references import check_page_references
 from .assets import page_assets
-from .cjk_spacing import typesetter
 from .dependencies import Dependencies
 from .markdown_rules import install_rules
 from .site import render_body
+from .typography import typesetter
 
 
 @dataclass

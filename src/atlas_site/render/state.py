@@ -95,6 +95,8 @@ class RenderState:
     )  # section id -> the reader's notice that a twin changed (translations/)
     block: EvidenceBlock | None = None  # the paragraph or table being rendered (evidence_blocks.py)
     notes_made: int = 0  # evidence notes so far on the page: their ids, evn-1, evn-2, ...
+    next_text: str = ""  # the prose right after the directive being rendered (render/markdown_rules.py)
+    taken: str = ""  # a punctuation mark a claim took in from that prose, left out of it
     groups_made: int = 0  # claim groups so far on the page: cg-1, cg-2, ... (evidence_blocks.py)
 
     # -- the state one part leaves for the next (cached with the part's HTML) --
