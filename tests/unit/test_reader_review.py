@@ -75,7 +75,7 @@ def typeset_built(tmp_path_factory):
     edit(
         zh,
         "DistServe 报告 {{claim:distserve-goodput}}。",
-        "DistServe 报告 {{claim:distserve-goodput}}，{{claim:distserve-slo}}。\n\n带宽 BW_eff 与 H_kv。",
+        "DistServe 报告 {{claim:distserve-goodput}}，{{claim:distserve-slo}}。\n\n带宽 BW_eff 与 H_kv，{{term:io}}。",
     )
     edit(
         project / "book.yaml",
@@ -141,3 +141,28 @@ def test_chinese_tooltips_and_cards_set_the_dash_as_the_text_does(typeset_built)
     assert "草稿——验证" in page(typeset_built, "zh/glossary.html")
     cards = page(typeset_built, "assets/previews-zh.js")
     assert "草稿——验证" in cards and "草稿—验证" not in cards
+
+
+# -- 1. the Chinese glossary: Latin abbreviations under their letter, no empty letter, one "used in"
+def test_chinese_glossary_files_abbreviations_under_their_letter_and_uses_are_shared(typeset_built):
+    zh = main_of(page(typeset_built, "zh/glossary.html"))
+    letter_of = {}
+    for group in re.finditer(r'<h2 id="letter-(\w+)">(.*?)</h2>(.*?)</section>', zh, re.S):
+        entries = re.findall(r'id="term-([\w-]+)"', group.group(3))
+        assert entries, f"letter {group.group(2)} has no entry"
+        letter_of.update(dict.fromkeys(entries, group.group(2)))
+    # TTFT (首 token 延迟), KV (键值缓存), IO (输入输出) by their abbreviation; 有效吞吐 by pinyin
+    assert letter_of == {"ttft": "T", "kv-cache": "K", "io": "I", "goodput": "Y"}, letter_of
+    links = re.findall(r'href="#letter-(\w+)"', zh)
+    assert sorted(links) == sorted(letter.lower() for letter in set(letter_of.values()))
+
+    def used(lang):
+        html = main_of(page(typeset_built, f"{lang}/glossary.html"))
+        # the page of each link (the definition's anchor is where that language's page defines it)
+        return {
+            entry: [href.split("#")[0] for href in re.findall(r'href="([^"]+)"', body)]
+            for entry, body in re.findall(r'id="term-([\w-]+)">(.*?)</div>', html, re.S)
+        }
+
+    assert used("zh") == used("en")  # the same places, whichever language uses the term there
+    assert used("en")["io"]  # used only in the Chinese prose of that section, listed in English too

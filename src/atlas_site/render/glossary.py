@@ -4,18 +4,27 @@ English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup
 
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
 from .mathml import text_with_formulas
-from .uses import places_of
+from .uses import shared_places
+
+LATIN = re.compile(r"[A-Za-z]")
 
 
-def sort_key(name: str, lang: str) -> tuple:
+def sort_key(name: str, lang: str, abbr: str | None = None) -> tuple:
     """Alphabetical, ignoring case; Chinese characters by their pinyin, letters first and the tone
-    as a digit after them (推 tui1 before 吞 tun1; 读 du2 before 堵 du3), Latin words as they are."""
+    as a digit after them (推 tui1 before 吞 tun1; 读 du2 before 堵 du3), Latin words as they are.
+    A Chinese name that readers meet as a Latin abbreviation (首 token 延迟, TTFT; token 间延迟,
+    ITL) is found under the abbreviation's letter, as the prose writes it: never under the pinyin
+    of its characters, nor under a Latin word inside its name."""
+    if lang.startswith("zh") and abbr and LATIN.match(abbr):
+        return (abbr.casefold(),), name
     if lang.startswith("zh"):
         # imported here: its dictionaries take a third of a second to load, which a book without
         # Chinese terms (or a build whose glossary comes from the cache) never needs
@@ -46,19 +55,25 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
     return abbr, others
 
 
-def _defined(term_id: str, place) -> dict:
-    """Where a term is first defined: the page and, when the term stands in one, the section."""
+def _defined(term_id: str, place, on_page: bool = True) -> dict:
+    """Where a term is first defined: the page and, when the term stands in one, the section (its
+    definition there when this language's page has it, else the section)."""
     # the link names the section (its page before it, as plain text): "Ch. 14 · Serving · [Speculative decoding: …]"
     page = "" if place.title == place.page_title else place.page_title
-    return {"href": f"{place.page_id}.html#term-{term_id}", "label": place.title, "page": page}
+    href = f"{place.page_id}.html#term-{term_id}" if on_page else place.href
+    return {"href": href, "label": place.title, "page": page}
 
 
 def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
-    places = places_of(book, parsed, lang, "term")
+    # the sections that use a term in any language: the same "also used in" on every language's page
+    places = shared_places(book, parsed, lang, "term")
+    here = {
+        (p.page.id, use.key) for (lang_, _), p in parsed.items() if lang_ == lang for use in p.uses_of("term")
+    }
     entries = []
     for term in book.terms.values():
         used = places.get(term.id, [])
-        key = sort_key(term.names[lang], lang)
+        key = sort_key(term.names[lang], lang, term.abbr)
         abbr, others = distinct_names(term, lang, book.profile.languages)
         entries.append(
             {
@@ -72,7 +87,7 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
                 ],
                 "definition": Markup(text_with_formulas(term.definition[lang])),  # $…$ as MathML
                 "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
-                "defined": _defined(term.id, used[0]) if used else None,
+                "defined": _defined(term.id, used[0], (used[0].page_id, term.id) in here) if used else None,
                 "used": used,
             }
         )

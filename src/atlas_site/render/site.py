@@ -344,7 +344,12 @@ def _render_generated(
     if "glossary" in generated:
         output.add(
             f"{lang}/glossary.html",
-            cache.get("glossary", digest(version, uses), lambda: render_glossary(book, env, parsed, lang)),
+            # its "used in" lists are every language's uses of the terms (render/uses.py shared_places)
+            cache.get(
+                "glossary",
+                digest(version, uses, _term_uses(parsed)),
+                lambda: render_glossary(book, env, parsed, lang),
+            ),
         )
     # the pages are read one at a time (a copy of every page's HTML at once would be the largest
     # thing a big book's build holds), and hashed as the bytes they already are
@@ -365,3 +370,7 @@ def _render_generated(
             ),
         ),
     )
+
+
+def _term_uses(parsed: dict) -> list:
+    return [[key, [[u.key, u.section] for u in p.uses_of("term")]] for key, p in sorted(parsed.items())]

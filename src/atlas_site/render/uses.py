@@ -46,3 +46,32 @@ def figure_claims(book: Book, parsed: dict, lang: str) -> dict[str, list[Place]]
             if kind == "claim":
                 found.setdefault(claim_id, []).extend(p for p in places if p not in found.get(claim_id, []))
     return found
+
+
+def shared_places(book: Book, parsed: dict, lang: str, kind: str) -> dict[str, list[Place]]:
+    """key -> the sections that use it in any language, in `lang`'s reading order and with its
+    titles: the same list on every language's page (a term used in one language's section and not
+    in its twin's is still that section's subject in both)."""
+    sections: dict[str, set[tuple[str, str]]] = {}
+    for (_lang, page_id), parsed_page in parsed.items():
+        for use in parsed_page.uses_of(kind):
+            sections.setdefault(use.key, set()).add((page_id, use.section))
+    found: dict[str, list[Place]] = {}
+    for page in book.pages_in(lang):
+        parsed_page = parsed.get((lang, page.id))
+        if parsed_page is None:
+            continue
+        page_title = page.meta.short_title or page.meta.title
+        order = [""] + [s.id for s in parsed_page.sections]
+        for key, where in sections.items():
+            for section in sorted(
+                (s for p, s in where if p == page.id),
+                key=lambda s: order.index(s) if s in order else len(order),
+            ):
+                heading = parsed_page.section(section)
+                if section and heading is None:
+                    continue  # a section this language does not have (the parity gate says so)
+                found.setdefault(key, []).append(
+                    Place(page.id, section, heading.title if heading else page_title, page_title)
+                )
+    return found
