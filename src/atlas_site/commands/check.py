@@ -85,6 +85,7 @@ def run(args) -> int:
                     result.book.languages,
                     labs={lab_id: lab.model_dump() for lab_id, lab in result.book.labs.items()},
                     lab_runtime=lab_runtime_for(root),
+                    root=root,
                 )
         finally:  # epubcheck's processes are waited for whatever the walk did
             reports += editions.reports() if editions is not None else []

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceLocation
 from ..output import Output
+from ..search_index import index_search
 from ..write import write_site
 from .accessibility import axe_problems, axe_source, contrast_problems, in_each_scheme, target_problems
 from .browser import VIEWPORTS, PageWalk, check_switch, check_tabs, launched_browser, serve_folder
@@ -33,6 +34,7 @@ from .figure_layout import (
 )
 from .labs import LabVisit, chart_problems, model_problems, visit_labs
 from .report import GateReport
+from .search import run_searches
 
 MAX_WORKERS = 4  # beyond this the browsers' memory grows faster than the walk shortens
 
@@ -227,14 +229,29 @@ def _deal(pages: list[str], output: Output, count: int) -> list[list[str]]:
     return [share for share in (ordered[i::count] for i in range(count)) if share]
 
 
+def _search(base: str, searches: list[tuple], browser=None) -> GateReport:
+    """The search_finds rules, in a Chromium of their own unless one is given."""
+    with contextlib.nullcontext(browser) if browser else launched_browser() as chromium:
+        return run_searches(chromium, base, searches)
+
+
 def run_browser_gates(
-    output: Output, rules=(), languages=(), browser=None, pages=None, labs=None, lab_runtime=None
+    output: Output,
+    rules=(),
+    languages=(),
+    browser=None,
+    pages=None,
+    labs=None,
+    lab_runtime=None,
+    root: Path | None = None,
 ) -> list[GateReport]:
     """The browser gates over every page, or over `pages` only (the test suite splits the real book
     between its workers; `check --browser` always walks every page); `browser` reuses a launched
     Chromium (the test suite shares one) for one worker, else each worker launches its own.
     `labs` (lab id -> contract) and `lab_runtime` (runs the labs' functions in Node: the commands
-    make it, a gate runs no stage) check the numbers every lab shows against its model."""
+    make it, a gate runs no stage) check the numbers every lab shows against its model. `root`, the
+    project, holds the search_finds rules' query files: with one, the site is searched as published
+    (its search index built) beside the walk."""
     every_page = output.html_pages()
     pages = every_page if pages is None else [p for p in every_page if p in set(pages)]
     plan = Plan(
@@ -244,16 +261,23 @@ def run_browser_gates(
     found: dict[str, Findings] = {}
     external: list[tuple[str, str]] = []
     console: list[tuple[str, str]] = []
+    search_rules = [rule for rule in rules if rule.name == "search_finds"]
+    searches = [(rule, rule.queries(root, output, languages)[0]) for rule in search_rules] if root else []
+    searched: GateReport | None = None
     with tempfile.TemporaryDirectory(prefix="atlas-browser-") as folder:
         site = Path(folder) / "_site"
-        write_site(output, site)
+        index = (lambda staging: index_search(staging, (root,))) if searches and root else None
+        write_site(output, site, finish=index)
         with serve_folder(site) as base:
             if browser:  # a Chromium of this thread's Playwright: walked here, in order
                 results = [_walk_share(base, pages, plan, browser)]
+                searched = _search(base, searches, browser) if searches else None
             else:
                 shares = _deal(pages, output, worker_count(len(pages)))
-                with concurrent.futures.ThreadPoolExecutor(max_workers=len(shares) or 1) as workers:
+                with concurrent.futures.ThreadPoolExecutor(max_workers=len(shares) + 1) as workers:
+                    searching = workers.submit(_search, base, searches) if searches else None
                     results = list(workers.map(lambda share: _walk_share(base, share, plan), shares))
+                    searched = searching.result() if searching else None
             for share_found, share_external, share_console in results:
                 found.update(share_found)
                 external += share_external
@@ -267,7 +291,7 @@ def run_browser_gates(
                 f"{visit.path}: lab {visit.lab} against its model in Node: {line}",
             )
         )
-    return _reports(
+    reports = _reports(
         [found[path] for path in pages],
         pages,
         languages,
@@ -277,6 +301,11 @@ def run_browser_gates(
         len(pages) < len(every_page),
         lab_runtime is not None,
     )
+    if search_rules:
+        reports.append(
+            searched or GateReport("search", "", skipped="no project folder to read the query files from")
+        )
+    return reports
 
 
 def _reports(

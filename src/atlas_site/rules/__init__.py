@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from . import browser, citations, counts, structure, teaching, terms, weight
+from . import browser, citations, counts, search, structure, teaching, terms, weight
 from .base import Args, Check, RuleKind
 
 RULE_KINDS: dict[str, type[RuleKind]] = {
     kind.name: kind
-    for module in (structure, terms, teaching, citations, counts, weight, browser)
+    for module in (structure, terms, teaching, citations, counts, weight, browser, search)
     for kind in module.KINDS
 }
 
