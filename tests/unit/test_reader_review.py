@@ -75,7 +75,7 @@ def typeset_built(tmp_path_factory):
     edit(
         zh,
         "DistServe 报告 {{claim:distserve-goodput}}。",
-        "DistServe 报告 {{claim:distserve-goodput}}，{{claim:distserve-slo}}。\n\n带宽 BW_eff 与 H_kv，{{term:io}}。",
+        "DistServe 报告 {{claim:distserve-goodput}}，{{claim:distserve-slo}}。\n\n带宽 BW_eff 与 H_kv，{{term:io}}，2025—2026 年。",
     )
     edit(
         project / "book.yaml",
@@ -166,3 +166,20 @@ def test_chinese_glossary_files_abbreviations_under_their_letter_and_uses_are_sh
 
     assert used("zh") == used("en")  # the same places, whichever language uses the term there
     assert used("en")["io"]  # used only in the Chinese prose of that section, listed in English too
+
+
+# -- 2. the bibliography: the numbers readers meet in the text, the work's title once ------------
+def test_bibliography_entry_shows_the_number_of_the_text_and_the_title_once(mini_built):
+    for lang in ("zh", "en"):
+        html = main_of(page(mini_built, f"{lang}/bibliography.html"))
+        entry = re.search(r'<li class="bib-entry" id="src-flashattention-2022".*?</li>', html, re.S).group(0)
+        # the chapter cites it as [N04]; r42, its other ledger number, is shown on no page
+        assert re.findall(r'class="bib-number">([^<]*)<', entry) == ["N04"], entry
+        assert entry.count("FlashAttention: Fast and Memory-Efficient Exact Attention") == 1, entry
+        assert "https://arxiv.org/abs/2205.14135" in entry and "(2022)" in entry
+        assert " — " not in re.sub(r"<[^>]+>", "", entry)
+
+
+def test_chinese_ranges_of_numbers_use_an_en_dash(typeset_built):
+    zh = main_of(page(typeset_built, "zh/ch14.html"))
+    assert "2025–2026 年" in zh and "2025—2026" not in zh

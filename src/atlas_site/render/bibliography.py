@@ -5,6 +5,8 @@ render/previews.py."""
 
 from __future__ import annotations
 
+import re
+
 from ..model import Book
 from ..model.sources import ReferenceEntry
 from ..rules.citations import CitesAll
@@ -23,6 +25,11 @@ def render_bibliography(
         numbers = registry.numbers_of(key)
         ledger = [registry.entry(n) for n in numbers]
         refs = [e for e in ledger if isinstance(e, ReferenceEntry)]
+        # the numbers readers meet in the text (a page shows one number per work, shown_number):
+        # a ledger number no page shows is our bookkeeping, not the reader's ("89" beside "42")
+        seen = {label for _path, _section, label in cites.places.get((lang, key), [])}
+        labels = [source_label(book, n) for n in numbers]
+        in_text = [label for label in labels if label in seen] or labels
         entries.append(
             {
                 "work": work,
@@ -31,7 +38,7 @@ def render_bibliography(
                     if work.howpublished in book.profile.venues
                     else work.howpublished
                 ),
-                "numbers": [source_label(book, n) for n in numbers],
+                "numbers": in_text,
                 "evidence": sorted(
                     {book.profile.evidence[e.evidence][lang] for e in ledger if e is not None}
                 ),
@@ -40,8 +47,12 @@ def render_bibliography(
                 "rolling": any(e.rolling for e in ledger if e is not None),
                 "refs": [
                     {
-                        "label": source_label(book, r.number),
-                        "title": r.title_in(lang),
+                        "label": source_label(book, r.number)
+                        if source_label(book, r.number) in in_text
+                        else "",
+                        # the work's title is the entry's heading: a line says what this document
+                        # of it is ("full paper"), not the title again
+                        "title": _document(r.title_in(lang), work.title, len(ledger)),
                         "accessed": r.accessed,
                         "material_date": r.material_date_in(lang),
                         "scope": r.scope[lang] if r.scope else None,
@@ -73,6 +84,27 @@ def render_bibliography(
         legend=_legend(book, lang),
         styles=["atlas.css", "bibliography.css"],
     )
+
+
+def _document(title: str, work_title: str, documents: int) -> str:
+    """What a ledger entry's title adds to its work's: nothing when it repeats it ("Fast
+    Transformer Decoding: … (MQA, 2019)" under that title), the part after " — " where it names
+    the work and then the document ("Stable Answers, … — full paper": "full paper"), the title
+    itself where the work has several documents and it names one of them otherwise."""
+    head, dash, tail = title.rpartition(" — ")
+    if dash and _same_work(head, work_title):
+        return tail
+    if _same_work(title, work_title) or documents == 1:
+        return ""
+    return title
+
+
+def _same_work(title: str, work_title: str) -> bool:
+    def plain(text: str) -> str:
+        return re.sub(r"\s*\([^)]*\)\s*$", "", text).casefold().strip(" .:")
+
+    a, b = plain(title), plain(work_title)
+    return bool(a) and (b.startswith(a) or a.startswith(b))
 
 
 def _section_titles(book: Book, lang: str, parsed: dict) -> dict:

@@ -2,8 +2,9 @@
 `typeset`) and on the text of its cards, whatever wrote it (prose, a ledger record, a template):
 
 - Chinese: no ASCII space beside full-width punctuation and a lone em dash between Chinese
-  characters as —— (cjk_spacing.py); the same dash rule in a tooltip (`title`), which a CJK font
-  otherwise shows as a single stroke that reads as 一 ("草稿—验证" beside "草稿——验证" in the text);
+  characters as —— (cjk_spacing.py), a range of numbers with – ("2025—2026 年": 2025–2026);
+  the same dash rule in a tooltip (`title`), which a CJK font otherwise shows as a single
+  stroke that reads as 一 ("草稿—验证" beside "草稿——验证" in the text);
 - a Latin-script language with typographic quotes of its own (QUOTES: English “…” ‘…’, German
   „…“ ‚…‘): the straight quotes of its text become curly ones, an apostrophe ’;
 - every language: a variable written as an identifier outside math (`BW_eff`, `H_kv`, `t_first`,
@@ -142,6 +143,18 @@ def identifiers(html: str) -> list[str]:
     ]
 
 
+# a range of numbers written with an em dash ("2025—2026 年"): Chinese writes a range with – or ～
+RANGE_DASH = re.compile(r"(?<=\d)—(?=\d)")
+
+
+def _cjk_ranges(html: str) -> str:
+    pieces = list(_pieces(html))
+    for piece in pieces:
+        if piece.kind == "text" and "—" in piece.text:
+            piece.text = RANGE_DASH.sub("–", piece.text)
+    return "".join(piece.text for piece in pieces)
+
+
 def _cjk_tooltips(html: str) -> str:
     """A Chinese tooltip's lone em dash as the text sets it (——)."""
     return TITLE.sub(lambda m: m.group(1) + CJK_DASH.sub("——", m.group(2)) + m.group(3), html)
@@ -150,7 +163,7 @@ def _cjk_tooltips(html: str) -> str:
 def typeset_text(text: str, html_lang: str) -> str:
     """A plain text shown to readers outside the page's HTML (a card's data), set as the page is."""
     if chinese(html_lang):
-        return CJK_DASH.sub("——", text)
+        return RANGE_DASH.sub("–", CJK_DASH.sub("——", text))
     marks = quote_marks(html_lang)
     if marks is None or ('"' not in text and "'" not in text):
         return text
@@ -171,7 +184,7 @@ def typesetter(html_lang: str) -> Callable[[Markup], Markup]:
     def typeset(markup) -> Markup:
         html = str(markup)
         if cjk:
-            html = _cjk_tooltips(tidy(html))
+            html = _cjk_tooltips(_cjk_ranges(tidy(html)))
         elif marks is not None:
             html = curl_quotes(html, marks)
         return Markup(set_identifiers(html))
