@@ -50,8 +50,8 @@ def visible_text(html: str, lang: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def site(real_book):
-    return real_book
+def site(reader_build):
+    return reader_build[0]  # the reader's fixture book: a split chapter, two registries, a tutorial
 
 
 def test_bibliography_speaks_the_readers_language_and_never_of_our_files(site):
@@ -64,10 +64,6 @@ def test_bibliography_speaks_the_readers_language_and_never_of_our_files(site):
         assert not INTERNAL.findall(text), (
             f"{lang}: reader text names our own files: {INTERNAL.findall(text)[:5]}"
         )
-    chinese = site.output.text("zh/bibliography.html")
-    assert "FA1 全文" in chinese and "FlashAttention (FA1), full text" in site.output.text(
-        "en/bibliography.html"
-    )
 
 
 def test_bibliography_explains_what_the_numbers_are(site):
@@ -80,9 +76,8 @@ def test_bibliography_explains_what_the_numbers_are(site):
             assert span in legend and registry.title[lang] in legend, (
                 f"{lang}: {span} {registry.title[lang]} not explained"
             )
-        chapter = site.book.page(lang, "ch14").meta.short_title
-        series = next(p for p in site.book.profile.parts if p.series).title[lang]
-        assert chapter in legend and series in legend, "each list is tied to the part that cites all of it"
+        chapter = site.book.page(lang, "ch1").meta.short_title
+        assert chapter in legend, "a list is tied to the part that cites all of it (ch1: cites_all nodes)"
         example = re.search(r"(N\d\d · \d+)", legend)
         assert example, "a real entry with two numbers illustrates the legend"
         node, ref = example.group(1).split(" · ")
@@ -101,7 +96,7 @@ def test_back_links_name_the_page_and_section_they_lead_to(site):
         targets = re.findall(
             r'<a href="\.\./([a-z]+/[a-z0-9-]+\.html)#([a-z0-9-]+)">([^<]+)</a>', "".join(links)
         )
-        assert len(targets) > 200
+        assert len(targets) >= 4, targets
         assert "↩" not in "".join(links)
         for path, section, text in targets:
             page = site.output.text(path)
@@ -124,8 +119,8 @@ def test_theme_script_runs_before_the_stylesheets_and_is_not_deferred(site):
 
 
 def test_print_parts_only_on_pages_that_cite(site):
-    ch14 = site.output.text("en/ch14.html")
-    assert "data-print-refs" in ch14 and "data-print-url" in ch14
+    chapter = site.output.text("en/ch1.html")
+    assert "data-print-refs" in chapter and "data-print-url" in chapter
     assert "data-print-refs" not in site.output.text("en/bibliography.html")
 
 
