@@ -1,5 +1,5 @@
-"""The figure checks can fail: a cramped figure and a label on a curve are named. Every figure
-of every page is checked by `check --browser` (gates/browser_walk.py: at 390 px the text size,
+"""The figure checks can fail, on the reader's fixture book (tests/projects/reader): a cramped
+figure and a label on an arrow are named. Every figure of every page is checked by `check --browser` (gates/browser_walk.py: at 390 px the text size,
 boxes, overlaps and ink; at 1280 px the same but the size, the width in the column, the scale and
 the contrast in both colour schemes), so no test here walks the book's figures."""
 
@@ -16,21 +16,20 @@ from atlas_site.gates.figure_layout import (
 
 
 @pytest.fixture(scope="module")
-def site(real_book, real_site_url, chromium):
-    return real_site_url, chromium, real_book.book
+def site(reader_site):
+    return reader_site  # the reader's fixture book: its figure serving-stack is on ch1
 
 
 def _open(site, path, width, scheme="light"):
-    base, browser, _ = site
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    context = site["browser"].new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page = context.new_page()
-    page.goto(f"{base}/{path}")
+    page.goto(site["base"] + path)
     return context, page
 
 
 def test_the_checks_fail_on_a_cramped_figure(site):
     """The size and width checks are not vacuous: a figure of small text shown narrow fails both."""
-    context, page = _open(site, "en/ch14.html", 1280)
+    context, page = _open(site, "en/ch1.html", 1280)
     try:
         page.evaluate("""() => {
             const fig = document.querySelector('[data-figure]:not(figure)');
@@ -48,19 +47,20 @@ def test_the_checks_fail_on_a_cramped_figure(site):
         context.close()
 
 
-def test_the_ink_check_finds_a_label_on_a_curve(site):
-    """A label moved onto the goodput curve is reported; before, a label on an axis or a line
+def test_the_ink_check_finds_a_label_on_an_arrow(site):
+    """A label moved onto the request arrow is reported; before, a label on an axis or a line
     passed every check (only text against text was compared)."""
-    context, page = _open(site, "en/ch14.html", 1280)
+    context, page = _open(site, "en/ch1.html", 1280)
     try:
         assert figure_ink_problems(page) == []
-        page.evaluate("""() => { const fig = document.querySelector('[data-figure="goodput-load"] svg');
-            const point = fig.querySelector('polyline.fig-curve').points.getItem(3);
-            const label = [...fig.querySelectorAll('text')].find((t) => t.textContent.includes('goodput peaks'));
-            label.setAttribute('x', point.x - 10); label.setAttribute('y', point.y + 5);
-            label.querySelectorAll('tspan[x]').forEach((s) => s.setAttribute('x', point.x - 10)); }""")
-        assert any("goodput peaks" in p and "sits on a curve" in p for p in figure_ink_problems(page)), (
-            figure_ink_problems(page)
-        )
+        page.evaluate("""() => { const fig = document.querySelector('[data-figure="serving-stack"] svg');
+            const arrow = fig.querySelector('.fig-arrow polyline').points;
+            const x = (arrow.getItem(0).x + arrow.getItem(1).x) / 2;
+            const y = (arrow.getItem(0).y + arrow.getItem(1).y) / 2;
+            const label = [...fig.querySelectorAll('text')].find((t) => t.textContent.includes('Device kernels'));
+            label.setAttribute('x', x - 10); label.setAttribute('y', y + 5); label.setAttribute('text-anchor', 'start');
+            label.querySelectorAll('tspan[x]').forEach((s) => s.setAttribute('x', x - 10)); }""")
+        problems = figure_ink_problems(page)
+        assert any("Device kernels" in p and "sits on an arrow" in p for p in problems), problems
     finally:
         context.close()

@@ -2,45 +2,20 @@
 a sheet, a split chapter's pages that say which part they are, a language switch that keeps the
 paragraph, formulas whose subscripts drop, one style of evidence label, Chinese punctuation around
 them, the labs' summary bar, the header of the reference pages, and the glossary. On the reader's
-fixture book (tests/projects/reader: its chapter split into ch1 and ch1-fleet, as the Atlas splits
-Chapter 14), except the two tests of the Atlas's Labs C and E, on the Atlas as published."""
+fixture book (tests/projects/reader: its chapter split into ch1, ch1-fleet and ch1-summary, as the
+Atlas splits Chapter 14; Labs C and E on its tutorial page tut-labs)."""
 
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
-from conftest import ROOT, edit, make_project, run_cli
+from conftest import edit, make_project, run_cli
 from conftest import open_page as _open
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESK = {"viewport": {"width": 1280, "height": 800}}
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory):
-    """The real book as it is published (book.yaml unchanged: Chapter 14 split into one page per
-    part), built once for this module into a temporary folder."""
-    from atlas_site.build import build
-
-    project = tmp_path_factory.mktemp("published") / "book"
-    for name in ("content", "ledger", "sources", "templates", "labs_js"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
-    shutil.copy(ROOT / "book.yaml", project / "book.yaml")
-    folder = project.parent / "_site"
-    result = build(project, folder)
-    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
-    return folder
-
-
-@pytest.fixture(scope="module")
-def atlas(published, chromium):
-    from atlas_site.gates.browser import serve_folder
-
-    with serve_folder(published) as url:
-        yield {"base": url, "browser": chromium, "folder": published}
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +26,10 @@ def site(reader_site):
 # ---------------------------------------------------------------- review item 2: search on a phone
 
 
-@pytest.mark.parametrize("lang, query", [("zh", "KV 缓存"), ("en", "KV cache")])
-def test_phone_search_is_a_full_height_sheet_with_one_close_button(atlas, lang, query):
-    """On the Atlas: its results outgrow a phone screen (the list must scroll); the fixture's few do not."""
-    context, page = _open(atlas, f"{lang}/ch14-memory.html", **PHONE)
+@pytest.mark.parametrize("lang, query", [("zh", "显存"), ("en", "request")])
+def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, query):
+    """Queries with more results than a phone screen holds (the list must scroll)."""
+    context, page = _open(site, f"{lang}/ch1-fleet.html", **PHONE)
     page.locator("#search-input").tap()
     page.fill("#search-input", query)
     page.wait_for_selector(".search-result", timeout=30000)
@@ -210,16 +185,16 @@ def test_switch_carries_the_paragraph_covering_the_header_line_and_cleans_the_ad
     context.close()
 
 
+# a phone's screen 600 px tall: the fixture's glossary and numbers page are then two to three
+# screens long, and the entry chosen lies below the first screen of either language's page
+SHORT_PHONE = {**PHONE, "viewport": {"width": 390, "height": 600}}
+
+
 @pytest.mark.parametrize(
-    "book, path, entries",
-    # on the Atlas: the fixture's glossary and numbers page are too short to scroll an entry to the top
-    [
-        pytest.param("atlas", "en/glossary.html", ".glossary-entry[id]", marks=pytest.mark.book),
-        pytest.param("atlas", "zh/numbers.html", "tr.numbers-row[id]", marks=pytest.mark.book),
-    ],
+    "path, entries", [("en/glossary.html", ".glossary-entry[id]"), ("zh/numbers.html", "tr.numbers-row[id]")]
 )
-def test_switch_on_a_reference_page_keeps_the_entry(request, book, path, entries):
-    context, page = _open(request.getfixturevalue(book), path, **PHONE)
+def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries):
+    context, page = _open(site, path, **SHORT_PHONE)
     _scroll_by_hand(
         page,
         """(selector) => { const all = [...document.querySelectorAll(selector)];
@@ -239,7 +214,12 @@ def test_switch_on_a_reference_page_keeps_the_entry(request, book, path, entries
     page.wait_for_url(f"**#{wanted}")
     page.wait_for_load_state("load")
     page.wait_for_timeout(300)
-    top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", wanted)
+    top, below = page.evaluate(
+        "(id) => { const el = document.getElementById(id), top = el.getBoundingClientRect().top;"
+        " return [top, top + scrollY > innerHeight]; }",
+        wanted,
+    )
+    assert below, f"{wanted} is on the first screen of the other language's page: the test proves nothing"
     assert 0 <= top < page.evaluate("innerHeight"), (
         f"{wanted} is {top} px from the top of the other language's page"
     )
@@ -278,12 +258,33 @@ def test_subscripts_drop_visibly_and_no_font_is_downloaded(site, lang):
 # ---------------------------------------------------------------- review item 11: the header on a phone
 
 
-@pytest.mark.parametrize(
-    "path", ["zh/index.html", "en/glossary.html", "zh/numbers.html", "en/bibliography.html"]
+# Found moving this test off the Atlas (reported, not fixed here): on a phone the header shows the
+# book's full title even where book.yaml gives a short one, so a title wider than the Atlas's ("Reader
+# fixture book", 179 px) pushes the language switch and the theme button onto a second row: an 81 px
+# sticky header on the fixture's English pages.
+LONG_TITLE = pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="theme: a long book title wraps the phone's header"
 )
-def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(atlas, path):
-    """On the Atlas: its reference pages are several screens long (the fixture's are not)."""
-    context, page = _open(atlas, path, **PHONE)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "zh/index.html",
+        "zh/numbers.html",
+        "zh/bibliography.html",
+        pytest.param("en/glossary.html", marks=LONG_TITLE),
+    ],
+)
+def test_reference_pages_keep_one_header_row_and_back_to_top_waits_for_a_screen(site, path):
+    """The fixture's reference pages are one or two screens long: a block of empty space after the
+    page's own content makes them several screens long (the header and the button do not look at
+    what the page holds, only at how far the reader has scrolled)."""
+    context, page = _open(site, path, **PHONE)
+    page.evaluate(
+        "() => { const room = document.createElement('div'); room.style.height = '3000px';"
+        " document.querySelector('main').appendChild(room); }"
+    )
     assert page.locator(".site-nav").is_visible(), "the site's links are there at the top"
     assert not page.locator(".to-top").is_visible(), "back to the top does nothing at the top"
     page.mouse.wheel(0, 400)
@@ -354,9 +355,9 @@ def _centre(page, selector):
     page.wait_for_timeout(400)  # the observers report after the next frame
 
 
-def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_the_invalid_field(atlas):
-    """On the Atlas: Lab E's groups (step, unit, task); the fixture's Lab A has none."""
-    context, page = _open(atlas, "en/tf-overview.html#lab-cost-panel", **PHONE)
+def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_the_invalid_field(site):
+    """Lab E's groups (step, unit, task), on the fixture's tut-labs (Lab A has none)."""
+    context, page = _open(site, "en/tut-labs.html#lab-cost-panel", **PHONE)
     page.wait_for_selector("#lab-cost-panel.lab-js")
     group = "#lab-cost-panel .lab-group[data-group='{}']"
     _centre(page, group.format("step") + " > .lab-inputs")
@@ -733,10 +734,11 @@ def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_searc
     context.close()
 
 
-def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line(atlas):
+def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line(site):
     """Review 31-c item 7: 'Used in' was 130 px wide on a desk (rows 300-500 px tall) and its bullets
-    sat beside the last line of a wrapped link. On the Atlas: its uses wrap (the fixture's are short)."""
-    context, page = _open(atlas, "en/numbers.html", **DESK)
+    sat beside the last line of a wrapped link. The fixture's batching claim is used in tut-labs'
+    section with a long title: its link wraps."""
+    context, page = _open(site, "en/numbers.html", **DESK)
     seen = page.evaluate(
         """() => { const th = [...document.querySelectorAll('.numbers-table:not(.numbers-examples) th')].filter(th => th.getBoundingClientRect().width > 0).pop();
           const dates = [...document.querySelectorAll('td.claim-verified')].map(td => td.getBoundingClientRect().height);
@@ -791,13 +793,13 @@ def test_lab_labels_and_messages_keep_their_subscripts(site, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_speculative_chart_names_its_bars_and_the_slider_follows_an_invalid_box(atlas, lang):
+def test_the_speculative_chart_names_its_bars_and_the_slider_follows_an_invalid_box(site, lang):
     """Review 31-c item 11: the best and the current bar differed only by an outline and a lighter
     green (hard to tell apart in the dark scheme); with acceptance 1.5 typed, the slider sat at 1.
-    On the Atlas: Lab C's chart; the fixture places Lab A only."""
-    context = atlas["browser"].new_context(**PHONE, color_scheme="dark")
+    Lab C's chart, on the fixture's tut-labs."""
+    context = site["browser"].new_context(**PHONE, color_scheme="dark")
     page = context.new_page()
-    page.goto(atlas["base"] + f"{lang}/ch14-labs-history.html#lab-speculative-panel", wait_until="load")
+    page.goto(site["base"] + f"{lang}/tut-labs.html#lab-speculative-panel", wait_until="load")
     page.wait_for_selector("#lab-speculative-panel.lab-js")
     page.locator("#lab-speculative-panel [data-lab-chart]").scroll_into_view_if_needed()
     page.wait_for_selector("#lab-speculative-panel .lab-chart-mark")
