@@ -73,14 +73,15 @@
      the other language shares: "#term-…". Null at the top of the page. */
   function placeBeingRead() {
     if (window.scrollY < 1) return null;
-    var header = document.querySelector(".site-header");
-    var line = header ? header.getBoundingClientRect().bottom + 1 : 0;
+    var line = coveredLine();
     var blocks = document.querySelectorAll("article [data-para]");
     var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id]");
     var found = null, below = null;
+    /* an entry whose last few px show below the line shows its padding, not its text: it is read */
+    var slack = blocks.length ? 0 : 12;
     for (var i = 0; i < entries.length; i++) {
       var box = entries[i].getBoundingClientRect();
-      if (box.bottom <= line) { found = entries[i]; continue; } /* above the line: the last such, failing better */
+      if (box.bottom <= line + slack) { found = entries[i]; continue; } /* above the line: the last such, failing better */
       if (box.top <= line) found = entries[i];
       else if (box.top < window.innerHeight) { found = entries[i]; below = box.top; }
       break;
@@ -99,6 +100,46 @@
       return own.slice(0, own.lastIndexOf(".")) === section;
     }).length;
     return { query: "?para=" + encodeURIComponent(key) + "&of=" + count, hash: document.getElementById(section) ? section : null };
+  }
+
+  /* The first line of the window no sticky bar covers: under the header, and under a bar that sticks
+     below it (data-sticky: the glossary's A–Z bar, a table's column heads). Read when the reader
+     reaches for the switch, never at startup. */
+  function coveredLine() {
+    var header = document.querySelector(".site-header");
+    var line = header ? header.getBoundingClientRect().bottom + 1 : 0;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-sticky]"), function (bar) {
+      var box = bar.getBoundingClientRect();
+      if (box.height && box.top <= line + 1 && box.bottom >= line) line = box.bottom + 1;
+    });
+    return line;
+  }
+
+  /* Sticky bars below the header cover what an anchor brings into view in their part of the page:
+     each [data-sticky] bar's height, while it sticks (a table's heads stick only on a desk), is
+     --sticky-h on its parent, which the scroll margins add (site.css). Measured where a
+     ResizeObserver reports, after layout; an address's target that a first guess left under the bar
+     is brought below it. */
+  function trackStickyBars() {
+    var bars = document.querySelectorAll("[data-sticky]");
+    if (!bars.length || !("ResizeObserver" in window)) return;
+    var observer = new ResizeObserver(function (entries) {
+      var seen = entries.map(function (entry) {
+        var bar = entry.target, probe = bar.tagName === "THEAD" ? bar.querySelector("th") || bar : bar;
+        var sticks = getComputedStyle(probe).position === "sticky";
+        return { scope: bar.parentElement, height: sticks ? Math.ceil(bar.getBoundingClientRect().height) + "px" : "0px" };
+      });
+      var target = addressTarget(), margin = target ? parseFloat(getComputedStyle(target).scrollMarginTop) || 0 : 0;
+      var landed = target && Math.abs(target.getBoundingClientRect().top - margin) < 2;
+      var changed = false;
+      seen.forEach(function (one) {
+        if (!one.scope || one.scope.style.getPropertyValue("--sticky-h") === one.height) return;
+        one.scope.style.setProperty("--sticky-h", one.height);
+        changed = true;
+      });
+      if (changed && landed) target.scrollIntoView();
+    });
+    Array.prototype.forEach.call(bars, function (bar) { observer.observe(bar); });
   }
 
   /* Land on the carried paragraph: the browser scrolled to its section's heading first. */
@@ -417,13 +458,26 @@
         var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;
         if (right > box.clientWidth - 48) scroll = right - box.clientWidth + 48;
       }
-      return { box: box, more: more, scroll: scroll };
+      /* how much lies beyond each edge, up to a fade's width (site.css: no fade is wider) */
+      var start = Math.max(0, Math.min(40, Math.round(box.scrollLeft)));
+      var end = Math.max(0, Math.min(40, Math.round(room - box.scrollLeft)));
+      return { box: box, more: more, scroll: scroll, start: start, end: end, short: room < 48 };
     }
     function apply(seen) {
       var box = seen.box, more = seen.more;
       if (seen.scroll >= 0) box.scrollLeft = seen.scroll;
       if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
       if (box.classList.contains("site-nav")) return;
+      var frame = box.parentElement;
+      if (frame && frame.classList.contains("scroll-frame")) {
+        /* written only when changed: a custom property restyles the frame's whole box */
+        if (frame.atlasFade !== seen.start + " " + seen.end) {
+          frame.atlasFade = seen.start + " " + seen.end;
+          frame.style.setProperty("--more-start", seen.start + "px");
+          frame.style.setProperty("--more-end", seen.end + "px");
+        }
+      }
+      if (box.hasAttribute("data-more-short") !== (seen.short && more !== "none")) box.toggleAttribute("data-more-short");
       if (more === "none") {
         if (box.getAttribute("role") === "group") { box.removeAttribute("role"); box.removeAttribute("aria-label"); }
       } else if (!box.hasAttribute("role")) {
@@ -462,8 +516,12 @@
   }
 
   /* Back to the top: shown once the reader is a screen down and going back up (or at the page's
-     end), never while they read on down (it would cover the ends of lines), and not over a lab's
-     summary pinned at the bottom of the window (labs.css) */
+     end), never while they read on down (it would cover the ends of lines), and not over a bar
+     pinned at the bottom of the window: a lab's summary (labs.css), the development map's panel
+     (devmap.css). A bar changes without a scroll too (a lab's summary stands aside while its outputs
+     are on screen, after the scroll that showed them; a map's panel opens on a tap), so its changes
+     are watched as well: the button stood over a summary that came back after it was shown. */
+  var PINNED = ".lab-summary, .devmap.has-selection .devmap-panel";
   function setupToTop() {
     var button = document.querySelector(".to-top");
     if (!button) return;
@@ -481,7 +539,7 @@
       /* (the page's height is read only once the reader is a screen down: never at startup) */
       var show = y > window.innerHeight && (upward || window.innerHeight + y >= document.documentElement.scrollHeight - 4);
       if (show) {
-        var pinned = document.querySelectorAll(".lab-summary");
+        var pinned = document.querySelectorAll(PINNED);
         for (var i = 0; i < pinned.length && show; i++) {
           var box = pinned[i].getBoundingClientRect();
           if (box.height && box.top < window.innerHeight && box.bottom > window.innerHeight - 80 && getComputedStyle(pinned[i]).visibility !== "hidden") show = false;
@@ -489,11 +547,18 @@
       }
       button.classList.toggle("is-shown", show);
     }
-    window.addEventListener("scroll", function () {
+    function schedule() {
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(update);
-    }, { passive: true });
+    }
+    window.addEventListener("scroll", schedule, { passive: true });
+    if ("MutationObserver" in window) {
+      var watch = new MutationObserver(schedule);
+      Array.prototype.forEach.call(document.querySelectorAll("[data-lab-summary], .devmap"), function (bar) {
+        watch.observe(bar, { attributes: true, attributeFilter: ["class", "hidden"] });
+      });
+    }
     window.requestAnimationFrame(update);
   }
 
@@ -505,6 +570,7 @@
     setupTranslationNotices();
     setupThemeToggle();
     trackHeaderHeight();
+    trackStickyBars();
     landOnCarriedParagraph();
     keepTargetsInPlace();
     setupSectionTracking();
