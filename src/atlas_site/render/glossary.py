@@ -67,8 +67,12 @@ def _defined(term_id: str, place, on_page: bool = True) -> dict:
 def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
     # the sections that use a term in any language: the same "also used in" on every language's page
     places = shared_places(book, parsed, lang, "term")
+    # where this language's prose itself uses each term: its definition is a target there
     here = {
-        (p.page.id, use.key) for (lang_, _), p in parsed.items() if lang_ == lang for use in p.uses_of("term")
+        (parsed_page.page.id, use.section, use.key)
+        for (lang_, _page), parsed_page in parsed.items()
+        if lang_ == lang
+        for use in parsed_page.uses_of("term")
     }
     entries = []
     for term in book.terms.values():
@@ -87,7 +91,9 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
                 ],
                 "definition": Markup(text_with_formulas(term.definition[lang])),  # $…$ as MathML
                 "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
-                "defined": _defined(term.id, used[0], (used[0].page_id, term.id) in here) if used else None,
+                "defined": _defined(term.id, used[0], (used[0].page_id, used[0].section, term.id) in here)
+                if used
+                else None,
                 "used": used,
             }
         )
