@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -30,11 +29,12 @@ PROJECTS = ROOT / "tests" / "projects"
 
 # ---------------------------------------------------------------- what a test needs, as markers
 # engine: the engine on fixture books, no browser (the fast subset: `pytest -m engine`, runs with
-#         Chromium absent); browser: drives Chromium; book: reads the real book's build. A test is
-#         marked from the fixtures it takes; a test that starts Chromium itself (check --browser,
-#         the PDF export) says so with @pytest.mark.browser.
+#         Chromium absent); browser: drives Chromium; book: reads the Atlas's own ledger (marked by
+#         hand: the Atlas's figures as test data in test_figures.py; the Atlas itself is checked by
+#         its gate, never built by the suite). A test is marked from the fixtures it takes; a test
+#         that starts Chromium itself (check --browser, the PDF export) says so with
+#         @pytest.mark.browser.
 BROWSER_FIXTURES = {"chromium", "browser"}
-BOOK_FIXTURES = {"real_build", "real_book", "real_site_url", "base", "published"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -42,8 +42,6 @@ def pytest_collection_modifyitems(config, items):
         names = set(getattr(item, "fixturenames", ()))
         if names & BROWSER_FIXTURES or item.path.parent.name == "browser":
             item.add_marker(pytest.mark.browser)
-        if names & BOOK_FIXTURES:
-            item.add_marker(pytest.mark.book)
         if not (item.get_closest_marker("browser") or item.get_closest_marker("book")):
             item.add_marker(pytest.mark.engine)
 
@@ -151,32 +149,7 @@ def mini(tmp_path: Path) -> Path:
     return make_project(tmp_path, "mini")
 
 
-# ---------------------------------------------------------------- the real book, built once per run
-# Read-only for every test that takes them: a test that changes a project copies a fixture
-# project (make_project) instead.
-
-
-@pytest.fixture(scope="session")
-def real_build(tmp_path_factory):
-    """The real book built once for the whole run (search index included) into a temporary
-    _site/: (BuildResult, folder)."""
-
-    # The reader features these tests drive (cards, search, labs, figures, the switch) do not depend
-    # on how a chapter is paged; they run on the book with each chapter as one page. The published
-    # configuration (Chapter 14 split, book.yaml) is checked by the book's own gate (check --browser
-    # --release in scripts/test.sh) and the split itself by tests/unit/test_split.py.
-    workspace = tmp_path_factory.mktemp("real-book")
-    project = workspace / "book"
-    for name in ("content", "ledger", "sources", "templates", "labs_js"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("tests", "node_modules"))
-    profile = (ROOT / "book.yaml").read_text(encoding="utf-8")
-    profile = re.sub(
-        r"(?m)^    split: true.*\n", "", profile
-    )  # Chapter 14 whole weighs what it did before the split
-    # page weights are the published pages' (the gate checks them); one whole chapter is no such page
-    profile = re.sub(r"(?m)^  - page_weight:.*\n", "", profile)
-    (project / "book.yaml").write_text(profile, encoding="utf-8")
-    return built_cleanly(project, workspace / "_site")
+# ---------------------------------------------------------------- fixture books, built once per run
 
 
 def built_cleanly(project: Path, folder: Path):
@@ -190,21 +163,6 @@ def built_cleanly(project: Path, folder: Path):
 
 
 @pytest.fixture(scope="session")
-def real_book(real_build):
-    """The real book's BuildResult (book, output, manifest, gate reports)."""
-    return real_build[0]
-
-
-@pytest.fixture(scope="session")
-def real_site_url(real_build):
-    """The real book's built site, served on 127.0.0.1 for the whole run."""
-    from atlas_site.gates.browser import serve_folder
-
-    with serve_folder(real_build[1]) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
 def chromium():
     """One Chromium for the whole run (each test opens its own context or page)."""
     from atlas_site.gates.browser import launched_browser
@@ -213,15 +171,10 @@ def chromium():
         yield browser
 
 
-# the names the browser test modules use for the two above
+# the name the browser test modules use for the one above
 @pytest.fixture(scope="module")
 def browser(chromium):
     return chromium
-
-
-@pytest.fixture(scope="module")
-def base(real_site_url):
-    return real_site_url
 
 
 @pytest.fixture
