@@ -10,7 +10,9 @@ Pagefind reads a copy of the pages made for it (index_text): each cell, term, li
 number ends with a separator (Pagefind ran "年份2022 解决了什么" and "Figure 16redrawn" together), the
 badges and labels around the text are left out, a formula is its plain linear form
 ("c = 10^6 × H / (3600 × G)", not "c=106×H3600×G") and a Chinese line break is no space. The Latin
-words of the index are listed for the search box's typo tolerance (pagefind/atlas-words.json)."""
+words of the index are listed for the search box's typo tolerance (pagefind/atlas-words.json), and so
+are its Chinese names, the terms its <dfn>s define and the subjects of its headings
+(pagefind/atlas-names.json: "量花" is read as 量化, a name one character away)."""
 
 from __future__ import annotations
 
@@ -62,15 +64,17 @@ def index_search(site: Path, folders: tuple[Path, ...] = ()) -> list[Diagnostic]
             )
         )
     words: Counter[str] = Counter()
+    names: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="atlas-search-") as copy:
         for page in sorted(site.rglob("*.html")):
             if (site / "pagefind") in page.parents:
                 continue
             target = Path(copy) / page.relative_to(site)
             target.parent.mkdir(parents=True, exist_ok=True)
-            text, found = index_text(page.read_text(encoding="utf-8"))
-            target.write_text(text, encoding="utf-8")
-            words.update(found)
+            parsed = _index_copy(page.read_text(encoding="utf-8"))
+            target.write_text("".join(parsed.out), encoding="utf-8")
+            words.update(parsed.words)
+            names.update(parsed.names)
         run = subprocess.run(
             [*command, "--site", copy, "--output-path", str(site / "pagefind"), "--quiet"],
             capture_output=True,
@@ -81,6 +85,7 @@ def index_search(site: Path, folders: tuple[Path, ...] = ()) -> list[Diagnostic]
         raise AtlasError([Diagnostic(SourceLocation("_site"), "search.index", f"pagefind failed: {reason}")])
     _make_deterministic(site / "pagefind")
     (site / "pagefind" / "atlas-words.json").write_text(word_list(words), encoding="utf-8")
+    (site / "pagefind" / "atlas-names.json").write_text(word_list(names), encoding="utf-8")
     return warnings
 
 
@@ -97,6 +102,22 @@ HAN = "\u3400-\u9fff\uf900-\ufaff"
 HAN_BREAK = re.compile(f"(?<=[{HAN}\u3000-\u303f\uff01-\uff1f])\\s+(?=[{HAN}\u3000-\u303f\uff01-\uff1f])")
 PUNCTUATION = tuple(".。:：;；!！?？,，、")
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{5,}(?![A-Za-z0-9])")
+# where a name is named: a term's definition, a heading (its subject: the words before a colon)
+NAMING = {"dfn", "h1", "h2", "h3", "h4", "h5", "h6"}
+# what separates the names a heading lists ("MQA 与 GQA", "模型路由、级联与蒸馏")
+NAME_BREAK = re.compile(r"[，,、；;（）()“”\"「」《》/]|\s*(?<![A-Za-z])(?:与|和|及|或)(?![A-Za-z])\s*")
+
+
+def chinese_names(text: str, heading: bool) -> list[str]:
+    """The Chinese names a definition or a heading gives ("前缀复用：什么时候…" -> ["前缀复用"]): its
+    subject cut at the separators of a list, each name of two to twelve characters that holds Chinese."""
+    subject = re.split(r"[:：]", text, maxsplit=1)[0] if heading else text
+    out = []
+    for part in NAME_BREAK.split(subject):
+        name = re.sub(r"\s+", " ", part).strip(" .。·-—#")
+        if re.search(f"[{HAN}]", name) and 2 <= len(name.replace(" ", "")) <= 12:
+            out.append(name)
+    return out
 
 
 class _IndexCopy(HTMLParser):
@@ -110,6 +131,8 @@ class _IndexCopy(HTMLParser):
         self.body = 0  # inside data-pagefind-body
         self.tail = ""  # the end of the text so far (for the separators)
         self.words: Counter[str] = Counter()
+        self.names: Counter[str] = Counter()  # the Chinese names its definitions and headings give
+        self.naming: list[list[str]] = []  # the text of each open <dfn> or heading
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
@@ -134,6 +157,8 @@ class _IndexCopy(HTMLParser):
             )
             self.ignored += self.stack[-1][1]
             self.body += "data-pagefind-body" in values
+            if tag in NAMING:
+                self.naming.append([])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.math:
@@ -149,6 +174,10 @@ class _IndexCopy(HTMLParser):
         while self.stack:
             open_tag, left_out, block = self.stack.pop()
             self.ignored -= left_out
+            if open_tag in NAMING and self.naming:
+                named = "".join(self.naming.pop()).strip()
+                if self.body and not self.ignored:
+                    self.names.update(chinese_names(named, open_tag != "dfn"))
             if open_tag == tag:
                 break
         if not self.ignored and self.tail.strip():
@@ -178,6 +207,9 @@ class _IndexCopy(HTMLParser):
         if self.chinese:
             data = HAN_BREAK.sub("", data)
         self.out.append(data)
+        if not self.ignored:
+            for text in self.naming:
+                text.append(data)
         if not self.ignored and data.strip():
             self.tail = (self.tail + data)[-8:]
             if self.body:
@@ -198,19 +230,30 @@ class _IndexCopy(HTMLParser):
         self.out.append(f"<!{decl}>")
 
 
-def index_text(html: str) -> tuple[str, Counter[str]]:
-    """The page as Pagefind reads it (see the module's note), and the Latin words of its indexed text
-    (five letters or more, lower case) with how often each occurs."""
+def _index_copy(html: str) -> _IndexCopy:
     copy = _IndexCopy()
     copy.feed(html)
     copy.close()
+    return copy
+
+
+def index_text(html: str) -> tuple[str, Counter[str]]:
+    """The page as Pagefind reads it (see the module's note), and the Latin words of its indexed text
+    (five letters or more, lower case) with how often each occurs."""
+    copy = _index_copy(html)
     return "".join(copy.out), copy.words
 
 
+def index_names(html: str) -> Counter[str]:
+    """The Chinese names the page's indexed definitions (<dfn>) and headings give, with how often."""
+    return _index_copy(html).names
+
+
 def word_list(words: Counter[str]) -> str:
-    """The index's Latin words, most frequent first (ties alphabetically), as a JSON array."""
+    """The index's Latin words (or Chinese names), most frequent first (ties alphabetically), as a JSON
+    array."""
     ordered = sorted(words, key=lambda word: (-words[word], word))
-    return json.dumps(ordered, separators=(",", ":"))
+    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
 
 
 # -- a formula as plain text: its LaTeX (the MathML's alttext) in a linear form --------------------
