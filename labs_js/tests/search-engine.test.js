@@ -82,3 +82,117 @@ test("a longer word that merely starts with the query is no better a hit than th
   const parts = S.excerptParts(S.sectionOf(p, { locations: [] }), "Title", ["cost"], false);
   assert.ok(parts.text.startsWith("The unit cost"), "the first of equal hits, not 'costed': " + parts.text);
 });
+
+// -- a reviewer's second pass (issue 31 #2) ----------------------------------------------------------
+// a page as Pagefind's data() gives it, with its sections as sub-results: each section [id, title,
+// text, weight], and the <dfn>s [section id, term id] it holds
+function found(url, title, sections, dfns) {
+  let at = 0;
+  const anchors = [];
+  const subs = [];
+  const words = [];
+  sections.forEach(([id, heading, text, weight]) => {
+    const anchor = { element: "h2", id, text: heading, location: at };
+    anchors.push(anchor);
+    const own = (heading + ". " + text).split(" ");
+    (dfns || []).filter(([where]) => where === id).forEach(([, term]) => anchors.push({ element: "dfn", id: "term-" + term, text: term, location: at + 1 }));
+    subs.push({ url: url + "#" + id, title: heading, anchor, locations: [at], weighted_locations: [{ location: at, weight, balanced_score: weight }] });
+    words.push(...own);
+    at += own.length;
+  });
+  return { url, meta: { title }, content: words.join(" "), anchors: anchors.sort((a, b) => a.location - b.location), sub_results: subs };
+}
+function withTerms(groups, ids, run) {
+  window.AtlasSearchTerms = groups;
+  window.AtlasSearchTermIds = ids;
+  try { return run(); } finally { delete window.AtlasSearchTerms; delete window.AtlasSearchTermIds; }
+}
+
+test("a question's question words are dropped, in Chinese and in English (怎么办, 这么, I)", () => {
+  assert.strictEqual(S.subjectOf("显存不够怎么办"), "显存不够");
+  assert.strictEqual(S.subjectOf("为什么首 token 这么慢"), "首 token 慢");
+  assert.strictEqual(S.subjectOf("PD 分离有什么好处"), "PD 分离 好处");
+  assert.strictEqual(S.subjectOf("how do I reduce cost"), "reduce cost");
+  assert.strictEqual(S.subjectOf("why is the first token slow"), "first token slow");
+});
+
+test("the subject's words decide the ranking: the section that holds them all, not the one Pagefind weighs most", () => {
+  withTerms([["HBM", "显存"]], ["hbm"], () => {
+    const keys = S.keysOf("显存不够");
+    assert.deepStrictEqual([...keys], ["显存", "不够"]);
+    const pages = [
+      found("/zh/a.html", "A", [
+        ["busy", "调度", "显存 显存 显存 带宽 调度 调度", 30],
+        ["weights", "权重", "显存 不够 时 先 看 权重", 2],
+        ["other", "其他", "不够 快", 1],
+      ]),
+    ];
+    const hits = S.rank(pages, "显存不够", ["显存不够"], keys, []);
+    assert.strictEqual(hits[0].url, "/zh/a.html#weights", hits.map((h) => h.url).join(" "));
+  });
+  // English: the key a few sections hold says more than the word every section holds
+  const keys = S.keysOf("first token slow");
+  assert.deepStrictEqual([...keys], ["first", "token", "slow"]);
+  const pages = [found("/en/a.html", "A", [
+    ["tokens", "Tokens", "token token token token token", 20],
+    ["ttft", "Metrics", "the first token is slow when the queue is long token", 3],
+    ["cost", "Cost", "token cost", 4],
+  ])];
+  assert.strictEqual(S.rank(pages, "first token slow", ["first token slow"], keys, [])[0].url, "/en/a.html#ttft");
+});
+
+test("a Chinese typo is read as the known name one character away; a known word or a single character is left alone", () => {
+  const known = ["prefill", "前缀缓存", "推测解码", "量化", "连续批处理", "预填充"];
+  assert.strictEqual(S.corrected("量花", known), "量化"); // 化 -> 花 (one character changed)
+  assert.strictEqual(S.corrected("推侧解码", known), "推测解码");
+  assert.strictEqual(S.corrected("连续批处里", known), "连续批处理");
+  assert.strictEqual(S.corrected("前缀换存", known), "前缀缓存");
+  assert.strictEqual(S.corrected("预填", known), null); // a part of a known name: found as typed
+  assert.strictEqual(S.corrected("量", known), null); // one character: no guess
+  assert.strictEqual(S.corrected("花费", known), null); // two characters away from 量化
+  assert.strictEqual(S.corrected("填充", known), null); // a word of two: the same length only
+  // the reading is highlighted as a whole name, never its single characters
+  const p = page("量化|把|权重|变小|，|量|也|化|了|。", [], true);
+  const parts = S.excerptParts(S.sectionOf(p, { locations: [0, 5, 7] }), "Title", ["量化"], true);
+  assert.deepStrictEqual(marked(parts), ["量化"]);
+});
+
+test("British spelling finds the American text, and the other way round", () => {
+  assert.strictEqual(S.american("quantisation"), "quantization");
+  assert.strictEqual(S.american("optimising"), "optimizing");
+  assert.strictEqual(S.american("parallelisation"), "parallelization");
+  assert.strictEqual(S.american("behaviour"), "behavior");
+  assert.strictEqual(S.american("modelled"), "modeled");
+  assert.strictEqual(S.american("analyse"), "analyze");
+  assert.strictEqual(S.british("optimization"), "optimisation");
+  assert.strictEqual(S.british("utilize"), "utilise");
+  for (const word of ["precise", "promise", "otherwise", "raise", "four", "hour", "called", "size", "exercise", "optimise"]) {
+    assert.strictEqual(S.british(S.american(word)) === word || S.american(word) !== word, true, word);
+  }
+  for (const word of ["precise", "promise", "otherwise", "raise", "four", "hour", "called", "exercise", "rise", "noise"]) {
+    assert.strictEqual(S.american(word), word, word);
+  }
+  assert.strictEqual(S.british("size"), "size");
+  assert.deepStrictEqual([...S.otherSpellings("KV cache quantisation")], ["KV cache quantization"]);
+  assert.deepStrictEqual([...S.otherSpellings("optimization")], ["optimisation"]);
+  // the section written in the other spelling is found and highlighted
+  const text = page("Quantization shrinks the weights. Other words follow here.", [], false);
+  const parts = S.excerptParts(S.sectionOf(text, { locations: [] }), "Title", ["quantisation"], false);
+  assert.deepStrictEqual(marked(parts), ["Quantization"]);
+  const pages = [found("/en/a.html", "A", [["q13", "Quantization: what is compressed", "weights and activations", 5]])];
+  assert.strictEqual(S.rank(pages, "quantisation", ["quantisation"], [], [])[0].level, 4, "its title is the subject asked");
+  const british = [found("/en/b.html", "B", [["opt", "Optimisation", "the optimisation of kernels", 5]])];
+  assert.strictEqual(S.rank(british, "optimization", ["optimization"], [], []).length, 1);
+});
+
+test("a section that defines the term ranks above sections that only mention it more often", () => {
+  withTerms([["KV cache", "KV 缓存", "key-value cache"]], ["kv-cache"], () => {
+    const pages = [found("/en/a.html", "A", [
+      ["mentions", "Routing", "the KV cache KV cache KV cache of each replica", 40],
+      ["defines", "What each token leaves", "each token leaves a KV cache entry", 3],
+      ["later", "Batching", "KV cache blocks and KV cache again", 25],
+    ], [["defines", "kv-cache"]])];
+    const hits = S.rank(pages, "KV cache", ["KV cache", "KV 缓存", "key-value cache"], [], ["kv-cache"]);
+    assert.strictEqual(hits[0].url, "/en/a.html#defines", hits.map((h) => h.url).join(" "));
+  });
+});

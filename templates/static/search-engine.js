@@ -10,9 +10,15 @@
       term's other names (assets/search-terms.js): its subject (the title before a colon, without a
       year in brackets) is one of them; its subject, or else its whole title, holds one of them; the
       title holds every word typed;
+      a section that defines a term the query names (its <dfn>) comes next, above sections that only
+      mention it;
    2. how often the section itself uses the words (Pagefind's weighted matches).
-   Question words ("what is", "为什么") are dropped; mixed Chinese + English is split at the script
-   boundary ("KV缓存" -> "KV 缓存"), as the index segments it.
+   Question words ("what is", "为什么", "怎么办") are dropped; mixed Chinese + English is split at the
+   script boundary ("KV缓存" -> "KV 缓存"), as the index segments it; British and American spellings
+   are one word ("quantisation" ~ "quantization"). A query that finds nothing is read with a typo mended
+   (a Latin word one edit from the index's, a Chinese word one character from a known name: "量花" ->
+   量化), and then, for a question, by its subject's words each on its own, the sections that hold
+   most of them (the rarer ones counting more) first.
    While a search runs the previous results stay (dimmed) and the status says so, so the panel does
    not flicker; Escape, a tap outside, the close button or following a result closes it. */
 (function () {
@@ -20,8 +26,9 @@
   var SHOWN = 8; /* the results shown at first, and how many more each "Show more" adds */
   var HAN = "\u3400-\u9fff\uf900-\ufaff";
   var HAS_HAN = new RegExp("[" + HAN + "]");
-  var QUESTION_WORDS = /^(a|an|the|is|are|what|whats|why|how|do|does|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|should|when|which|it)$/;
-  var ZH_QUESTION = /什么是|是什么|为什么|怎么算|怎么样|怎么|怎样|如何|哪些|吗|呢|？|\?/g;
+  var QUESTION_WORDS = /^(a|an|the|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
+  /* question words and the little words around them, longest first ("怎么办" before "怎么") */
+  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|什么|这么|那么|多少|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -44,10 +51,12 @@
       /* a Chinese name, or another name of the term the query names, only as a whole; the typed
          query's Latin words each as the start of a word */
       if (HAS_HAN.test(name) || i > 0) {
-        if (flat(name).length >= 2) parts.push((HAS_HAN.test(name[0]) ? "" : "\\b") + name.trim().split(/[\s-]+/).map(escaped).join("[\\s-]*"));
+        if (flat(name).length >= 2) parts.push((HAS_HAN.test(name[0]) ? "" : "\\b") + name.trim().split(/[\s-]+/).map(function (word) {
+          return /^[A-Za-z]+$/.test(word) ? "(?:" + spellings(word).map(escaped).join("|") + ")" : escaped(word);
+        }).join("[\\s-]*"));
       } else {
         name.split(/[^A-Za-z0-9]+/).forEach(function (word) {
-          if (word.length >= 2 && !QUESTION_WORDS.test(word.toLowerCase())) parts.push("\\b" + escaped(word) + "[A-Za-z0-9]*");
+          if (word.length >= 2 && !QUESTION_WORDS.test(word.toLowerCase())) parts.push("\\b(?:" + spellings(word).map(escaped).join("|") + ")[A-Za-z0-9]*");
         });
       }
     });
@@ -220,6 +229,18 @@
     var changed = false;
     var out = query.split(" ").map(function (word) {
       var lower = word.toLowerCase();
+      if (HAS_HAN.test(word)) {
+        /* a Chinese word of two characters or more that no known name holds: the known name (a
+           glossary name or a heading's or definition's name in the index) one character away, the
+           same length for a word of two ("量花" -> "量化") */
+        if (word.length < 2 || vocabulary.some(function (known) { return known.indexOf(word) >= 0; })) return word;
+        var near = vocabulary.filter(function (known) {
+          return HAS_HAN.test(known) && known.length >= 2 && (word.length > 2 || known.length === 2) && oneEdit(word, known);
+        })[0];
+        if (!near) return word;
+        changed = true;
+        return near;
+      }
       if (!/^[a-z]{5,}$/.test(lower)) return word;
       if (vocabulary.some(function (known) { return known.indexOf(lower) === 0; })) return word;
       var better = vocabulary.filter(function (known) { return oneEdit(lower, known); })[0];
@@ -246,9 +267,60 @@
     return words.length ? normalise(words.join(" ")) : query;
   }
 
-  /* lower case, one stem per Latin word ("weights" ~ "weight", "parallelism" ~ "parallel"), no spaces
-     or punctuation: what two ways of writing one name have in common */
+  /* British and American spelling: a word written either way is the same word ("quantisation" ~
+     "quantization", "behaviour" ~ "behavior"), in the ranking, the highlight and the searches (the
+     index has the book's own spelling only). The patterns are the regular ones; words that only look
+     like them ("precise", "four", "called") are left alone. */
+  var NOT_ISE = /^(.*(wise|aise|oise|uise|cise|vise|prise|chise|dise)|premise|promise|compromise|demise|expertise|advertise|chastise|treatise|despise|(a|sun)?rise|.{0,3})$/;
+  var NOT_IZE = /^(.*(size|seize|prize|maize|baize)|.{0,3})$/;
+  var OUR = /^(behavio|colo|favo|flavo|hono|labo|neighbo|rumo|humo|harbo|vapo|endeavo|armo|savo|odo)u?r(s|ed|ing|ite|ites|able)?$/;
+  var TRE = /^(cent|met|lit|fib|theat|calib|spect|kilomet|millimet|centimet|nanomet)(re|er)(s|d)?$/;
+  var DOUBLE_L = /^(model|label|travel|signal|cancel|channel|fuel|tunnel|level|total|marshal|funnel|dial|shovel|counsel)l?(ed|ing|er|ers)$/;
+  var WHOLE = { programme: "program", programmes: "programs", catalogue: "catalog", catalogues: "catalogs", dialogue: "dialog", analogue: "analog", licence: "license", defence: "defense", offence: "offense", grey: "gray" };
+  function american(word) {
+    var lower = word.toLowerCase();
+    if (WHOLE[lower]) return WHOLE[lower];
+    if (/isation(s?)$/.test(lower)) return lower.replace(/isation(s?)$/, "ization$1");
+    if (/is(e|ed|es|er|ers|ing)$/.test(lower) && !NOT_ISE.test(lower.replace(/(e|ed|es|er|ers|ing)$/, "e"))) return lower.replace(/is(e|ed|es|er|ers|ing)$/, "iz$1");
+    if (/ys(e|ed|es|ing)$/.test(lower) && lower.length > 5) return lower.replace(/ys(e|ed|es|ing)$/, "yz$1");
+    if (OUR.test(lower)) return lower.replace(OUR, function (m, stemPart, end) { return stemPart + "r" + (end || ""); });
+    if (TRE.test(lower)) return lower.replace(TRE, function (m, stemPart, ending, end) { return stemPart + "er" + (end || ""); });
+    if (DOUBLE_L.test(lower)) return lower.replace(DOUBLE_L, "$1$2");
+    return lower;
+  }
+  function british(word) {
+    var lower = american(word);
+    for (var key in WHOLE) if (WHOLE[key] === lower) return key;
+    if (/ization(s?)$/.test(lower)) return lower.replace(/ization(s?)$/, "isation$1");
+    if (/iz(e|ed|es|er|ers|ing)$/.test(lower) && !NOT_IZE.test(lower.replace(/(e|ed|es|er|ers|ing)$/, "e"))) return lower.replace(/iz(e|ed|es|er|ers|ing)$/, "is$1");
+    if (/yz(e|ed|es|ing)$/.test(lower) && lower.length > 5) return lower.replace(/yz(e|ed|es|ing)$/, "ys$1");
+    if (OUR.test(lower)) return lower.replace(OUR, function (m, stemPart, end) { return stemPart + "ur" + (end || ""); });
+    if (TRE.test(lower)) return lower.replace(TRE, function (m, stemPart, ending, end) { return stemPart + "re" + (end || ""); });
+    if (DOUBLE_L.test(lower)) return lower.replace(DOUBLE_L, "$1l$2");
+    return lower;
+  }
+  /* a word's spellings: as typed (lower case), American, British */
+  function spellings(word) {
+    var lower = word.toLowerCase();
+    return [lower, american(lower), british(lower)].filter(function (w, i, all) { return all.indexOf(w) === i; });
+  }
+  /* the query written the other way, where a word of it has another spelling: searched as well */
+  function otherSpellings(query) {
+    var out = [];
+    [american, british].forEach(function (spell) {
+      var other = query.replace(/[A-Za-z]+/g, function (word) {
+        var spelt = spell(word);
+        return spelt === word.toLowerCase() ? word : spelt;
+      });
+      if (other !== query && out.indexOf(other) < 0) out.push(other);
+    });
+    return out;
+  }
+
+  /* lower case, one stem per Latin word ("weights" ~ "weight", "parallelism" ~ "parallel"), one
+     spelling (American), no spaces or punctuation: what two ways of writing one name have in common */
   function stem(word) {
+    word = /^[a-z]+$/.test(word) ? american(word) : word;
     return word.length > 4 ? word.replace(/(ies)$/, "y").replace(/(ism|ing|s)$/, "") : word;
   }
   function flat(value) {
@@ -347,12 +419,65 @@
     });
   }
 
-  /* every section of every page found (each search: one name of the query), best first */
-  function rank(found, query, names) {
+  /* The words of the subject that decide the ranking, when it is more than one name ("显存不够" ->
+     显存, 不够; "first token slow" -> first, token, slow): the glossary names it holds, longest first,
+     then its other words (Chinese cut into words by the browser's Intl.Segmenter; a single character
+     is no key). [] when the subject is one name or one word: it is then searched and ranked as it is. */
+  var SEGMENTER = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter("zh", { granularity: "word" }) : null;
+  function keysOf(subject) {
+    var canon = " " + subject.replace(/[A-Za-z]+/g, american) + " ";
+    var keys = [];
+    var all = [];
+    (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
+    all.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : 1); });
+    all.forEach(function (name) {
+      if (!HAS_HAN.test(name) && flat(name).length < 3) return; /* "KV", "TP": parts of other names */
+      var pattern = name.replace(/[A-Za-z]+/g, american).trim().split(/[\s-]+/).map(escaped).join("[\\s-]*");
+      var edge = HAS_HAN.test(name) ? "" : "(?![a-z0-9])";
+      var found = new RegExp((HAS_HAN.test(name[0]) ? "" : "(?<![a-z0-9])") + pattern + edge, "i").exec(canon);
+      if (!found) return;
+      if (!keys.some(function (key) { return flat(key) === flat(name); })) keys.push(name);
+      canon = canon.slice(0, found.index) + " " + canon.slice(found.index + found[0].length);
+    });
+    canon.split(/[^A-Za-z0-9\u3400-\u9fff\uf900-\ufaff]+/).forEach(function (chunk) {
+      if (!chunk) return;
+      var pieces = HAS_HAN.test(chunk) && SEGMENTER
+        ? Array.from(SEGMENTER.segment(chunk), function (part) { return part.segment; })
+        : [chunk];
+      pieces.forEach(function (piece) {
+        if (piece.length >= 2 && !QUESTION_WORDS.test(piece.toLowerCase()) && keys.indexOf(piece) < 0) keys.push(piece);
+      });
+    });
+    return keys.length > 1 || (keys.length === 1 && flat(keys[0]) !== flat(subject)) ? keys : [];
+  }
+
+  /* does the section (its anchor's place to the next heading's) define one of the terms: a <dfn>
+     of the term there (Pagefind keeps each element with an id as an anchor: term-<id>)? */
+  function defines(page, sub, terms) {
+    if (!terms.length) return false;
+    var anchors = page.anchors || [];
+    var from = sub.anchor ? sub.anchor.location : 0;
+    var next = anchors.filter(function (a) { return /^h\d$/i.test(a.element || "") && a.location > from; })
+      .map(function (a) { return a.location; }).sort(function (a, b) { return a - b; })[0];
+    return anchors.some(function (a) {
+      return /^dfn$/i.test(a.element || "") && a.location >= from && (next === undefined || a.location < next)
+        && terms.indexOf(String(a.id || "").replace(/^term-/, "")) >= 0;
+    });
+  }
+
+  /* every section of every page found (each search: one name of the query, or one of its keys),
+     best first: by its title (or its definition of a term the query names), then by how much of what
+     the query asks about it holds (each key weighted by how few sections hold it), then by Pagefind's
+     weights */
+  function rank(found, query, names, keys, terms) {
+    keys = keys || [];
+    terms = terms || [];
     var byUrl = {};
     var list = [];
+    var keyNames = keys.filter(function (key) { return termsOf(key).length; });
     found.forEach(function (page) {
-      if (!mentions(((page.meta && page.meta.title) || "") + " " + (page.content || ""), names)) return;
+      var whole = ((page.meta && page.meta.title) || "") + " " + (page.content || "");
+      if (!mentions(whole, names) && !(keys.length && mentions(whole, keys))) return;
       var subs = page.sub_results && page.sub_results.length ? page.sub_results : [page];
       var pageTitle = (page.meta && page.meta.title) || page.url;
       subs.forEach(function (sub) {
@@ -360,18 +485,38 @@
         var hit = byUrl[url];
         if (!hit) {
           var title = sub.title || pageTitle;
+          var level = titleLevel(title, query, names);
+          if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = 2.5;
+          /* a key that is a glossary name, as the title's subject: after how much of the question the
+             section holds ("why isn't quantization faster" is not the section on quantization) */
+          var keyLevel = 0;
+          keyNames.forEach(function (key) { keyLevel = Math.max(keyLevel, titleLevel(title, key, namesOf(key))); });
           hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), section: sectionOf(page, sub === page ? {} : sub),
-                               level: titleLevel(title, query, names), weight: 0 };
+                               level: level, keyLevel: keyLevel, weight: 0, cover: 0 };
           list.push(hit);
         }
         hit.weight += weight(sub);
       });
     });
-    return list.sort(function (a, b) { return b.level - a.level || b.weight - a.weight; });
+    if (keys.length) {
+      /* a key most sections hold (a word like "token") says less than one few do */
+      var held = list.map(function (hit) {
+        var text = hit.title + " " + hit.section.text;
+        return keys.map(function (key) { return mentions(text, [key]); });
+      });
+      keys.forEach(function (key, k) {
+        var count = held.filter(function (has) { return has[k]; }).length;
+        var worth = Math.log(1 + list.length / (count || 1));
+        /* in the title it counts twice: the title says what the section is about */
+        list.forEach(function (hit, i) { if (held[i][k]) hit.cover += worth * (mentions(hit.title, [key]) ? 2 : 1); });
+      });
+    }
+    return list.sort(function (a, b) { return b.level - a.level || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
   }
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
-  window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder };
+  window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
+                              subjectOf: subjectOf, keysOf: keysOf, rank: rank, american: american, british: british, otherSpellings: otherSpellings };
 
   window.AtlasSearch = function (form, offline) {
     var input = form.querySelector("input[type=search]");
@@ -426,12 +571,16 @@
 
     var close = form.querySelector(".search-close"); /* made by search.js */
 
-    /* the index's Latin words, for typo tolerance: fetched the first time a query finds nothing */
+    /* the index's Latin words and Chinese names, for typo tolerance: fetched the first time a query
+       finds nothing */
     var vocabulary = null;
     function knownWords() {
       if (!vocabulary) {
-        vocabulary = fetch(base + "pagefind/atlas-words.json").then(function (response) { return response.ok ? response.json() : []; })
-          .catch(function () { return []; });
+        /* and its Chinese names (its definitions' and headings'), for a Chinese typo */
+        vocabulary = Promise.all(["atlas-words.json", "atlas-names.json"].map(function (file) {
+          return fetch(base + "pagefind/" + file).then(function (response) { return response.ok ? response.json() : []; })
+            .catch(function () { return []; });
+        })).then(function (lists) { return lists[0].concat(lists[1]); });
       }
       return vocabulary;
     }
@@ -547,13 +696,22 @@
 
     /* Sections in the page's language; when there are none, or the query is written in Chinese on
        a page that is not, those of the first other language that has some. */
-    function run(query) {
+    function run(query, relaxed) {
       var subject = subjectOf(query);
       var names = namesOf(subject);
+      var keys = relaxed ? keysOf(subject) : [];
+      var terms = termsOf(subject);
+      keys.forEach(function (key) { terms = terms.concat(termsOf(key)); });
       var chinese = /^(zh|ja)/.test(own);
       var foreign = HAS_HAN.test(query) && !chinese;
       var searched = function () {
-        return searchAll(searchedNames(names, chinese || merged)).then(function (pages) { return rank(pages, subject, names); });
+        /* the names, the subject in the other spelling, and each key of a question on its own
+           (a word that is in no section does not then hide the sections that hold the others) */
+        var asked = searchedNames(names, chinese || merged).concat(otherSpellings(subject));
+        keys.slice(0, 4).forEach(function (key) {
+          if ((chinese || merged || !HAS_HAN.test(key)) && asked.indexOf(key) < 0) asked.push(key);
+        });
+        return searchAll(asked).then(function (pages) { return rank(pages, subject, names, keys, terms); });
       };
       return (foreign ? mergeOthers() : Promise.resolve()).then(searched).then(function (hits) {
         var mine = hits.filter(function (hit) { return hit.lang === own; });
@@ -582,10 +740,19 @@
       }).then(function (found) {
         if (!found || ticket !== pending) return null;
         /* nothing as typed: the query read with a typo mended, if the index has the word */
-        var reading = found.hits.length ? null : knownWords().then(function (known) { return corrected(subjectOf(query), known); });
+        var reading = found.hits.length ? null : knownWords().then(function (known) {
+          var glossary = [];
+          (window.AtlasSearchTerms || []).forEach(function (group) { glossary = glossary.concat(group); });
+          return corrected(subjectOf(query), known.concat(glossary));
+        });
         return Promise.resolve(reading).then(function (mended) {
           if (!mended || ticket !== pending) return { found: found, reading: null };
           return run(mended).then(function (again) { return { found: again, reading: again.hits.length ? mended : null }; });
+        }).then(function (result) {
+          /* still nothing: a question's subject words each on their own, the sections that hold
+             most of them first ("显存不够怎么办": 显存, 不够) */
+          if (result.found.hits.length || ticket !== pending || !keysOf(subjectOf(query)).length) return result;
+          return run(query, true).then(function (loose) { return { found: loose, reading: null }; });
         }).then(function (result) {
           var said = result.reading || subjectOf(query);
           var names = namesOf(subjectOf(said));
