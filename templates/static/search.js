@@ -48,15 +48,31 @@
       return;
     }
     var requested = false;
+    var ready = false;
     function start() {
       if (requested) return;
       requested = true;
       var script = document.createElement("script");
       script.src = base + "assets/search-engine.js";
-      script.onload = function () { window.AtlasSearch(form, offline); };
-      script.onerror = function () { status.textContent = offline; };
+      script.onload = function () {
+        ready = true;
+        window.AtlasSearch(form, offline);
+      };
+      script.onerror = function () {
+        form.classList.remove("is-busy");
+        status.textContent = offline;
+      };
       document.head.appendChild(script);
     }
     ["focus", "input", "pointerdown"].forEach(function (type) { input.addEventListener(type, start); });
+    /* typed before the search has arrived: the box says it is working, and the search takes what
+       was typed (the box's value) when it starts; it never says "no results" for an index it has
+       not read yet */
+    input.addEventListener("input", function () {
+      if (ready) return;
+      var typed = !!input.value.trim();
+      form.classList.toggle("is-busy", typed);
+      status.textContent = typed ? form.getAttribute("data-msg-busy") || "" : "";
+    });
   });
 })();

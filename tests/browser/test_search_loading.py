@@ -1,0 +1,52 @@
+"""The search box while its index is still on the way (issue 31 #2): the first keystroke says the box
+is working and keeps what was typed, and the results never say "No results" before the index has
+been read. The network is slowed down (700 ms a request), as a phone's can be."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import open_page
+
+pytestmark = pytest.mark.browser
+
+WATCH = """() => {
+  const form = document.querySelector('[data-search]');
+  const status = form.querySelector('[data-search-status]');
+  window.seen = [];
+  new MutationObserver(() => window.seen.push({
+    status: status.textContent,
+    results: document.querySelectorAll('.search-result').length,
+    query: document.querySelector('#search-input').value,
+  })).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_the_first_keystroke_says_searching_keeps_the_query_and_never_flashes_no_results(reader_site):
+    context, page = open_page(reader_site, "en/index.html", viewport={"width": 1280, "height": 800})
+    try:
+        network = context.new_cdp_session(page)
+        network.send("Network.enable")
+        network.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 700, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        form = page.locator("[data-search]")
+        busy, none = form.get_attribute("data-msg-busy"), form.get_attribute("data-msg-none")
+        page.evaluate(WATCH)
+        page.locator("#search-input").click()
+        page.keyboard.type("goodput", delay=40)
+        status = page.locator("[data-search-status]")
+        assert status.text_content() == busy, "the box says it is working at once: " + repr(
+            status.text_content()
+        )
+        page.wait_for_function(
+            "() => document.querySelector('[data-search-results]').getAttribute('data-query') === 'goodput'",
+            timeout=60000,
+        )
+        assert page.input_value("#search-input") == "goodput", "what was typed is kept"
+        assert page.locator(".search-result").count() > 0
+        seen = page.evaluate("window.seen")
+        assert seen and all(state["status"] != none for state in seen), seen
+    finally:
+        context.close()
