@@ -400,7 +400,6 @@
       button.textContent = open ? hide : show;
     }
     try { set(window.localStorage.getItem("atlas-qcards") === "open"); } catch (e) { set(false); }
-    button.hidden = false;
     button.addEventListener("click", function () {
       var open = !cards.classList.contains("qcards-open");
       set(open);

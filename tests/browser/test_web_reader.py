@@ -45,18 +45,6 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__fr
 """
 
 
-# Found moving these tests off the Atlas (there Chapter 14's cards fill the first screen, so what
-# follows them moves out of sight; reported, not fixed here): site.js unhides the question cards'
-# toggle ([data-qcards-toggle], 37 px) once it has run, and when the page was painted before that,
-# everything below it moves: CLS 0.024 (zh) / 0.016 (en) on a phone, 0.025 on a desk on ch1; the
-# same for a placement's tab list (labs.css hides it until its labs start) when they start on the
-# first screen. Not strict: a run whose scripts beat the first paint shows no shift.
-CARDS_SHIFT = pytest.mark.xfail(
-    raises=AssertionError,
-    reason="engine: the question cards' toggle appears after the first paint and shifts the page",
-)
-
-
 # And a lab whose placement is within 1200 px of the first screen starts during the first load
 # (labs-loader.js), and its code forces style and layout (speculative/ui.js 23-29 ms,
 # shared/bind.js 5 ms on tut-labs): on the Atlas, ch14-labs-history opens with its labs.
@@ -66,13 +54,13 @@ LABS_FORCE_LAYOUT = pytest.mark.xfail(
 )
 
 
-# ch1: Lab A far below (the forced layouts are checked there, the shift is CARDS_SHIFT);
+# ch1: the question cards and their toggle on the first screen, Lab A far below;
 # ch1-fleet: the chapter's second part, no cards; tut-labs: Labs C and E just below the first screen
 @pytest.mark.parametrize(
     "device, page_id",
     [
-        pytest.param("phone", CHAPTER, marks=CARDS_SHIFT),
-        pytest.param("desktop", CHAPTER, marks=CARDS_SHIFT),
+        ("phone", CHAPTER),
+        ("desktop", CHAPTER),
         ("phone", f"{CHAPTER}-fleet"),
         pytest.param("phone", LABS, marks=LABS_FORCE_LAYOUT),
     ],

@@ -175,9 +175,11 @@ def _render_question_cards(state, use) -> str:
         )
     # the cards repeat every question: keep them out of the search index so results point at the sections
     # the cards stay compact so all of them fit the first screen; one button shows every card's
-    # question and its most common mistake, at any width (site.js; without script: hover, print)
+    # question and its most common mistake, at any width (site.js; without script: hover, print). It
+    # is in the markup from the start, shown by the stylesheet where scripts run (theme.js marks the
+    # page before the first paint): unhidden by site.js, it pushed the page down after that paint
     toggle = (
-        f'<button type="button" class="qcards-toggle" data-qcards-toggle aria-pressed="false" hidden '
+        f'<button type="button" class="qcards-toggle" data-qcards-toggle aria-pressed="false" '
         f'data-hide="{escape(state.ui("qcards_hide"))}">{escape(state.ui("qcards_show"))}</button>\n'
     )
     return (

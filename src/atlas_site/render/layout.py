@@ -43,6 +43,8 @@ def frame(
         # the page's main part as Chinese is set: no space beside full-width punctuation (cjk_spacing.py)
         "typeset": typesetter(html_lang),
         "site_title": book.profile.title[lang],
+        # a phone's header shows the short title (the full one pushed its buttons onto a second row)
+        "site_short_title": book.profile.short_title[lang],
         "t": lambda key: strings[key],
         "root": "../" * depth,
         "csp": CSP,
