@@ -102,10 +102,11 @@ function found(url, title, sections, dfns) {
   });
   return { url, meta: { title }, content: words.join(" "), anchors: anchors.sort((a, b) => a.location - b.location), sub_results: subs };
 }
-function withTerms(groups, ids, run) {
+function withTerms(groups, ids, run, homes) {
   window.AtlasSearchTerms = groups;
   window.AtlasSearchTermIds = ids;
-  try { return run(); } finally { delete window.AtlasSearchTerms; delete window.AtlasSearchTermIds; }
+  window.AtlasSearchTermHomes = homes || [];
+  try { return run(); } finally { delete window.AtlasSearchTerms; delete window.AtlasSearchTermIds; delete window.AtlasSearchTermHomes; }
 }
 
 test("a question's question words are dropped, in Chinese and in English (怎么办, 这么, I)", () => {
@@ -114,6 +115,12 @@ test("a question's question words are dropped, in Chinese and in English (怎么
   assert.strictEqual(S.subjectOf("PD 分离有什么好处"), "PD 分离 好处");
   assert.strictEqual(S.subjectOf("how do I reduce cost"), "reduce cost");
   assert.strictEqual(S.subjectOf("why is the first token slow"), "first token slow");
+});
+
+test("a glossary name keeps its little words: 'mixture of experts' is the name of MoE, not 'mixture experts'", () => {
+  withTerms([["MoE", "mixture of experts", "专家混合"]], ["moe"], () => {
+    assert.strictEqual(S.subjectOf("mixture of experts"), "mixture of experts");
+  });
 });
 
 test("the subject's words decide the ranking: the section that holds them all, not the one Pagefind weighs most", () => {
@@ -183,6 +190,19 @@ test("British spelling finds the American text, and the other way round", () => 
   assert.strictEqual(S.rank(pages, "quantisation", ["quantisation"], [], [])[0].level, 4, "its title is the subject asked");
   const british = [found("/en/b.html", "B", [["opt", "Optimisation", "the optimisation of kernels", 5]])];
   assert.strictEqual(S.rank(british, "optimization", ["optimization"], [], []).length, 1);
+});
+
+test("of the sections that define a term (its first use on each page), the book's first definition ranks first", () => {
+  withTerms([["goodput", "达标吞吐"]], ["goodput"], () => {
+    const pages = [
+      found("/zh/tf-overview.html", "T", [["qualified-share", "算例", "达标吞吐 达标吞吐 达标吞吐", 40]], [["qualified-share", "goodput"]]),
+      found("/zh/ch14-memory.html", "C", [["q1", "服务指标", "达标吞吐", 3]], [["q1", "goodput"]]),
+    ];
+    const hits = S.rank(pages, "达标吞吐", ["达标吞吐", "goodput"], [], ["goodput"]);
+    assert.strictEqual(hits[0].url, "/zh/ch14-memory.html#q1", hits.map((h) => h.url).join(" "));
+    assert.ok(S.isHome("/zh/ch14.html#q1", ["goodput"]) && !S.isHome("/zh/ch14-memory.html#q2", ["goodput"]));
+    assert.ok(!S.isHome("/zh/ch140.html#q1", ["goodput"]), "another page whose name starts alike is not the chapter");
+  }, ["ch14#q1"]);
 });
 
 test("a section that defines the term ranks above sections that only mention it more often", () => {

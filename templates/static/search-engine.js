@@ -261,6 +261,8 @@
 
   /* what the query asks about, without its question words */
   function subjectOf(query) {
+    /* a glossary name as typed keeps its little words ("mixture of experts" is a name, not "mixture experts") */
+    if (termsOf(query).length) return normalise(query);
     var words = query.replace(ZH_QUESTION, " ").split(" ").filter(function (word) {
       return word && !QUESTION_WORDS.test(word.toLowerCase().replace(/'/g, ""));
     });
@@ -453,6 +455,20 @@
 
   /* does the section (its anchor's place to the next heading's) define one of the terms: a <dfn>
      of the term there (Pagefind keeps each element with an id as an anchor: term-<id>)? */
+  /* is `url` ("/zh/ch14-memory.html#q1") the section where the book first defines one of `terms`
+     ("ch14#q1": a chapter published as several pages is ch14-<part>.html)? */
+  function isHome(url, terms) {
+    var ids = window.AtlasSearchTermIds || [];
+    var homes = window.AtlasSearchTermHomes || [];
+    var file = url.split("#")[0].split("/").pop().replace(/\.html$/, "");
+    var section = url.split("#")[1] || "";
+    return terms.some(function (term) {
+      var home = homes[ids.indexOf(term)] || "";
+      var page = home.split("#")[0];
+      return home && home.split("#")[1] === section && (file === page || file.indexOf(page + "-") === 0);
+    });
+  }
+
   function defines(page, sub, terms) {
     if (!terms.length) return false;
     var anchors = page.anchors || [];
@@ -486,7 +502,8 @@
         if (!hit) {
           var title = sub.title || pageTitle;
           var level = titleLevel(title, query, names);
-          if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = 2.5;
+          /* a section defining a term the query names: the book's own first definition of it first */
+          if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = isHome(url, terms) ? 2.75 : 2.5;
           /* a key that is a glossary name, as the title's subject: after how much of the question the
              section holds ("why isn't quantization faster" is not the section on quantization) */
           var keyLevel = 0;
@@ -516,7 +533,7 @@
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
   window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
-                              subjectOf: subjectOf, keysOf: keysOf, rank: rank, american: american, british: british, otherSpellings: otherSpellings };
+                              subjectOf: subjectOf, keysOf: keysOf, rank: rank, isHome: isHome, american: american, british: british, otherSpellings: otherSpellings };
 
   window.AtlasSearch = function (form, offline) {
     var input = form.querySelector("input[type=search]");

@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 
 from ..model import Book
+from .uses import shared_places
 
 
-def search_terms(book: Book) -> str:
+def search_terms(book: Book, homes: dict[str, str]) -> str:
     """`AtlasSearchTerms`, each term's names (a group); `AtlasSearchTermIds`, the term each group is
-    (in the same order), so a query that names a term also offers its glossary entry."""
+    (in the same order), so a query that names a term also offers its glossary entry;
+    `AtlasSearchTermHomes`, the section where the book first defines each ("ch14#q1", the glossary's
+    "first defined in"; "" when none): of the many sections that define a term at its first use on
+    their page, that one explains it, and ranks first among them."""
     groups = []
     for term in book.terms.values():
         names = [term.names[lang] for lang in book.languages] + ([term.abbr] if term.abbr else [])
@@ -20,4 +24,19 @@ def search_terms(book: Book) -> str:
     groups.sort()
     names_payload = json.dumps([names for names, _ in groups], ensure_ascii=False, separators=(",", ":"))
     ids_payload = json.dumps([term_id for _, term_id in groups], ensure_ascii=False, separators=(",", ":"))
-    return f"window.AtlasSearchTerms={names_payload};\nwindow.AtlasSearchTermIds={ids_payload};\n"
+    homes_payload = json.dumps([homes.get(term_id, "") for _, term_id in groups], separators=(",", ":"))
+    return (
+        f"window.AtlasSearchTerms={names_payload};\nwindow.AtlasSearchTermIds={ids_payload};\n"
+        f"window.AtlasSearchTermHomes={homes_payload};\n"
+    )
+
+
+def term_homes(book: Book, parsed: dict) -> dict[str, str]:
+    """term id -> "page#section" where the book first defines it (the same in every language: the
+    places are shared, render/uses.py)."""
+    places = shared_places(book, parsed, book.languages[0], "term")
+    return {
+        term_id: f"{used[0].page_id}#{used[0].section}"
+        for term_id, used in places.items()
+        if used and used[0].section
+    }

@@ -27,7 +27,7 @@ from .layout import frame, series_of
 from .numbers import claim_rows, render_numbers
 from .open_data import open_data_files
 from .previews import linked_sections, render_previews
-from .search_terms import search_terms
+from .search_terms import search_terms, term_homes
 from .split import MARKER, split_chapters
 from .state import CiteIndex, RenderState
 from .web import add_web_files
@@ -234,7 +234,11 @@ def render_site(
         )
     output.add("index.html", cache.get("entry-page", nav_version, lambda: render_chooser(book, env)))
     output.add("404.html", cache.get("not-found", nav_version, lambda: render_not_found(book, env)))
-    output.add("assets/search-terms.js", cache.get("search-terms", ledgers, lambda: search_terms(book)))
+    homes = term_homes(book, parsed)
+    output.add(
+        "assets/search-terms.js",
+        cache.get("search-terms", digest(ledgers, sorted(homes.items())), lambda: search_terms(book, homes)),
+    )
     for path, data in data_files.items():
         output.add(path, data)
     add_web_files(book, output)
