@@ -185,6 +185,12 @@ def real_epubcheck(monkeypatch):
     monkeypatch.setenv("ATLAS_EPUBCHECK", str(EPUBCHECK_JAR))
 
 
+# what the browser tests open pages as
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 # ---------------------------------------------------------------- the reader's fixture book, built once per run
 # The browser tests of the theme (side-by-side reading, the language switch, the layout at 390 and
 # 1280 px, cards, dark mode, the development map, the labs' interface) drive the engine on a small

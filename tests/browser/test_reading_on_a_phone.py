@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import LAPTOP, PHONE, TWO_FRAMES
 from conftest import open_page as _open
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-LAPTOP = {"viewport": {"width": 1280, "height": 800}}
-TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 @pytest.fixture(scope="module")

@@ -20,14 +20,18 @@ class Place:
         return f"{self.page_id}.html" + (f"#{self.section}" if self.section else "")
 
 
+def _parsed_pages(book: Book, parsed: dict, lang: str):
+    """`lang`'s pages that parsed, in reading order, with the title a place names its page by."""
+    for page in book.pages_in(lang):
+        parsed_page = parsed.get((lang, page.id))
+        if parsed_page is not None:
+            yield page, parsed_page, page.meta.short_title or page.meta.title
+
+
 def places_of(book: Book, parsed: dict, lang: str, kind: str) -> dict[str, list[Place]]:
     """key -> the distinct sections of `lang` that use `kind` with that key, in reading order."""
     found: dict[str, list[Place]] = {}
-    for page in book.pages_in(lang):
-        parsed_page = parsed.get((lang, page.id))
-        if parsed_page is None:
-            continue
-        page_title = page.meta.short_title or page.meta.title
+    for page, parsed_page, page_title in _parsed_pages(book, parsed, lang):
         for use in parsed_page.uses_of(kind):
             section = parsed_page.section(use.section)
             place = Place(page.id, use.section, section.title if section else page_title, page_title)
@@ -57,11 +61,7 @@ def shared_places(book: Book, parsed: dict, lang: str, kind: str) -> dict[str, l
         for use in parsed_page.uses_of(kind):
             sections.setdefault(use.key, set()).add((page_id, use.section))
     found: dict[str, list[Place]] = {}
-    for page in book.pages_in(lang):
-        parsed_page = parsed.get((lang, page.id))
-        if parsed_page is None:
-            continue
-        page_title = page.meta.short_title or page.meta.title
+    for page, parsed_page, page_title in _parsed_pages(book, parsed, lang):
         order = [""] + [s.id for s in parsed_page.sections]
         for key, where in sections.items():
             for section in sorted(
