@@ -455,8 +455,8 @@
 
   /* does the section (its anchor's place to the next heading's) define one of the terms: a <dfn>
      of the term there (Pagefind keeps each element with an id as an anchor: term-<id>)? */
-  /* is `url` ("/zh/ch14-memory.html#q1") the section where the book first defines one of `terms`
-     ("ch14#q1": a chapter published as several pages is ch14-<part>.html)? */
+  /* is `url` ("/zh/ch2-memory.html#q1") the section where the book first defines one of `terms`
+     ("ch2#q1": a chapter published as several pages is ch2-<part>.html)? */
   function isHome(url, terms) {
     var ids = window.AtlasSearchTermIds || [];
     var homes = window.AtlasSearchTermHomes || [];

@@ -13,7 +13,7 @@ from .uses import shared_places
 def search_terms(book: Book, homes: dict[str, str]) -> str:
     """`AtlasSearchTerms`, each term's names (a group); `AtlasSearchTermIds`, the term each group is
     (in the same order), so a query that names a term also offers its glossary entry;
-    `AtlasSearchTermHomes`, the section where the book first defines each ("ch14#q1", the glossary's
+    `AtlasSearchTermHomes`, the section where the book first defines each ("ch2#q1", the glossary's
     "first defined in"; "" when none): of the many sections that define a term at its first use on
     their page, that one explains it, and ranks first among them."""
     groups = []
