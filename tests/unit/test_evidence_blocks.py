@@ -87,6 +87,19 @@ def test_a_paragraph_of_teaching_numbers_is_labelled_once(mini):
     )  # en and zh
 
 
+def test_a_paragraph_that_introduces_a_list_with_a_colon_opens_with_its_note(mini):
+    """Review 30-f #6: "…all of the following: Numbers in this paragraph: teaching assumption", then the
+    list: the note at the end split the sentence from what it introduces."""
+    colon = {lang: DENSE[lang][:-1] + (":" if lang == "en" else "：") for lang in DENSE}
+    _write(mini, colon, {"en": "\n\n- one\n- two\n", "zh": "\n\n- 一\n- 二\n"})
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    for lang, note, end in (("en", "Numbers in this paragraph: ", ":"), ("zh", "本段数字：", "：")):
+        para = _paragraph(result.output.text(f"{lang}/ch14.html"), "ex-quiet")
+        assert re.search(rf'^<p[^>]*><span class="evidence-note" id="evn-1"[^>]*>{note}', para), para
+        assert para.endswith(f"{end}</p>") and para.count('class="evidence-note"') == 1, para
+
+
 def test_a_mixed_paragraph_labels_the_many_once_and_writes_a_long_unit_once(mini):
     examples = mini / "ledger/examples.md"
     edit(examples, "---\nA fixture example.", LONG + "---\nA fixture example.")

@@ -38,6 +38,7 @@ class EvidenceBlock:
     units: set = field(default_factory=set)  # long units already written in the block
     claims: list = field(default_factory=list)  # ClaimPlace of each claim, in order (a paragraph's)
     groups: dict = field(default_factory=dict)  # group id -> its claims, in order
+    leads: bool = False  # the note opens the paragraph (its text ends in a colon: what follows is its own)
 
 
 @dataclass
@@ -149,10 +150,11 @@ def note(state, block: EvidenceBlock | None) -> str:
     before, _, after = state.ui(key).partition("{label}")
     badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(state.ui(block.quiet))}</span>'
     tag = "caption" if block.where == "table" else "span"
-    lead = "" if tag == "caption" else " "
+    space = "" if tag == "caption" else " "
     return (
-        f'{lead}<{tag} class="evidence-note" id="{block.note_id}" data-label="{block.quiet}" data-pagefind-ignore>'
-        f"{escape(before)}{badge}{escape(after)}</{tag}>"
+        ("" if block.leads else space)
+        + f'<{tag} class="evidence-note" id="{block.note_id}" data-label="{block.quiet}" data-pagefind-ignore>'
+        f"{escape(before)}{badge}{escape(after)}</{tag}>" + (space if block.leads else "")
     )
 
 

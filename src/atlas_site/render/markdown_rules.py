@@ -71,14 +71,22 @@ def _block_open(self, tokens, idx, options, env):
         token.attrSet("data-para", f"{state.section}.{state.paragraphs}")
     if token.type == "paragraph_open" and idx + 1 < len(tokens):
         open_block(state, [tokens[idx + 1]], "paragraph")  # its numbers labelled once, if many
+        block = state.block
+        if block is not None and block.quiet and tokens[idx + 1].content.rstrip().endswith((":", "：")):
+            # "…all of the following:" then a list: a note at its end would split the sentence
+            # from what it introduces, so it opens the paragraph instead
+            block.leads = True
+            return self.renderToken(tokens, idx, options, env) + note(state, block)
     return self.renderToken(tokens, idx, options, env)
 
 
 def _paragraph_close(self, tokens, idx, options, env):
     """The paragraph's one evidence note, if its numbers are labelled once, ends it (a list item's
-    text too: its paragraph is hidden, the note still follows the text)."""
+    text too: its paragraph is hidden, the note still follows the text), unless it opened it."""
     state = env["state"]
-    return note(state, close_block(state, "paragraph")) + self.renderToken(tokens, idx, options, env)
+    block = close_block(state, "paragraph")
+    ended = "" if block is not None and block.leads else note(state, block)
+    return ended + self.renderToken(tokens, idx, options, env)
 
 
 def _only_a_directive(tokens, idx) -> bool:
