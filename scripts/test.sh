@@ -16,28 +16,43 @@ echo "== code hygiene: ruff (lint and format), mypy on src/, the engine's layers
 echo "== node --test labs_js/tests"
 node --test labs_js/tests/
 
-echo "== atlas-site check --browser --release (the Atlas's publication gate, judged on book.yaml's edition date)"
-.venv/bin/atlas-site check --browser --release
+# The Atlas's publication gate runs beside pytest: the gate's page walk waits on one Chromium at a
+# time and leaves most of a core idle, which the test workers use. Its report is printed after the
+# tests, whole; the run fails if either fails.
+GATE_LOG="$(mktemp)"
+trap 'rm -f "$GATE_LOG"' EXIT
+.venv/bin/atlas-site check --browser --release > "$GATE_LOG" 2>&1 &
+GATE=$!
 
-echo "== evidence past due today (a warning here; a release on a later edition date fails on it)"
-.venv/bin/atlas-site check --as-of "$(date +%F)" | grep -E "evidence freshness|warning\[freshness" || true
-
-echo "== pytest"
+echo "== pytest (the Atlas's gate, check --browser --release, runs beside it; its report follows)"
 # The 15 slowest tests are listed at the end (where the suite's time goes).
-# Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the real book once and
-# launches one Chromium; tests share no files (every test that writes copies a fixture project),
-# so which worker runs a test never changes its result. Work stealing: the cases last from under a
-# second to a minute (the shares of axe and of the browser gates), and an idle worker takes
-# pending cases from the busy one instead of waiting at the end.
+# Two workers (ATLAS_TEST_WORKERS=0 runs in one process): each builds the fixture books it needs
+# once and launches one Chromium; tests share no files (every test that writes copies a fixture
+# project), so which worker runs a test never changes its result. Work stealing: the cases last
+# from under a second to a minute, and an idle worker takes pending cases from the busy one
+# instead of waiting at the end. The suite never builds the Atlas: its gate checks it.
 WORKERS="${ATLAS_TEST_WORKERS:-2}"
 PARALLEL=()
 if [ "$WORKERS" != "0" ]; then PARALLEL=(-n "$WORKERS" --dist worksteal); fi
 set +e
 .venv/bin/python -m pytest "${PARALLEL[@]}" --durations=15 "$@"
 status=$?
+wait "$GATE"
+gate=$?
 set -e
 if [ "$status" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure, not a pass" >&2
-  exit 1
+  status=1
 fi
-exit "$status"
+
+echo "== atlas-site check --browser --release (the Atlas's publication gate, judged on book.yaml's edition date)"
+cat "$GATE_LOG"
+
+echo "== evidence past due today (a warning here; a release on a later edition date fails on it)"
+.venv/bin/atlas-site check --as-of "$(date +%F)" | grep -E "evidence freshness|warning\[freshness" || true
+
+if [ "$gate" -ne 0 ]; then
+  echo "the Atlas's gate failed (its report is above)" >&2
+fi
+if [ "$status" -ne 0 ]; then exit "$status"; fi
+exit "$gate"
