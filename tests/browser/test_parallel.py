@@ -172,14 +172,16 @@ def test_side_by_side_is_within_reach_mid_chapter_and_keeps_the_paragraph(site, 
             page.locator("[data-toc-toggle]").tap()
         also = page.locator("[data-parallel-also]")
         assert also.is_visible() and also.text_content() == "Read side by side"
-        before = _top_of(page, "q3.2")
+        before = _settled_top_of(page, "q3.2")
         also.click()
         page.wait_for_selector("article.is-parallel .twin")
         assert also.get_attribute("aria-pressed") == "true"
         assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "true"
         if size is PHONE:
             page.keyboard.press("Escape")  # the contents close; the reading place is unchanged
-        assert abs(_top_of(page, "q3.2") - before) < 2
+        # where it rests: on a loaded machine the twins' blocks are laid out after they appear, and the
+        # page puts the paragraph back after each (a CI run with three workers measured it mid-way)
+        assert abs(_settled_top_of(page, "q3.2") - before) < 2
         also.click() if size is LAPTOP else page.locator("[data-parallel-toggle]").evaluate("b => b.click()")
         assert page.locator("article .twin:visible").count() == 0
         assert also.get_attribute("aria-pressed") == "false"
