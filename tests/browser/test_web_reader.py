@@ -300,6 +300,14 @@ def test_without_script_labs_show_their_defaults_previews_are_links_and_numbers_
 
 
 # -- numbers page -------------------------------------------------------------------------------
+
+
+def _first_column(page) -> list[float]:
+    """The numbers table's first column, top to bottom, as the values its cells sort by."""
+    cells = page.locator("[data-numbers] tbody tr td:first-child")
+    return [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.dataset.value)")]
+
+
 def test_numbers_page_filters_and_sorts(site):
     context, page = open_page(site, "en/numbers.html", **DESKTOP)
     total = page.locator("[data-numbers] tbody tr").count()
@@ -314,21 +322,11 @@ def test_numbers_page_filters_and_sorts(site):
     header.locator("button").focus()
     page.keyboard.press("Enter")
     assert header.get_attribute("aria-sort") == "ascending"
-    values = [
-        float(v)
-        for v in page.locator("[data-numbers] tbody tr td:first-child").evaluate_all(
-            "cells => cells.map(c => c.dataset.value)"
-        )
-    ]
+    values = _first_column(page)
     assert values == sorted(values) and values != values[::-1], values  # distinct values, in order
     page.keyboard.press("Enter")
     assert header.get_attribute("aria-sort") == "descending"
-    values = [
-        float(v)
-        for v in page.locator("[data-numbers] tbody tr td:first-child").evaluate_all(
-            "cells => cells.map(c => c.dataset.value)"
-        )
-    ]
+    values = _first_column(page)
     assert values == sorted(values, reverse=True), values
     context.close()
 
