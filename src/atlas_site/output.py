@@ -40,6 +40,13 @@ class Output:
     def html_pages(self) -> list[str]:
         return [p for p in self.paths() if p.endswith(".html")]
 
+    def page_holding(self, lang: str, page_id: str, marker: str) -> str | None:
+        """The published page of `page_id` whose HTML holds `marker`: the page itself, or the part
+        page of a chapter published as several (render/split.py, `<id>-<part>.html`)."""
+        first = f"{lang}/{page_id}.html"
+        parts = [p for p in self.html_pages() if p.startswith(f"{lang}/{page_id}-")]
+        return next((p for p in [first, *parts] if p in self and marker in self.text(p)), None)
+
     def replaced(self, path: str, content: bytes) -> Output:
         """A copy with one existing file's bytes replaced (serve's hot path; the bytes are shared)."""
         if path not in self._files:

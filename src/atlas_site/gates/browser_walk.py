@@ -86,11 +86,8 @@ def _rule_pages(rules, kind: str, languages, output: Output) -> dict[str, list]:
         if rule.name == kind:
             for page_id in rule.page_ids():
                 for lang in languages:
-                    first = f"{lang}/{page_id}.html"
-                    pages = [first] + [p for p in output.html_pages() if p.startswith(f"{lang}/{page_id}-")]
-                    marker = RULE_MARKERS[kind](rule)
-                    holder = next((p for p in pages if p in output and marker in output.text(p)), first)
-                    by_path.setdefault(holder, []).append(rule)
+                    holder = output.page_holding(lang, page_id, RULE_MARKERS[kind](rule))
+                    by_path.setdefault(holder or f"{lang}/{page_id}.html", []).append(rule)
     return by_path
 
 

@@ -120,14 +120,10 @@ def _query(item, lang: str, languages, where: SourceLocation, output) -> Query |
 
 def section_address(output, lang: str, target: str) -> str | None:
     """Where `page#section` is published in `lang`: the page, or the part page of a chapter published
-    as several (render/split.py) that holds the section."""
+    as several that holds the section."""
     page, _, section = target.partition("#")
-    first = f"{lang}/{page}.html"
-    candidates = [first] + [p for p in output.html_pages() if p.startswith(f"{lang}/{page}-")]
-    for path in candidates:
-        if path in output and f'id="{section}"' in output.text(path):
-            return f"{path}#{section}"
-    return None
+    holder = output.page_holding(lang, page, f'id="{section}"')
+    return f"{holder}#{section}" if holder else None
 
 
 KINDS = (SearchFinds,)
