@@ -4,7 +4,9 @@ from .base import Frozen, Localized
 from .book import Book, Page, PageMeta, PagePart
 from .ledger import (
     Claim,
+    ClaimKind,
     Example,
+    ExampleKind,
     FigureSpec,
     LabContract,
     Lead,
@@ -30,6 +32,8 @@ __all__ = [
     "PagePart",
     "PageMeta",
     "Claim",
+    "ClaimKind",
+    "ExampleKind",
     "Example",
     "FigureSpec",
     "LabContract",

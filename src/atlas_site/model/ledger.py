@@ -41,13 +41,23 @@ class Setting(Frozen):
         return self.text[lang]
 
 
+ClaimKind = Literal["author-reported", "benchmark-result", "report-parameter", "expectation"]
+_CLAIM_LABELS = {
+    "author-reported": "author_reported",
+    "benchmark-result": "benchmark_result",
+    "report-parameter": "report_parameter",
+}
+
+
 class Claim(Frozen):
-    """An author-reported or benchmark number, recorded once, with its source and setting. An
+    """An author-reported or benchmark number, recorded once, with its source and setting. A
+    `report-parameter` is a value the source's authors set rather than measured (a design constant,
+    a deployment choice, an assumed price): labelled as set by them, never as a result. An
     `expectation` is a number its source states as an outlook, not as a measurement: it is labelled as
     unsettled (the "open question" label), never as a reported result."""
 
     id: str = Field(pattern=SLUG)
-    kind: Literal["author-reported", "benchmark-result", "expectation"]
+    kind: ClaimKind
     source: tuple[str, ...] = Field(min_length=1)
     value: Number | tuple[Number, ...]
     unit: str
@@ -82,9 +92,7 @@ class Claim(Frozen):
     @property
     def label_key(self) -> str:
         """The interface string that labels the number (the page legend defines each)."""
-        return {"author-reported": "author_reported", "benchmark-result": "benchmark_result"}.get(
-            self.kind, "open"
-        )
+        return _CLAIM_LABELS.get(self.kind, "open")
 
     @property
     def badge_class(self) -> str:

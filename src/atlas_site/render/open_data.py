@@ -9,8 +9,9 @@ written is validated against its schema by the build (gates/open_data.py)."""
 from __future__ import annotations
 
 import json
+from typing import get_args
 
-from ..model import Book
+from ..model import Book, ClaimKind, ExampleKind
 from ..resolve.example_labs import lab_link
 from .state import source_label
 from .uses import figure_claims, places_of
@@ -110,7 +111,16 @@ CLAIMS_SCHEMA = _envelope(
         ],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-            "kind": {"enum": ["author-reported", "benchmark-result", "expectation"]},
+            "kind": {
+                "enum": list(get_args(ClaimKind)),
+                "description": (
+                    "author-reported: a result the source's authors report (measured, or their own "
+                    "estimate); benchmark-result: a benchmark's published result; report-parameter: "
+                    "a value the authors set rather than measured (a design constant, a deployment "
+                    "choice, an assumed price); expectation: a number the source gives as an "
+                    "outlook, not as a measurement"
+                ),
+            },
             "value": _NUMBER,
             "unit": {"type": "string"},
             "text": _LOCALIZED,
@@ -133,7 +143,8 @@ CLAIMS_SCHEMA = _envelope(
             "permalinks": _TEXTS,
         },
     },
-    "Every author-reported or benchmark number of the book, with its setting and sources.",
+    "Every number the book takes from a source (a reported or benchmark result, a value the authors "
+    "set, an outlook), with its setting and sources.",
 )
 
 EXAMPLES_SCHEMA = _envelope(
@@ -144,7 +155,7 @@ EXAMPLES_SCHEMA = _envelope(
         "required": ["id", "kind", "function", "arguments", "outputs", "used_in", "permalinks", "lab"],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
-            "kind": {"enum": ["teaching-assumption", "analytic", "report-example"]},
+            "kind": {"enum": list(get_args(ExampleKind))},
             "function": {"type": "string", "pattern": "^[a-z_]+\\.[a-z0-9_]+$"},
             "arguments": {"type": "object"},
             "outputs": {
@@ -158,7 +169,7 @@ EXAMPLES_SCHEMA = _envelope(
                         "digits": {"type": "integer", "minimum": 0},
                         "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
                         "seed_prints": {"type": ["number", "string", "boolean", "null"]},
-                        "kind": {"enum": ["teaching-assumption", "analytic", "report-example"]},
+                        "kind": {"enum": list(get_args(ExampleKind))},
                     },
                 },
             },

@@ -14,6 +14,7 @@ TEMPLATE_CALL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]\s*\)""")
 ENGINE_KEYS = (
     "author_reported",
     "benchmark_result",
+    "report_parameter",
     "teaching_assumption",
     "analytic",
     "report_example",
