@@ -23,7 +23,8 @@
  *  - [data-lab-live] (aria-live="polite") announces changes of opts.announce outputs;
  *  - data-state-output on the panel: that output's code is mirrored as a data
  *    attribute (data-status="OOM") for the colours of labs.css.
- * Outputs recompute on every `input` event; charts redraw when the panel's width changes.
+ * Outputs recompute on every `input` event; charts redraw when their box's width changes
+ * (shared/chart.js watch: the charts draw at the width the layout last reported, never asking it).
  */
 (function (root) {
   'use strict';
@@ -412,14 +413,9 @@
       }, { rootMargin: '-45% 0px -45% 0px' });
       for (const el of panel.querySelectorAll('.lab-body[data-group]')) group_seen.observe(el);
     }
-    if (opts.render && typeof ResizeObserver === 'function') {
-      let width = 0;
-      new ResizeObserver(function () {
-        const now = panel.clientWidth;
-        if (now === width) return;
-        width = now;
-        if (last) opts.render(panel, last.out, last.params);
-      }).observe(panel);
+    if (opts.render && AtlasLabs.chart) {
+      const redraw = function () { if (last) opts.render(panel, last.out, last.params); };
+      for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.chart.watch(box, redraw);
     }
     // A lab's state lives in the page address: restored here, and copied by "link to this state".
     const restored = state_in_address(panel);

@@ -10,21 +10,55 @@
   const A = root.AtlasLabs = root.AtlasLabs || {};
   const TICK = 4;
 
+  /* What the charts know of their boxes, without asking the layout: the width and font family the
+     one ResizeObserver below reported (its callback runs once the browser has laid the page out, so
+     nothing a chart draws ever forces a layout, on the first load or on an input). */
+  const seen = new WeakMap(); // box -> {width, family}
+  const wanted = new Map(); // box -> redraw()
+  let observer = null;
+
+  /**
+   * Call `redraw` whenever `box` gets a new width (first when it is laid out; again when a tab
+   * shows it or the window turns). One observer for every chart of the page: its callback reads
+   * every size and font first and only then draws, so no chart's drawing dirties what another reads.
+   */
+  function watch(box, redraw) {
+    if (typeof ResizeObserver !== 'function') return;
+    if (!observer) {
+      observer = new ResizeObserver(function (entries) {
+        const due = [];
+        for (const entry of entries) {
+          const before = seen.get(entry.target);
+          const width = Math.floor(entry.contentRect.width);
+          if (before && before.width === width) continue;
+          seen.set(entry.target, { width: width, family: root.getComputedStyle(entry.target).fontFamily });
+          const again = wanted.get(entry.target);
+          if (again && due.indexOf(again) < 0) due.push(again);
+        }
+        for (const again of due) again();
+      });
+    }
+    wanted.set(box, redraw);
+    observer.observe(box);
+  }
+
   /**
    * Clear `box` and draw an empty SVG as wide as the box; the plot area is the
-   * frame minus `margin` {top, right, bottom, left}. Null while the box is hidden
-   * (a tab not selected): bind.js redraws when it gets a width.
+   * frame minus `margin` {top, right, bottom, left}. Null until the observer has
+   * seen the box laid out, and while it is hidden (a tab not selected, an invalid
+   * input): watch() redraws it when it gets a width.
    */
   function frame(box, height, margin) {
     A.clear(box);
-    const width = Math.floor(box.clientWidth);
+    const known = seen.get(box);
+    const width = known ? known.width : 0;
     if (!width) return null;
     const svg = A.svg('svg', {
       viewBox: '0 0 ' + width + ' ' + height, width: width, height: height,
       class: 'lab-chart-svg', 'aria-hidden': 'true', focusable: 'false',
     }, box);
     return {
-      svg: svg, width: width, height: height,
+      svg: svg, width: width, height: height, family: known.family,
       x0: margin.left, x1: width - margin.right, y0: height - margin.bottom, y1: margin.top,
     };
   }
@@ -39,14 +73,21 @@
     return el;
   }
 
-  /** Widest of `contents` as chart text, in px: for a label column that fits its labels. */
+  /* labs.css: .lab-chart-text is 13 px in the page's family; .lab-chart-strong and .lab-chart-mark
+     are 600 */
+  const TEXT_PX = 13;
+  const BOLD = ['lab-chart-strong', 'lab-chart-mark'];
+  let pen = null;
+
+  /** Widest of `contents` as chart text of class `cls`, in px: for a label column that fits its
+   *  labels. Measured on a canvas in the chart's font: a text element in the page would have to be
+   *  laid out to be measured. */
   function text_width(f, contents, cls) {
+    pen = pen || root.document.createElement('canvas').getContext('2d');
+    const bold = (cls || '').split(' ').some(function (c) { return BOLD.indexOf(c) >= 0; });
+    pen.font = (bold ? '600 ' : '400 ') + TEXT_PX + 'px ' + (f.family || 'sans-serif');
     let widest = 0;
-    for (const content of contents) {
-      const el = text(f.svg, 0, 0, content, cls);
-      widest = Math.max(widest, el.getComputedTextLength());
-      f.svg.removeChild(el);
-    }
+    for (const content of contents) widest = Math.max(widest, pen.measureText(content).width);
     return widest;
   }
 
@@ -94,7 +135,7 @@
   }
 
   A.chart = {
-    frame: frame, labels: labels, text: text, text_width: text_width, linear: linear, log: log,
+    frame: frame, watch: watch, labels: labels, text: text, text_width: text_width, linear: linear, log: log,
     nice_ticks: nice_ticks, axis_x: axis_x, axis_y: axis_y,
   };
 })(typeof globalThis !== 'undefined' ? globalThis : this);
