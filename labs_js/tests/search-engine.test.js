@@ -216,3 +216,22 @@ test("a section that defines the term ranks above sections that only mention it 
     assert.strictEqual(hits[0].url, "/en/a.html#defines", hits.map((h) => h.url).join(" "));
   });
 });
+
+test("a section holds a Chinese word of the query whole, never one character of it (KV 缓存 found 保存, 显存)", () => {
+  assert.ok(!S.touches("地图把技术放在三条路线上：一台机器的引擎、保存状态的显存。", ["KV 缓存"]));
+  assert.ok(S.touches("出处：按缓存路由。", ["KV 缓存"]));
+  assert.ok(S.touches("the KV of every token", ["KV 缓存"]));
+  assert.ok(S.touches("并行解码的另一条路", ["扩散式并行解码"]), "a word of a longer run, cut by the segmenter");
+  assert.ok(!S.touches("解释一下", ["解码"]));
+});
+
+test("a query names a term by one whole name with words of its others (KV 缓存, TTFT 延迟)", () => {
+  const kv = ["KV", "key-value cache", "键值缓存"];
+  assert.ok(S.naming(kv, "KV 缓存"));
+  assert.ok(S.naming(kv, "KV cache"));
+  assert.ok(S.naming(kv, "键值缓存"));
+  assert.ok(!S.naming(kv, "缓存"), "one word that is no name of it");
+  assert.ok(!S.naming(kv, "KV 显存"));
+  assert.ok(!S.naming(["TTFT", "time to first token", "首 token 延迟"], "first token"), "no whole name");
+  assert.ok(S.naming(["TTFT", "time to first token", "首 token 延迟"], "TTFT 延迟"));
+});

@@ -13,6 +13,10 @@
       a section that defines a term the query names (its <dfn>) comes next, above sections that only
       mention it;
    2. how often the section itself uses the words (Pagefind's weighted matches).
+   A section is shown only when it holds a word of what was asked, a Chinese word whole (Pagefind
+   answers 缓存 with the 存 of 保存); a query of one name of a term with words of its others ("KV 缓存")
+   names the term; a Chinese word is also searched as the glossary's longer names that hold it (the
+   index finds a word by its start: 缓存 -> 键值缓存).
    Question words ("what is", "为什么", "怎么办") are dropped; mixed Chinese + English is split at the
    script boundary ("KV缓存" -> "KV 缓存"), as the index segments it; British and American spellings
    are one word ("quantisation" ~ "quantization"). A query that finds nothing is read with a typo mended
@@ -332,13 +336,32 @@
     return value.toLowerCase().split(/[^a-z0-9\u3400-\u9fff\uf900-\ufaff]+/).filter(Boolean).map(stem);
   }
 
-  /* the query and, when it is one name of a glossary term, the term's other names (each spelling
-     once) */
-  function namesOf(query) {
+  /* Does the query name the term whose names are `group`? It is one of its names; or it is one of
+     them with words of another ("KV 缓存": the abbreviation KV and the 缓存 of 键值缓存; "TTFT 延迟"):
+     every word is a whole name, a word of a Latin name or a part of a Chinese name of the term, and
+     one at least is a whole name. */
+  function naming(group, query) {
     var typed = flat(query);
+    if (group.some(function (name) { return flat(name) === typed; })) return true;
+    var parts = query.split(" ").filter(Boolean);
+    if (parts.length < 2) return false;
+    var whole = false;
+    var every = parts.every(function (part) {
+      var piece = flat(part);
+      if (group.some(function (name) { return flat(name) === piece; })) { whole = true; return true; }
+      if (HAS_HAN.test(part)) {
+        return piece.length >= 2 && group.some(function (name) { return HAS_HAN.test(name) && flat(name).indexOf(piece) >= 0; });
+      }
+      return group.some(function (name) { return !HAS_HAN.test(name) && words(name).indexOf(piece) >= 0; });
+    });
+    return whole && every;
+  }
+
+  /* the query and, when it names a glossary term, the term's other names (each spelling once) */
+  function namesOf(query) {
     var names = [query];
     (window.AtlasSearchTerms || []).forEach(function (group) {
-      if (group.some(function (name) { return flat(name) === typed; })) names = names.concat(group);
+      if (naming(group, query)) names = names.concat(group);
     });
     return once(names);
   }
@@ -349,10 +372,9 @@
 
   /* the glossary terms the query names (assets/search-terms.js: each group's term id) */
   function termsOf(query) {
-    var typed = flat(query);
     var ids = window.AtlasSearchTermIds || [];
     return (window.AtlasSearchTerms || []).map(function (group, i) {
-      return group.some(function (name) { return flat(name) === typed; }) ? ids[i] : null;
+      return naming(group, query) ? ids[i] : null;
     }).filter(Boolean);
   }
 
@@ -421,6 +443,22 @@
     });
   }
 
+  /* does `text` hold one word at least of the names: a Latin word as the start of a word, a
+     Chinese word of two characters or more whole (cut into words by the browser's Intl.Segmenter:
+     扩散式并行解码 -> 扩散, 并行, 解码), never a single character of one? */
+  function touches(text, names) {
+    var units = [];
+    names.forEach(function (name) {
+      words(name).forEach(function (word) {
+        if (!HAS_HAN.test(word)) { units.push(word); return; }
+        var pieces = SEGMENTER ? Array.from(SEGMENTER.segment(word), function (part) { return part.segment; }) : [word];
+        pieces.forEach(function (piece) { if (piece.length >= 2 && HAS_HAN.test(piece)) units.push(piece); });
+        if (word.length >= 2) units.push(word);
+      });
+    });
+    return units.length > 0 && mentions(text, units);
+  }
+
   /* The words of the subject that decide the ranking, when it is more than one name ("显存不够" ->
      显存, 不够; "first token slow" -> first, token, slow): the glossary names it holds, longest first,
      then its other words (Chinese cut into words by the browser's Intl.Segmenter; a single character
@@ -451,6 +489,24 @@
       });
     });
     return keys.length > 1 || (keys.length === 1 && flat(keys[0]) !== flat(subject)) ? keys : [];
+  }
+
+  /* The glossary's Chinese names that hold a Chinese word of the query inside them ("缓存" ->
+     键值缓存, 前缀缓存), longest word first, at most three: searched as well, since the index finds a
+     word by its start only (its Chinese words are whole: 键值缓存 is not found by 缓存). */
+  function containing(subject) {
+    var all = [];
+    (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
+    var out = [];
+    subject.split(" ").filter(function (word) { return HAS_HAN.test(word) && word.length >= 2; })
+      .sort(function (a, b) { return b.length - a.length; })
+      .forEach(function (word) {
+        all.forEach(function (name) {
+          var flatName = name.replace(/\s+/g, "");
+          if (HAS_HAN.test(name) && flatName.length > word.length && flatName.indexOf(word) > 0 && out.indexOf(name) < 0) out.push(name);
+        });
+      });
+    return out.slice(0, 3);
   }
 
   /* does the section (its anchor's place to the next heading's) define one of the terms: a <dfn>
@@ -501,6 +557,9 @@
         var hit = byUrl[url];
         if (!hit) {
           var title = sub.title || pageTitle;
+          /* the section itself holds a word of what was asked (a Chinese word whole): Pagefind
+             answers a Chinese word with its single characters ("缓存" found the 存 of 保存 and 显存) */
+          if (sub !== page && !touches(title + " " + sectionOf(page, sub).text, names.concat(keys))) return;
           var level = titleLevel(title, query, names);
           /* a section defining a term the query names: the book's own first definition of it first */
           if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = isHome(url, terms) ? 2.75 : 2.5;
@@ -533,7 +592,7 @@
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
   window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
-                              subjectOf: subjectOf, keysOf: keysOf, rank: rank, isHome: isHome, american: american, british: british, otherSpellings: otherSpellings };
+                              subjectOf: subjectOf, keysOf: keysOf, rank: rank, touches: touches, naming: naming, containing: containing, isHome: isHome, american: american, british: british, otherSpellings: otherSpellings };
 
   window.AtlasSearch = function (form, offline) {
     var input = form.querySelector("input[type=search]");
@@ -728,6 +787,7 @@
         keys.slice(0, 4).forEach(function (key) {
           if ((chinese || merged || !HAS_HAN.test(key)) && asked.indexOf(key) < 0) asked.push(key);
         });
+        if (chinese || merged) containing(subject).forEach(function (name) { if (asked.indexOf(name) < 0) asked.push(name); });
         return searchAll(asked).then(function (pages) { return rank(pages, subject, names, keys, terms); });
       };
       return (foreign ? mergeOthers() : Promise.resolve()).then(searched).then(function (hits) {
