@@ -178,12 +178,11 @@ def _render_example(state, use) -> str:
         value = f'<a class="ex-link" href="numbers.html#ex-{escape(example_id)}">{value}</a>'
     kind = f' data-label="{label_key}"'
     if block is not None and block.quiet == label_key:
-        # labelled once for its block: a light marker, and the label in words for screen readers
-        # (the editions print them, as every visually hidden word: export/clean.py)
-        return (
-            f'<span class="ex ex-quiet"{kind} data-note="{block.note_id}"{title}>{value}'
-            f'<span class="visually-hidden" data-pagefind-ignore> ({escape(label)})</span></span>'
-        )
+        # labelled once for its block: a light marker; the block's note says the label once, to a
+        # screen reader and on paper too (words hidden after each number made a screen reader say
+        # the label up to eight times in a paragraph, then once more in the note)
+        return f'<span class="ex ex-quiet"{kind} data-note="{block.note_id}"{title}>{value}</span>'
+
     # a label is never a link (one rule for every badge); as with a claim, the value is the link
     badge = f'<span class="badge badge-ex" data-pagefind-ignore>{escape(label)}</span>'
     return f'<span class="ex"{kind}{title}>{value} {badge}</span>'

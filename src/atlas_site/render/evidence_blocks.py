@@ -1,7 +1,8 @@
 """Quiet labels for blocks dense with teaching numbers. A paragraph (a list item's text is one) or
 a table that holds several worked-example numbers of one kind labels them once: each such number
-keeps a light marker (a dotted underline) and words for screen readers ("(teaching assumption)"),
-and the block carries one note naming the label — at the paragraph's end, in the table's caption.
+keeps a light marker (a dotted underline), and the block carries one note naming the label — at the
+paragraph's end, in the table's caption — which is also the one label a screen reader reads and
+the editions print (review 30-f #11: words hidden after each number repeated it up to eight times).
 A number of another kind in the same block, and every claim, keeps its own visible label.
 
 The markup is what the settings gate reads (gates/claims.py): a quiet number names its note
