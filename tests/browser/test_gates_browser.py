@@ -128,9 +128,9 @@ def test_browser_gates_catch_breaks(built, site, chromium):
         )
         for line in switch
     ), switch
-    # a page without sections: its switch is clicked, and there it stayed in its own language
+    # a page without sections whose switch leads back to itself, in its own language
     assert any(
-        "en/bibliography.html: switch landed on" in line and "not on the twin in another language" in line
+        "en/bibliography.html: switch leads to" in line and "not to the twin in another language" in line
         for line in switch
     ), switch
 

@@ -317,9 +317,7 @@ def _get(url: str) -> int:
 
 
 def test_serve_answers_only_from_the_site_folder(tmp_path):
-    import http.server
-
-    from atlas_site.serve import LiveState, make_handler
+    from atlas_site.serve import LiveState, open_server
 
     site = tmp_path / "work" / "_site"
     site.mkdir(parents=True)
@@ -331,7 +329,7 @@ def test_serve_answers_only_from_the_site_folder(tmp_path):
     (outside / "secret.html").write_text("<html><head></head>SECRET</html>", encoding="utf-8")
     (outside / "index.html").write_text("SECRET", encoding="utf-8")
     (site / "leak.html").symlink_to(outside / "secret.html")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(site, LiveState(), b"", b""))
+    server = open_server(site, LiveState(), 0)  # the preview's own server class, quiet when a client leaves
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:

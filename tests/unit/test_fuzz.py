@@ -501,16 +501,15 @@ def test_any_kind_of_file_builds_or_fails_cleanly(fuzz_project, kind, name):
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """A preview handler over a small site, on 127.0.0.1."""
-    import http.server
     import threading
 
-    from atlas_site.serve import LiveState, make_handler
+    from atlas_site.serve import LiveState, open_server
 
     site = tmp_path_factory.mktemp("served") / "_site"
     (site / "en").mkdir(parents=True)
     (site / "index.html").write_text("<html><head></head><body>home</body></html>", encoding="utf-8")
     (site / "en" / "ch14.html").write_text("<html><head></head><body>ch14</body></html>", encoding="utf-8")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(site, LiveState(), b"", b""))
+    server = open_server(site, LiveState(), 0)  # the preview's own server class, quiet when a client leaves
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield server.server_address[1]
     server.shutdown()

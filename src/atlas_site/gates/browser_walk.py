@@ -165,36 +165,42 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
             Diagnostic(_where(path, "figure"), "gate.figures.ink", f"{path} at 1280 px: {p}")
             for p in figure_ink_problems(page)
         ]
-        + [
-            Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {p}")
-            for p in in_each_scheme(
-                page, lambda page, scheme: [f"{scheme} scheme: {p}" for p in figure_contrast_problems(page)]
-            )
-        ]
     )
     found.access += [Diagnostic(_where(path), "gate.a11y.axe", f"{path}: {p}") for p in axe_problems(page)]
-    for about_a_link, line in contrast_problems(page):
-        code = "gate.a11y.link" if about_a_link else "gate.a11y.contrast"
-        found.access.append(Diagnostic(_where(path), code, f"{path}: {line}"))
+
+    def contrast(page, scheme: str) -> list:
+        """The text's and the figures' contrast in one pass per scheme (a scheme switched in place
+        restyles the whole page: one switch for both)."""
+        found.figures.extend(
+            Diagnostic(_where(path, "figure"), "gate.figures.contrast", f"{path}: {scheme} scheme: {p}")
+            for p in figure_contrast_problems(page)
+        )
+        return [
+            Diagnostic(
+                _where(path),
+                "gate.a11y.link" if about_a_link else "gate.a11y.contrast",
+                f"{path}: {scheme} scheme: {line}",
+            )
+            for about_a_link, line in contrast_problems(page)
+        ]
+
+    found.access += in_each_scheme(page, contrast)
 
 
 def _check_page(walk: PageWalk, context, path: str, plan: Plan) -> Findings:
     found = Findings()
-    page = walk.open(context, path)  # the context's viewport: 390×844
-    try:
-        _at_width(page, path, "390", plan, found)
-        width, height = VIEWPORTS["1280"]
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("() => window.scrollTo(0, 0)")
-        page.evaluate(_SETTLED)
-        _at_width(page, path, "1280", plan, found)
-        if page.locator("[data-lang-switch]").count() and "/" in path:  # last: it leaves the page
-            found.switch += [
-                Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}")
-                for issue in check_switch(page, walk, path)
-            ]
-    finally:
-        page.close()
+    page = walk.open(context, path)  # at 390×844
+    _at_width(page, path, "390", plan, found)
+    width, height = VIEWPORTS["1280"]
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate(_SETTLED)
+    _at_width(page, path, "1280", plan, found)
+    if page.locator("[data-lang-switch]").count() and "/" in path:  # last: it moves about the page
+        found.switch += [
+            Diagnostic(_where(path, "[data-lang-switch]"), "gate.parity.switch", f"{path}: {issue}")
+            for issue in check_switch(page, walk, path)
+        ]
     return found
 
 
@@ -348,7 +354,7 @@ def _reports(
         ),
         GateReport(
             "language switch",
-            f"switch followed from sampled sections of every page (its address, the twin's section, one click); {len(switch)} misses",
+            f"switch read at sampled sections of every page (its address, the twin in another language holding the section); {len(switch)} misses",
             switch,
             skipped="" if len(languages) > 1 else "the book has one language",
         ),

@@ -28,6 +28,9 @@ from ..diagnostics import AtlasError, Diagnostic, SourceLocation
 from .report import GateReport
 
 EPUBCHECK_JAR = Path("/usr/share/java/epubcheck.jar")  # Debian's epubcheck package
+# A check lasts seconds: Java's quick compiler only, and one garbage-collector thread. On the Atlas's
+# EPUB this took epubcheck from 9.2 to 4.1 CPU-seconds (5.8 to 3.1 s wall), with the same report.
+JAVA_FLAGS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
 XHTML = "{http://www.w3.org/1999/xhtml}"
 EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 SCRIPTED = re.compile(r"<script\b|\son[a-z]+=|\sstyle=")
@@ -40,7 +43,7 @@ def epubcheck_command() -> list[str] | None:
     """How to run epubcheck here (ATLAS_EPUBCHECK names a jar), or None when it is not installed."""
     jar = Path(os.environ.get("ATLAS_EPUBCHECK", EPUBCHECK_JAR))
     java = shutil.which("java")
-    return [java, "-jar", str(jar)] if java and jar.is_file() else None
+    return [java, *JAVA_FLAGS, "-jar", str(jar)] if java and jar.is_file() else None
 
 
 def edition_gates(result, root: Path) -> list[GateReport]:
