@@ -41,8 +41,11 @@ def emitted_codes() -> set[str]:
             args = [a for a in node.args]
             candidates = [args[index]] if index is not None and len(args) > index else []
             candidates += [k.value for k in node.keywords if k.arg == "code"]
-            for arg in candidates:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            while candidates:  # a code chosen by a condition: both of its branches
+                arg = candidates.pop()
+                if isinstance(arg, ast.IfExp):
+                    candidates += [arg.body, arg.orelse]
+                elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     found.add(arg.value)
     return found
 
