@@ -97,13 +97,27 @@
 
   /* The section's own text, from the page's whole text (Pagefind's words, from the section's
      heading to the next one), and the words Pagefind matched in it. */
-  function sectionOf(page, sub) {
+  var SPLIT = typeof WeakMap === "function" ? new WeakMap() : null;
+  /* a page's words and section starts, split once per page however many of its sections were hit
+     (splitting the page for each section was half of a query's own time) */
+  function splitPage(page) {
+    var known = SPLIT && SPLIT.get(page);
+    if (known) return known;
     var content = page.raw_content || page.content || "";
     var zws = content.indexOf("\u200B") >= 0;
-    var all = zws ? content.split("\u200B") : content.split(/[^\S\uFEFF]+/);
-    var anchors = (page.anchors || []).filter(function (a) {
-      return (a.title && /\S/.test(a.title)) || (/h\d/i.test(a.element) && a.text && /\S/.test(a.text));
-    }).map(function (a) { return a.location; }).sort(function (a, b) { return a - b; });
+    var split = {
+      zws: zws,
+      all: zws ? content.split("\u200B") : content.split(/[^\S\uFEFF]+/),
+      anchors: (page.anchors || []).filter(function (a) {
+        return (a.title && /\S/.test(a.title)) || (/h\d/i.test(a.element) && a.text && /\S/.test(a.text));
+      }).map(function (a) { return a.location; }).sort(function (a, b) { return a - b; })
+    };
+    if (SPLIT) SPLIT.set(page, split);
+    return split;
+  }
+
+  function sectionOf(page, sub) {
+    var split = splitPage(page), zws = split.zws, all = split.all, anchors = split.anchors;
     var from = sub.anchor ? sub.anchor.location : 0;
     var to = anchors.filter(function (at) { return at > from; })[0];
     if (to === undefined) to = all.length;
