@@ -19,7 +19,13 @@ from pypdf import PdfReader
 from atlas_site.build import assemble
 from atlas_site.export.assemble import assemble_edition
 from atlas_site.export.pdf import anchor, make_pdf
-from atlas_site.gates.editions import bookmark_problems, destinations, link_targets, print_gates
+from atlas_site.gates.editions import (
+    bookmark_problems,
+    destinations,
+    font_kinds,
+    link_targets,
+    print_gates,
+)
 from atlas_site.render.templates import make_environment
 from conftest import make_project, run_cli, with_memory_lab
 
@@ -65,6 +71,7 @@ def test_the_print_gate_passes_the_small_book_and_names_bookmarks_that_differ(bo
     project, result = book
     [report] = print_gates(result, project, chromium)
     assert report.status == "pass", [str(p) for p in report.problems]
+    assert re.search(r"fonts embedded: \d+ CID TrueType, tagged", report.figures), report.figures
     marks = int(report.figures.split("): ")[1].split(" bookmarks")[0])
     assert (
         marks == sum(len(list(_entries(printed[lang]["edition"].contents(2)))) for lang in ("zh", "en")) >= 6
@@ -78,6 +85,58 @@ def test_the_print_gate_passes_the_small_book_and_names_bookmarks_that_differ(bo
         "downloads/book-en.pdf: the bookmarks under '14 Inference serving' are ['Questions', 'Service metrics']; "
         "the contents say ['Service metrics', 'Questions']"
     )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_font_is_embedded_as_a_font_none_drawn_as_type_3(printed, lang):
+    """The print's CJK faces are TrueType copies of Noto CJK (export/print_fonts.py): Chromium embeds
+    them as CID fonts; the system's Noto CJK (CFF outlines) it would draw as Type 3 glyphs."""
+    kinds, drawn = font_kinds(printed[lang]["reader"])
+    assert not drawn and set(kinds) == {"CID TrueType"}, (kinds, drawn)
+    faces = {str(f["/BaseFont"]).split("+")[-1] for f in _fonts(printed[lang]["reader"])}
+    assert {"NotoSerifCJKsc-Regular", "NotoSansCJKsc-Bold"} <= faces, faces
+
+
+def test_the_print_gate_names_a_face_drawn_as_type_3(tmp_path, chromium):
+    """The system's Noto Serif CJK SC (CFF), printed as it is: the gate's line names it."""
+    page = tmp_path / "type3.html"
+    page.write_text(
+        '<!doctype html><html lang="zh-Hans"><meta charset="utf-8">'
+        "<p style=\"font-family: 'Noto Serif CJK SC'\">训练跑完，手里多了一套权重。</p>",
+        encoding="utf-8",
+    )
+    context = chromium.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(page.as_uri())
+        data = tab.pdf()
+    finally:
+        context.close()
+    from io import BytesIO
+
+    from atlas_site.gates.editions import _fonts_and_tags
+
+    problems, kinds = _fonts_and_tags(
+        PdfReader(BytesIO(data)), printed_edition_stub(), "downloads/x.pdf", None
+    )
+    lines = [p.message for p in problems if p.code == "gate.editions.type3"]
+    assert kinds.get("Type 3", 0) >= 1
+    assert len(lines) == 1 and lines[0].startswith(
+        "downloads/x.pdf: font NotoSerifCJKsc-Regular is drawn as "
+    ), lines
+
+
+def printed_edition_stub():
+    class Edition:
+        html_lang = "zh-Hans"
+
+    return Edition()
+
+
+def _fonts(reader):
+    from atlas_site.export.pdf_finish import fonts_used
+
+    return fonts_used(reader)
 
 
 def _entries(entries):

@@ -23,11 +23,12 @@ from ..theme import theme_path
 from .assemble import ID_REFERENCES, Edition
 from .cover import render_cover
 from .pdf_finish import finish_pdf, heading_pages, radical_equivalents
+from .print_fonts import cff_faces, document_text, write_print_fonts
 from .xhtml import XHTML, serialize, text_of
 
 # the site's own, from the rendered output (a book without labs or a bibliography has fewer)
 SITE_STYLESHEETS = ("atlas.css", "pages.css", "labs.css", "devmap.css", "bibliography.css")
-EDITION_STYLESHEETS = ("print.css", "running.css")
+EDITION_STYLESHEETS = ("fonts.css", "print.css", "running.css")
 PASSES = 3
 URL_REFERENCE = re.compile(r"url\(#([^)]+)\)")
 CJK_FONTS = ("Noto Serif CJK SC", "Noto Sans CJK SC")  # the CJK families print.css names (fonts-noto-cjk)
@@ -59,6 +60,10 @@ def make_pdf(edition: Edition, env, root: Path, output: Output, browser) -> tupl
         folder = Path(name)
         document.write_assets(folder)
         pages: dict[str, int] = {}
+        document.write(folder, pages)  # its text chooses the glyphs of the print faces
+        (folder / "fonts.css").write_text(
+            write_print_fonts(folder, cff_faces(), document_text(folder)), encoding="utf-8"
+        )
         for passes in range(1, PASSES + 1):
             path = document.write(folder, pages)
             data = _print(browser, path, final=passes > 1)

@@ -9,8 +9,8 @@ warning when it is installed (the gate says when it is not, and did not run it).
 
 With --browser, each language's PDF is printed (export/run.py, as `export pdf` prints it) and read
 back: a bookmark for every chapter and section, in the contents' order, each opening the page its
-heading is on; every internal link landing on a destination the document has; every font embedded;
-the document tagged, in its language."""
+heading is on; every internal link landing on a destination the document has; every font embedded,
+as a font (no Type 3: glyphs drawn into the page); the document tagged, in its language."""
 
 from __future__ import annotations
 
@@ -201,6 +201,7 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
         return [GateReport("print editions", "not printed", error.diagnostics)]
     problems: list[Diagnostic] = []
     marks = links = 0
+    fonts: dict[str, int] = {}  # kind -> fonts of that kind in all the PDFs
     for edition in editions:  # assembled once: printed, then read back against its contents
         path = site_path(result.book, edition.lang, "pdf")
         reader = PdfReader(BytesIO(printed[path]))
@@ -211,12 +212,16 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
         found, checked = _links(reader, path, where)
         problems += found
         links += checked
-        problems += _fonts_and_tags(reader, edition, path, where)
+        found, kinds = _fonts_and_tags(reader, edition, path, where)
+        problems += found
+        for kind, count in kinds.items():
+            fonts[kind] = fonts.get(kind, 0) + count
+    embedded = ", ".join(f"{count} {kind}" for kind, count in sorted(fonts.items())) or "none"
     return [
         GateReport(
             "print editions",
             f"{len(printed)} PDFs ({', '.join(printed)}): {marks} bookmarks on their headings' pages, "
-            f"{links} internal links landing, every font embedded, tagged in their languages",
+            f"{links} internal links landing, fonts embedded: {embedded}, tagged in their languages",
             problems,
         )
     ]
@@ -317,13 +322,52 @@ def _links(reader, path: str, where) -> tuple[list[Diagnostic], int]:
     ], len(links)
 
 
-def _fonts_and_tags(reader, edition, path: str, where) -> list[Diagnostic]:
+FONT_KINDS = {"/Type0": "CID", "/TrueType": "TrueType", "/Type1": "Type 1", "/Type3": "Type 3"}
+
+
+def font_kinds(reader) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """(kind -> fonts of that kind, e.g. {'CID TrueType': 12}; Type 3 face -> (fonts, glyphs)):
+    Chromium writes a face it cannot embed as Type 3 fonts of at most 256 glyphs each, named after
+    the face in their descriptor."""
+    from ..export.pdf_finish import fonts_used
+
+    kinds: dict[str, int] = {}
+    drawn: dict[str, tuple[int, int]] = {}
+    for font in fonts_used(reader):
+        subtype = str(font.get("/Subtype"))
+        kind = FONT_KINDS.get(subtype, subtype.lstrip("/"))
+        if subtype == "/Type0":
+            descendant = font["/DescendantFonts"][0].get_object()
+            kind = "CID TrueType" if descendant.get("/Subtype") == "/CIDFontType2" else "CID Type 0"
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if subtype == "/Type3":
+            descriptor = font.get("/FontDescriptor")
+            name = descriptor.get_object().get("/FontName") if descriptor is not None else None
+            face = str(name or font.get("/Name") or "unnamed").lstrip("/").split("+", 1)[-1]  # no subset tag
+            fonts, glyphs = drawn.get(face, (0, 0))
+            drawn[face] = (fonts + 1, glyphs + len(font.get("/CharProcs") or {}))
+    return kinds, drawn
+
+
+def _fonts_and_tags(reader, edition, path: str, where) -> tuple[list[Diagnostic], dict[str, int]]:
     from ..export.pdf_finish import fonts_used
 
     problems = []
+    kinds, drawn = font_kinds(reader)
+    for face, (fonts, glyphs) in sorted(drawn.items()):
+        problems.append(
+            Diagnostic(
+                where,
+                "gate.editions.type3",
+                f"{path}: font {face} is drawn as {fonts} Type 3 fonts ({glyphs} glyphs), not embedded as a "
+                "font: its text prints unhinted and is read worse by search, copying and screen readers",
+                "a face with CFF outlines that export/print_fonts.py does not convert (PRINT_FAMILIES), "
+                "or text the print stylesheet leaves to the system's font fallback",
+            )
+        )
     for font in fonts_used(reader):
         subtype = font.get("/Subtype")
-        if subtype == "/Type3":  # its glyphs are drawn inside the document
+        if subtype == "/Type3":  # its glyphs are drawn inside the document (gate.editions.type3)
             continue
         described = font["/DescendantFonts"][0].get_object() if subtype == "/Type0" else font
         descriptor = described.get("/FontDescriptor")
@@ -349,4 +393,4 @@ def _fonts_and_tags(reader, edition, path: str, where) -> list[Diagnostic]:
         problems.append(
             Diagnostic(where, "gate.editions.tags", f"{path}: the document is not tagged (no structure tree)")
         )
-    return problems
+    return problems, kinds

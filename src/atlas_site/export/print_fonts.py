@@ -1,0 +1,155 @@
+"""The print edition's CJK faces as TrueType, subset to the characters the printed document holds.
+
+Chromium's PDF backend (Skia) embeds a TrueType font as a CID font (Type 0 / CIDFontType2): the
+font's own outlines, hinted by the viewer, one object per face. A font with CFF outlines, as
+Debian's Noto CJK collections (fonts-noto-cjk, .ttc) are, it cannot embed: it draws every glyph
+into the PDF as a Type 3 font, one per 256 glyph ids a page uses (the Atlas's zh PDF had 775 of
+them, 11.2 MB). Type 3 glyphs are drawings: viewers render them unhinted, text tools and screen
+readers read them worse, and the file is larger.
+
+So the print document brings its own faces: each face print.css names (`PRINT_FAMILIES`, regular and
+bold) that fontconfig finds with CFF outlines is subset to the document's characters (the layout
+features Chromium uses kept), its cubic outlines converted to quadratic ones within 1/1000 em
+(fontTools' cu2qu: the same letters), and declared by @font-face under the family's own name, so
+print.css is unchanged and the printed page looks as before. The screen never sees these faces."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import string
+import subprocess
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+# the CJK families print.css names (templates/export/print.css), each in these weights
+PRINT_FAMILIES = ("Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Sans Mono CJK SC")
+WEIGHTS = {400: "regular", 700: "bold"}
+# fontTools' default features and those Chromium asks of CJK text (punctuation trimming, widths)
+EXTRA_FEATURES = ["halt", "vhal", "chws", "vchw", "palt", "vpal", "pwid", "fwid", "hwid"]
+TOLERANCE = 1.0  # font units: 1/1000 em in Noto CJK
+
+
+@dataclass(frozen=True)
+class Face:
+    family: str
+    weight: int
+    path: str  # the font file fontconfig picks
+    index: int  # in a collection
+
+    @property
+    def file_name(self) -> str:
+        slug = self.family.lower().replace(" ", "-")
+        return f"{slug}-{self.weight}.ttf"
+
+
+def cff_faces(families: tuple[str, ...] = PRINT_FAMILIES) -> list[Face]:
+    """The faces of `families` fontconfig picks that have CFF outlines (a TrueType one needs
+    nothing: Chromium embeds it as it is)."""
+    from fontTools.ttLib import TTFont
+
+    faces = []
+    for family in families:
+        for weight, name in WEIGHTS.items():
+            try:
+                found = subprocess.run(
+                    ["fc-match", "-f", "%{family}\t%{file}\t%{index}", f"{family}:weight={name}"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            except (OSError, subprocess.CalledProcessError):
+                continue
+            names, path, index = (found.split("\t") + ["", "", ""])[:3]
+            if family not in names.split(",") or not path:
+                continue  # not installed: fontconfig substitutes another (export.font says so)
+            font = TTFont(path, fontNumber=int(index or 0), lazy=True)
+            if "CFF " in font:
+                faces.append(Face(family, weight, path, int(index or 0)))
+    return faces
+
+
+def document_text(folder: Path) -> str:
+    """Every character the print document can show: its HTML and stylesheets as written (markup
+    included; the `content:` of running headers and generated text too), printable ASCII and
+    the digits of page numbers yet to be filled in."""
+    chars = set(string.printable.strip()) | set(" \u00a0")
+    for path in sorted(folder.iterdir()):
+        if path.suffix in (".html", ".css"):
+            chars |= set(path.read_text(encoding="utf-8"))
+    return "".join(sorted(c for c in chars if c.isprintable() or c == " "))
+
+
+def write_print_fonts(folder: Path, faces: list[Face], text: str) -> str:
+    """Each face subset to `text` and converted to TrueType, written into `folder`; the
+    @font-face rules that declare them."""
+    if not faces:
+        return ""
+    jobs = [(face.path, face.index, text, str(folder / face.file_name)) for face in faces]
+    if len(jobs) > 1 and (os.cpu_count() or 1) > 1:
+        # spawned, not forked: the caller runs Playwright's threads
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 1), mp_context=context) as pool:
+            list(pool.map(_convert, *zip(*jobs, strict=True)))
+    else:
+        for job in jobs:
+            _convert(*job)
+    return "".join(
+        f'@font-face {{ font-family: "{face.family}"; font-weight: {face.weight}; font-style: normal; '
+        f'src: url("{face.file_name}") format("truetype"); }}\n'
+        for face in faces
+    )
+
+
+def _convert(path: str, index: int, text: str, out: str) -> None:
+    """The face at `path`#`index`, subset to `text`, with TrueType outlines, saved at `out`
+    (byte-identical for the same inputs: the font's own timestamps kept)."""
+    from fontTools import subset
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont, newTable
+
+    font = TTFont(path, fontNumber=index, lazy=False, recalcTimestamp=False, recalcBBoxes=True)
+    options = subset.Options()
+    options.layout_features = [*options.layout_features, *EXTRA_FEATURES]
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.hinting = False
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text)
+    subsetter.subset(font)
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyph_set)
+        glyph_set[name].draw(Cu2QuPen(pen, TOLERANCE, reverse_direction=True))
+        glyphs[name] = pen.glyph()
+    for table in ("CFF ", "VORG"):
+        if table in font:
+            del font[table]
+    glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = glyphs
+    font["glyf"] = glyf
+    font["loca"] = newTable("loca")
+    maxp = font["maxp"]
+    maxp.tableVersion = 0x00010000
+    for field in (
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+    ):
+        setattr(maxp, field, 0)
+    maxp.maxZones = 1
+    font["head"].indexToLocFormat = 0
+    font["head"].glyphDataFormat = 0
+    font["post"].formatType = 3.0  # no glyph names: the PDF names glyphs by id
+    font.sfntVersion = "\x00\x01\x00\x00"
+    font.save(out)
