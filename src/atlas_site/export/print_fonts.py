@@ -21,6 +21,7 @@ import string
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
 
 # the CJK families print.css names (templates/export/print.css), each in these weights
@@ -81,20 +82,29 @@ def document_text(folder: Path) -> str:
     return "".join(sorted(c for c in chars if c.isprintable() or c == " "))
 
 
+# (font file, index in it, text) -> the converted face: a process exports both languages, and the
+# print gate and the export the same document, with the same faces
+_CONVERTED: dict[tuple[str, int, str], bytes] = {}
+
+
 def write_print_fonts(folder: Path, faces: list[Face], text: str) -> str:
     """Each face subset to `text` and converted to TrueType, written into `folder`; the
     @font-face rules that declare them."""
     if not faces:
         return ""
-    jobs = [(face.path, face.index, text, str(folder / face.file_name)) for face in faces]
-    if len(jobs) > 1 and (os.cpu_count() or 1) > 1:
+    wanted = [
+        (face.path, face.index, text) for face in faces if (face.path, face.index, text) not in _CONVERTED
+    ]
+    if len(wanted) > 1 and (os.cpu_count() or 1) > 1:
         # spawned, not forked: the caller runs Playwright's threads
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 1), mp_context=context) as pool:
-            list(pool.map(_convert, *zip(*jobs, strict=True)))
+        with ProcessPoolExecutor(min(len(wanted), os.cpu_count() or 1), mp_context=context) as pool:
+            converted = list(pool.map(_convert, *zip(*wanted, strict=True)))
     else:
-        for job in jobs:
-            _convert(*job)
+        converted = [_convert(*job) for job in wanted]
+    _CONVERTED.update(zip(wanted, converted, strict=True))
+    for face in faces:
+        (folder / face.file_name).write_bytes(_CONVERTED[(face.path, face.index, text)])
     return "".join(
         f'@font-face {{ font-family: "{face.family}"; font-weight: {face.weight}; font-style: normal; '
         f'src: url("{face.file_name}") format("truetype"); }}\n'
@@ -102,9 +112,9 @@ def write_print_fonts(folder: Path, faces: list[Face], text: str) -> str:
     )
 
 
-def _convert(path: str, index: int, text: str, out: str) -> None:
-    """The face at `path`#`index`, subset to `text`, with TrueType outlines, saved at `out`
-    (byte-identical for the same inputs: the font's own timestamps kept)."""
+def _convert(path: str, index: int, text: str) -> bytes:
+    """The face at `path`#`index`, subset to `text`, with TrueType outlines (byte-identical for
+    the same inputs: the font's own timestamps kept)."""
     from fontTools import subset
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -116,7 +126,8 @@ def _convert(path: str, index: int, text: str, out: str) -> None:
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
-    options.hinting = False
+    # the CFF is dropped once drawn: stripping its hints first cost 15 % of the time for nothing
+    options.hinting = True
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=text)
     subsetter.subset(font)
@@ -152,4 +163,6 @@ def _convert(path: str, index: int, text: str, out: str) -> None:
     font["head"].glyphDataFormat = 0
     font["post"].formatType = 3.0  # no glyph names: the PDF names glyphs by id
     font.sfntVersion = "\x00\x01\x00\x00"
-    font.save(out)
+    saved = BytesIO()
+    font.save(saved)
+    return saved.getvalue()
