@@ -6,8 +6,8 @@
 Runs `atlas-site check --browser --release` (or without --release) in this process, with a timer
 around each of the gate's parts: the page walk and, inside it, each page's load and each browser
 check; the EPUB and print editions (these run beside the walk). Prints a markdown table of wall seconds per part and calls,
-then the whole run's wall time and the CPU seconds of this process and of the processes it
-waited for (Chromium, Node, Java). The parts nest (the walk holds the checks), so they do not sum."""
+then the whole run's wall time and the CPU seconds of this process, of the processes it waited
+for, and of every process it started (sampled: Chromium's renderers, which nobody waits for). The parts nest (the walk holds the checks), so they do not sum."""
 
 from __future__ import annotations
 
@@ -82,11 +82,14 @@ def main() -> int:
         seconds, calls, "epubcheck, what is left after the walk", editions.EditionGates.reports
     )
     # check.py imports the walk's entry point by name when --browser is given: time it there too
+    from process_cpu import TreeCPU  # beside this script
+
     from atlas_site.cli import main as atlas_site
 
     command = ["--root", args.root, "check", "--browser"] + ([] if args.no_release else ["--release"])
     start = time.perf_counter()
-    status = atlas_site(command)
+    with TreeCPU() as tree:
+        status = atlas_site(command)
     wall = time.perf_counter() - start
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -95,7 +98,8 @@ def main() -> int:
         print(f"| {name} | {total:.1f} | {calls[name]} |")
     print(
         f"\nwhole check: {wall:.1f} s wall; CPU {own.ru_utime + own.ru_stime:.1f} s in this process, "
-        f"{children.ru_utime + children.ru_stime:.1f} s in the processes it waited for; exit {status}"
+        f"{children.ru_utime + children.ru_stime:.1f} s in the processes it waited for, "
+        f"{tree.seconds:.1f} s in every process it started (Chromium's renderers too); exit {status}"
     )
     return status
 

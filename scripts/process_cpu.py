@@ -1,0 +1,79 @@
+"""CPU seconds of a whole process tree, for the benchmark scripts (Linux, /proc).
+
+`getrusage(RUSAGE_CHILDREN)` counts only the processes someone waited for. Chromium's renderers are
+children of its zygote, which nobody waits for: on a page walk they did 40 % of the work and it
+counted none of it. So the tree is also sampled: every process whose parents lead to this one is
+read from /proc/<pid>/stat a few times a second, and its last reading counts. A process that lives
+less than a sampling period may be missed; the scripts print both figures."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+PERIOD = 0.2  # seconds between readings
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: str) -> tuple[str, float] | None:
+    """(parent pid, CPU seconds so far) of a process, or None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[1], (int(fields[11]) + int(fields[12])) / _TICK
+
+
+class TreeCPU:
+    """with TreeCPU() as tree: ... ; tree.seconds is the CPU of every process started meanwhile
+    under this one (this one's own excluded)."""
+
+    def __init__(self) -> None:
+        self.root = str(os.getpid())
+        self.parents: dict[str, str] = {}
+        self.cpu: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> TreeCPU:
+        self._known = set(os.listdir("/proc")) if Path("/proc").is_dir() else set()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._read()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.cpu.values())
+
+    def _run(self) -> None:
+        while not self._stop.wait(PERIOD):
+            self._read()
+
+    def _descends(self, pid: str) -> bool:
+        for _ in range(32):
+            pid = self.parents.get(pid, "")
+            if pid == self.root:
+                return True
+            if not pid:
+                return False
+        return False
+
+    def _read(self) -> None:
+        try:
+            pids = [p for p in os.listdir("/proc") if p.isdigit()]
+        except OSError:
+            return
+        readings = {}
+        for pid in pids:
+            stat = _stat(pid)
+            if stat is not None:
+                self.parents.setdefault(pid, stat[0])  # as first seen: an orphan keeps its line
+                readings[pid] = stat[1]
+        for pid, seconds in readings.items():
+            if pid not in self._known and self._descends(pid):
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), seconds)
