@@ -168,7 +168,10 @@ EXAMPLES_SCHEMA = _envelope(
                         "value": {"type": ["number", "string", "boolean"]},
                         "digits": {"type": "integer", "minimum": 0},
                         "unit": {"oneOf": [{"type": "null"}, _LOCALIZED]},
-                        "seed_prints": {"type": ["number", "string", "boolean", "null"]},
+                        "source_prints": {
+                            "type": ["number", "string", "boolean", "null"],
+                            "description": "the number as the cited source prints it, where it does (checked after rounding)",
+                        },
                         "kind": {"enum": list(get_args(ExampleKind))},
                     },
                 },
@@ -277,7 +280,7 @@ def examples_data(book: Book, parsed: dict, computed: dict, numbers_page: bool) 
                 "value": values.get(name),
                 "digits": spec.digits,
                 "unit": dict(spec.unit.root) if spec.unit else None,
-                "seed_prints": example.expect.get(name),
+                "source_prints": example.expect.get(name),
                 **({"kind": spec.kind} if spec.kind else {}),  # its own kind, not the example's
             }
             for name, spec in example.outputs.items()
