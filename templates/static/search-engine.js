@@ -613,12 +613,20 @@
     var status = form.querySelector("[data-search-status]");
     var list = form.querySelector("[data-search-results]");
     var base = form.getAttribute("data-root") || "";
+    /* the site's root as an absolute address (the site may be served under a sub-path, /book/…):
+       every address the results link to is resolved against it, never joined by hand */
+    var root = new URL(base || "./", window.location.href);
     var own = form.getAttribute("data-lang");
     var message = function (key) { return form.getAttribute("data-msg-" + key) || ""; };
     /* the other languages, from the language switch: code, Pagefind's language and name */
     var others = Array.prototype.map.call(document.querySelectorAll("[data-lang-switch]"), function (link) {
       return { code: link.getAttribute("hreflang"), index: (link.getAttribute("lang") || "").toLowerCase(), name: link.textContent.trim() };
     });
+    /* an address in the site ("/zh/ch1.html#q2", "zh/glossary.html#term-kv") as an absolute one
+       under the site's root */
+    function siteAddress(path) {
+      return new URL(String(path).replace(/^\/+/, ""), root).href;
+    }
     var pagefind = null;
     var merged = null;
     var pending = 0; /* the number of the latest search: an older one that ends later is dropped */
@@ -632,9 +640,13 @@
         script.onload = script.onerror = resolve;
         document.head.appendChild(script);
       });
-      return Promise.all([import(base + "pagefind/pagefind.js"), terms]).then(function (loaded) {
-        pagefind = loaded[0];
-        return pagefind;
+      return Promise.all([import(new URL("pagefind/pagefind.js", root).href), terms]).then(function (loaded) {
+        /* each index's addresses as they were indexed, from the site's root ("/zh/ch1.html#q2"):
+           Pagefind's own guess joins a merged index's relative path into "/../zh/…" */
+        return Promise.resolve(loaded[0].options({ baseUrl: "/" })).then(function () {
+          pagefind = loaded[0];
+          return pagefind;
+        });
       });
     }
 
@@ -642,7 +654,7 @@
     function mergeOthers() {
       if (!merged) {
         merged = Promise.all(others.map(function (other) {
-          return pagefind.mergeIndex(base + "pagefind/", { language: other.index });
+          return pagefind.mergeIndex(new URL("pagefind/", root).href, { language: other.index, baseUrl: "/" });
         }));
       }
       return merged;
@@ -701,7 +713,7 @@
       var item = element("li", "search-term"); /* not a .search-result: the sections keep their list */
       var name = term.info.name + (term.info.abbr && term.info.abbr !== term.info.name ? " (" + term.info.abbr + ")" : "");
       var link = element("a", "search-term-link", message("glossary").replace("{name}", name));
-      link.href = base + own + "/glossary.html#term-" + term.id;
+      link.href = siteAddress(own + "/glossary.html#term-" + term.id);
       item.appendChild(link);
       var text = element("p", "search-excerpt");
       text.appendChild(highlighted(term.info.definition, finder(names)));
@@ -737,7 +749,7 @@
     function resultOf(hit, other, names) {
       var item = element("li", "search-result");
       var link = element("a", "search-link", hit.title);
-      link.href = hit.url;
+      link.href = siteAddress(hit.url);
       if (other) {
         link.hreflang = other.code;
         item.lang = other.index;
