@@ -371,3 +371,29 @@ def test_a_claims_text_may_round_a_long_value_to_its_shown_digits(mini):
         in line
         for line in lines
     ), lines
+
+
+def test_a_claim_or_example_no_reader_meets_is_a_located_warning(mini):
+    """An entry of the ledger used by no page, figure or lab (review 30-g D11: an example was
+    published in examples.json and listed nowhere a reader could find it)."""
+    edit(
+        mini / "ledger" / "examples.md",
+        '    seed: "000 §3.2"\n',
+        '    seed: "000 §3.2"\n'
+        "  - id: kv-unread\n"
+        "    kind: teaching-assumption\n"
+        "    fn: memory.kv_bytes_per_token\n"
+        "    args: {layers: 16, kv_heads: 8, head_dim: 128, kv_bits: 16}\n"
+        "    outputs:\n"
+        '      kib_per_token: {digits: 0, unit: {zh: "KiB/token", en: "KiB/token"}}\n'
+        '    seed: "000 §3.2"\n',
+    )
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    unused = [str(p) for p in gate(result, "settings").problems if p.code == "gate.claims.unused"]
+    assert len(unused) == 1 and re.match(
+        r"ledger/examples\.md:\d+:\d+: warning\[gate\.claims\.unused\]: worked example 'kv-unread' is used by "
+        r"no page, figure or lab",
+        unused[0],
+    ), unused
+    assert gate(result, "settings").status != "FAIL"

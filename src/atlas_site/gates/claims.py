@@ -231,6 +231,8 @@ def check_claims(ctx: GateContext) -> GateReport:
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
+    problems += _unused(ctx, "claims", set(ctx.book.claims) - used)
+    problems += _unused(ctx, "examples", set(ctx.book.examples) - _examples_used(ctx))
     figures = (
         f"{len(claims)} claims, all with source and setting; {rendered} rendered with label "
         f"({in_groups} labelled once for a group of claims); "
@@ -240,3 +242,34 @@ def check_claims(ctx: GateContext) -> GateReport:
     if not claims and not bare:
         return GateReport("settings", figures, problems, skipped="the book records no claims")
     return GateReport("settings", figures, problems)
+
+
+def _examples_used(ctx: GateContext) -> set[str]:
+    """The worked examples a reader meets: in the prose, drawn by a figure, or cited by a lab's
+    worked example."""
+    used = {u.key.partition(".")[0] for p in ctx.parsed.values() for u in p.uses_of("ex")}
+    for figure in ctx.book.figures.values():
+        used |= {
+            value[3:].partition(".")[0]
+            for value in (figure.numbers or {}).values()
+            if isinstance(value, str) and value.startswith("ex:")
+        }
+    for lab in ctx.book.labs.values():
+        used |= set((lab.model_dump().get("worked_example") or {}).get("refs") or [])
+    return used
+
+
+def _unused(ctx: GateContext, ledger: str, ids: set[str]) -> list[Diagnostic]:
+    """A claim or worked example no reader meets: published in the open data all the same, with no
+    section to read it in (a warning: an entry recorded ahead of its prose is allowed)."""
+    kind = "claim" if ledger == "claims" else "worked example"
+    return [
+        Diagnostic(
+            ctx.book.locate(f"{ledger}:{entry}"),
+            "gate.claims.unused",
+            f"{kind} '{entry}' is used by no page, figure or lab",
+            "use it where the text discusses it, or remove it from the ledger",
+            severity="warning",
+        )
+        for entry in sorted(ids)
+    ]
