@@ -285,7 +285,33 @@
       number.removeAttribute("title");
     });
   }
-  function setup() { setupTerms(); setupExamples(); }
+  /* On a narrow screen a long claim setting folds away (site.css): a "⋯" button after the claim's
+     label opens the card the number opens (its setting and caution), so the label's cue does what
+     it promises; a tap on the label itself does the same. Hidden where the setting is shown. */
+  function setupClaimMore() {
+    var name = document.body.getAttribute("data-msg-claim-more") || "";
+    Array.prototype.forEach.call(document.querySelectorAll(".prose .claim"), function (claim) {
+      var badge = claim.querySelector(":scope > .badge-claim");
+      var link = claim.querySelector(":scope > a.claim-link");
+      if (!badge || !link || !claim.querySelector(":scope > .claim-setting[data-long]")) return;
+      var more = el("button", "claim-more", "\u22ef");
+      more.type = "button";
+      if (name) more.setAttribute("aria-label", name);
+      badge.parentNode.insertBefore(more, badge.nextSibling);
+    });
+  }
+  /* the claim's number a "⋯" (or the label before it, while the "⋯" is shown) stands for */
+  function claimMoreOf(target) {
+    if (!target || !target.closest) return null;
+    var more = target.closest(".claim-more");
+    if (!more) {
+      var badge = target.closest(".badge-claim");
+      var next = badge && badge.nextElementSibling;
+      more = next && next.classList.contains("claim-more") && next.offsetParent !== null ? next : null;
+    }
+    return more ? { button: more, link: more.parentNode.querySelector(":scope > a.claim-link") } : null;
+  }
+  function setup() { setupTerms(); setupExamples(); setupClaimMore(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();
 
@@ -317,6 +343,15 @@
     if (touched) withData(function () {});
   });
   document.addEventListener("click", function (event) {
+    var more = claimMoreOf(event.target);
+    if (more && more.link) {
+      /* a second tap closes the card it opened */
+      if (card && !card.hidden && owner === more.link) hide();
+      else show(more.link);
+      touched = null;
+      openBeforeTap = false;
+      return;
+    }
     var link = previewable(event.target);
     if (link && link === touched && openBeforeTap && !link.href) {
       hide(); /* a term is not a link: the second tap closes its card */

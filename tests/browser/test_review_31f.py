@@ -1,0 +1,61 @@
+"""Review 31-f (a student on a phone and an information designer), on the reader's fixture book
+(tests/projects/reader): the "⋯" of a claim whose long setting folds away on a phone is a button
+that opens the claim's card; the question cards say what their toggle reveals and show the
+questions where there is room; back-to-top never stands over the text column; the small links of
+the part pager and the glossary's "see also" are 24 px targets."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import LAPTOP, PHONE
+from conftest import open_page as _open
+
+
+@pytest.fixture(scope="module")
+def site(reader_site):
+    return reader_site
+
+
+# ---------------------------------------------------------------- #3: the claim's "⋯"
+
+
+@pytest.mark.parametrize("lang, scheme", [("en", "light"), ("zh", "dark")])
+def test_the_claim_badge_more_cue_is_a_button_that_opens_the_claim_card(site, lang, scheme):
+    """The badge ended in a CSS " ⋯" that looked tappable and did nothing (a 17.6 px <span>)."""
+    context, page = _open(site, f"{lang}/ch1.html", color_scheme=scheme, **PHONE)
+    try:
+        claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
+        assert claim.count(), "the fixture has a claim whose setting folds away on a phone"
+        assert not claim.locator(".claim-setting").is_visible(), "the long setting folds away"
+        badge_after = claim.locator(".badge-claim").evaluate("b => getComputedStyle(b, '::after').content")
+        assert badge_after in ("none", "normal", ""), "no dead cue drawn on the label"
+        more = claim.locator("button.claim-more")
+        assert more.count() == 1 and more.is_visible()
+        name = more.get_attribute("aria-label") or ""
+        assert len(name) > 3, "the button has an accessible name"
+        box = more.bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24, box
+        more.tap()
+        card = page.locator("#cite-card")
+        card.wait_for(state="visible", timeout=3000)
+        setting = claim.locator(".claim-setting").evaluate("s => s.firstChild.textContent")
+        assert setting.strip()[-12:] in card.inner_text(), "the card shows the folded setting"
+        page.locator(".cite-card-close").tap()
+        card.wait_for(state="hidden", timeout=3000)
+        claim.locator(".badge-claim").tap()
+        card.wait_for(state="visible", timeout=3000)
+        more.tap()
+        card.wait_for(state="hidden", timeout=3000)
+    finally:
+        context.close()
+
+
+def test_the_claim_more_button_is_not_shown_where_the_setting_is(site):
+    context, page = _open(site, "en/ch1.html", **LAPTOP)
+    try:
+        claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
+        assert claim.locator(".claim-setting").is_visible()
+        assert not claim.locator("button.claim-more").is_visible()
+    finally:
+        context.close()
