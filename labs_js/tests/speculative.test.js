@@ -56,10 +56,25 @@ test('best_k scans 1..16 and picks the highest toy speedup', () => {
   assert.equal(out.speedups.length, 16);
   assert.equal(out.best_speedup, Math.max(...out.speedups));
   assert.equal(out.speedups[out.best_k - 1], out.best_speedup);
-  // At j = k the scan uses the reader's own C_v, so it matches the main output.
+  // The bar at the current k is the main output.
   close(out.speedups[PRESET.k - 1], out.speedup);
   // Free drafts, perfect acceptance, verification as cheap as one step: longer is better.
   assert.equal(spec.evaluate({ k: 4, acceptance: 1, draft_cost: 0, target_cost: 1, verify_cost: 1 }).best_k, 16);
+});
+
+test('the best k the scan reports is the result the lab gives at that k, whatever the current k', () => {
+  // review 31-f #4: at k = 4 the scan said "best k = 3: 1.75×" and typing k = 3 gave 1.69×
+  for (const preset of [PRESET, { k: 3, acceptance: 0.6, draft_cost: 0.02, target_cost: 1, verify_cost: 1.1 },
+                        { k: 6, acceptance: 0.8, draft_cost: 0.05, target_cost: 1, verify_cost: 1.3 }]) {
+    const reads = [1, 3, 4, 8, 16].map((k) => spec.evaluate(Object.assign({}, preset, { k })));
+    for (const out of reads) {
+      assert.equal(out.best_k, reads[0].best_k, 'the best k does not move with the current k');
+      close(out.best_speedup, reads[0].best_speedup);
+      const there = spec.evaluate(Object.assign({}, preset, { k: out.best_k }));
+      close(there.speedup, out.best_speedup);
+      out.speedups.forEach((s, i) => close(s, spec.evaluate(Object.assign({}, preset, { k: i + 1 })).speedup));
+    }
+  }
 });
 
 test('invalid acceptance and k are rejected', () => {

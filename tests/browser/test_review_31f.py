@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LAPTOP, PHONE
+from conftest import LAPTOP, PHONE, TWO_FRAMES
 from conftest import open_page as _open
 
 
@@ -57,5 +57,34 @@ def test_the_claim_more_button_is_not_shown_where_the_setting_is(site):
         claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
         assert claim.locator(".claim-setting").is_visible()
         assert not claim.locator("button.claim-more").is_visible()
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- #4: Lab C's best k
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_speculative_best_k_is_the_result_at_that_k(site, lang):
+    """At k = 4 the lab said "best k = 3: 1.75×" and k = 3 typed gave 1.69× (the scan rescaled C_v);
+    the scan now varies k alone: its best k and speedup are what the lab shows at that k."""
+    context, page = _open(site, f"{lang}/tut-labs.html#lab-speculative-panel", **LAPTOP)
+    try:
+        page.wait_for_selector("#lab-speculative-panel.lab-js")
+        panel = page.locator("#lab-speculative-panel")
+
+        def read(name):
+            return panel.locator(f"[data-output='{name}']").first.inner_text().strip()
+
+        seen = set()
+        for k in ("1", "8", "16"):
+            page.fill("#lab-speculative-k", k)
+            page.wait_for_function(TWO_FRAMES)
+            seen.add((read("best_k"), read("best_speedup")))
+        assert len(seen) == 1, f"the best k moved with the current k: {seen}"
+        best, best_speedup = seen.pop()
+        page.fill("#lab-speculative-k", best)
+        page.wait_for_function(TWO_FRAMES)
+        assert read("speedup") == best_speedup, (best, best_speedup, read("speedup"))
     finally:
         context.close()
