@@ -159,9 +159,10 @@
     example: function (box, link) {
       var number = link.closest(".ex");
       if (!number) return false;
-      var badge = number.querySelector(".badge");
-      var hidden = number.querySelector(".visually-hidden");
-      var label = badge ? badge.textContent : hidden ? hidden.textContent.replace(/^\s*\(|\)\s*$/g, "") : "";
+      /* its own chip, or, labelled once for its block, the chip of the block's note */
+      var note = number.getAttribute("data-note") && document.getElementById(number.getAttribute("data-note"));
+      var badge = number.querySelector(".badge") || (note && note.querySelector(".badge"));
+      var label = badge ? badge.textContent : "";
       var title = el("p", "cite-card-title", link.textContent + " ");
       if (label) title.appendChild(el("span", "badge badge-ex", label));
       box.appendChild(title);
