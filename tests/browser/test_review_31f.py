@@ -88,3 +88,45 @@ def test_the_speculative_best_k_is_the_result_at_that_k(site, lang):
         assert read("speedup") == best_speedup, (best, best_speedup, read("speedup"))
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- #5: the question cards
+
+
+@pytest.mark.parametrize(
+    "lang, size",
+    [("zh", LAPTOP), ("en", {"viewport": {"width": 1280, "height": 1000}})],
+)
+def test_question_cards_show_their_questions_where_there_is_room(site, lang, size):
+    """Collapsed, a card was a chip ("Q9 Kernels"): the questions, the chapter's index, stayed hidden
+    on a desk too; the toggle was named for the mistakes only."""
+    context, page = _open(site, f"{lang}/ch1.html", **size)
+    try:
+        got = page.evaluate(
+            """() => [...document.querySelectorAll('.qcard')].map(c => {
+              const q = c.querySelector('.qcard-question'); const r = c.getBoundingClientRect();
+              return {shown: q.getBoundingClientRect().height > 0, bottom: r.bottom}; })"""
+        )
+        assert got and all(card["shown"] for card in got), got
+        height = size["viewport"]["height"]
+        assert max(card["bottom"] for card in got) <= height, "every card stays on the first screen"
+        toggle = page.locator("[data-qcards-toggle]").inner_text()
+        words = {"zh": ["问题", "误区"], "en": ["questions", "mistakes"]}[lang]
+        assert all(word in toggle for word in words), toggle
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_open_question_cards_are_set_with_room_between_their_lines(site, lang):
+    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
+    try:
+        assert not page.locator(".qcard-question").first.is_visible(), "chips on a phone"
+        page.locator("[data-qcards-toggle]").tap()
+        ratio = page.locator(".qcard-question").first.evaluate(
+            "q => parseFloat(getComputedStyle(q).lineHeight) / parseFloat(getComputedStyle(q).fontSize)"
+        )
+        assert ratio >= 1.5, ratio
+        page.locator("[data-qcards-toggle]").tap()  # the choice is remembered: leave it closed
+    finally:
+        context.close()
