@@ -130,3 +130,28 @@ def test_open_question_cards_are_set_with_room_between_their_lines(site, lang):
         page.locator("[data-qcards-toggle]").tap()  # the choice is remembered: leave it closed
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- #7: small targets
+
+
+@pytest.mark.parametrize(
+    "path, selector",
+    [
+        ("zh/ch1-fleet.html", ".series li a"),
+        ("en/ch1-fleet.html", ".series li a"),
+        ("en/glossary.html", ".glossary-meta a"),
+        ("zh/glossary.html", ".glossary-meta a"),
+    ],
+)
+def test_part_strip_and_glossary_links_are_24_px_targets(site, path, selector):
+    """The part pager's links were 66×19 px in rows 8 px apart, the glossary's "used in" links ~20 px."""
+    context, page = _open(site, path, **PHONE)
+    try:
+        heights = page.eval_on_selector_all(
+            selector, "els => els.flatMap(a => [...a.getClientRects()].map(r => r.height))"
+        )
+        assert heights, f"no {selector} on {path}"
+        assert min(heights) >= 24, (path, selector, min(heights))
+    finally:
+        context.close()
