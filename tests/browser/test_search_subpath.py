@@ -10,6 +10,7 @@ import http.server
 import pytest
 
 from atlas_site.gates.browser import serve_folder
+from atlas_site.gates.search import results_shown, type_query
 
 PREFIX = "/sub"
 
@@ -33,12 +34,8 @@ def sub_site(reader_build, chromium):
 
 
 def _results(page, query):
-    page.fill("#search-input", query)
-    page.wait_for_function(
-        "q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
-        arg=query,
-        timeout=30000,
-    )
+    type_query(page, query)
+    results_shown(page, query)
     return page.eval_on_selector_all(
         "[data-search-results] a", "els => els.map(a => [a.textContent.trim(), a.href])"
     )

@@ -18,6 +18,7 @@ import pytest
 
 from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
+from atlas_site.gates.search import results_shown, type_query
 from conftest import TWO_FRAMES, open_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -421,12 +422,8 @@ def test_a_link_to_a_late_section_still_shows_it_after_the_content_above_settles
 # -- search ----------------------------------------------------------------------------------------
 def _searched(page, query):
     """The query typed into the box, once its results are shown: the first three results' addresses."""
-    page.fill("#search-input", query)
-    page.wait_for_function(
-        "q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
-        arg=query,
-        timeout=30000,
-    )
+    type_query(page, query)
+    results_shown(page, query)
     return page.eval_on_selector_all(
         ".search-link", "els => els.slice(0, 3).map(a => a.getAttribute('href'))"
     )

@@ -20,18 +20,23 @@ def shown_query(text: str) -> str:
     return re.sub(r"\s+", " ", spaced).strip()
 
 
-def _type(page, text: str) -> None:
+def type_query(page, text: str) -> None:
+    """`text` typed into the page's search box (the theme's #search-input)."""
     page.fill("#search-input", text)
 
 
-def _read_results(page, text: str, top: int) -> list[str]:
-    """The addresses of the first `top` results the box shows for `text` (typed before), relative
-    to the site, once the results list says it shows them."""
+def results_shown(page, text: str) -> None:
+    """Wait until the results list says it shows the results of `text` (typed before)."""
     page.wait_for_function(
         "q => document.querySelector('[data-search-results]').getAttribute('data-query') === q",
         arg=shown_query(text),
         timeout=30000,
     )
+
+
+def _read_results(page, text: str, top: int) -> list[str]:
+    """The addresses of the first `top` results the box shows for `text`, relative to the site."""
+    results_shown(page, text)
     hrefs = page.eval_on_selector_all(
         ".search-result .search-link", "(els, top) => els.slice(0, top).map(a => a.href)", top
     )
@@ -112,7 +117,7 @@ def _typed_in_turns(
         while any(pending.values()):
             turn = [(on, pending[on].pop(0)) for on in sorted(pending) if pending[on]]
             for on, key in turn:
-                _type(tabs[on], typed_as[on][key])
+                type_query(tabs[on], typed_as[on][key])
             for on, key in turn:
                 results[on][key] = _read_results(tabs[on], typed_as[on][key], top)
     finally:
