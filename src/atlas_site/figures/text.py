@@ -224,6 +224,11 @@ _SCRIPT = re.compile(r"([_^])\{([^{}]*)\}")
 # Characters a line must not start with (CJK closing punctuation) or end with.
 _NO_LINE_START = set("，。、；：！？）》」』】〉,.;:!?)]}%·")
 _NO_LINE_END = set("（《「『【〈([{")
+# Arrows never stand alone on a line: one pointing forward or down ends the words before it
+# ("compute-bound →", "request ↓"), one pointing back starts the words after it ("← memory-bound");
+# an up or down arrow that opens a label stays with what follows ("↑ tokens back").
+_ARROW_AFTER = set("→↑↓")
+_ARROW_BEFORE = set("←")
 
 
 def runs(text: str) -> list[tuple[str, str]]:
@@ -335,7 +340,38 @@ def _tokens(text: str) -> list[str]:
             merged[-1] += token
         else:
             merged.append(token)
-    return merged
+    return _bind_arrows(merged)
+
+
+def _bind_arrows(tokens: list[str]) -> list[str]:
+    """Join a free-standing arrow to its word: '→', '↑', '↓' to the word before it (or after it
+    when it opens the label), '←' to the word after it (or before it when it closes the label).
+    A token of bare spaces joins the token before it, so no break falls between a word and its
+    arrow."""
+    out: list[str] = []
+    pending = ""  # an opening arrow (with its spaces) waiting for its word
+    for token in tokens:
+        core = token.strip()
+        if not core:
+            if pending:
+                pending += token
+            elif out:
+                out[-1] += token
+            else:
+                pending = token
+        elif core in _ARROW_BEFORE or (core in _ARROW_AFTER and not out):
+            pending += token
+        elif core in _ARROW_AFTER and not pending:
+            out[-1] += token
+        else:
+            out.append(pending + token)
+            pending = ""
+    if pending:
+        if out:
+            out[-1] += pending
+        else:
+            out.append(pending)
+    return out
 
 
 def _split_long(token: str, width: float, size: float, bold: bool) -> list[str]:
@@ -353,7 +389,7 @@ def _split_long(token: str, width: float, size: float, bold: bool) -> list[str]:
             cur += ch
     if cur:
         parts.append(cur)
-    return parts
+    return _bind_arrows(parts)  # a too-wide "bound →" still keeps its arrow
 
 
 def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
