@@ -545,6 +545,324 @@
         }
       }
       button.classList.toggle("is-shown", show);
+      /* shown, it sits at the window's corner over the text column's edge on a phone: it steps
+         aside while a line of text (a paragraph's, a caption's, a figure's label) is under it, and
+         comes back when the reader scrolls on to a gap (review 31-f #6: it covered line ends) */
+      if (show && coversText(button.getBoundingClientRect())) button.classList.remove("is-shown");
+    }
+    function coversText(box) {
+      if (!box.width) return false;
+      var pad = 0.5, seen = [], range = document.createRange();
+      for (var i = 0; i < 3; i++) {
+        for (var j = 0; j < 3; j++) {
+          var x = box.left + pad + (box.width - 2 * pad) * i / 2, y = box.top + pad + (box.height - 2 * pad) * j / 2;
+          var hits = document.elementsFromPoint(x, y);
+          for (var k = 0; k < hits.length; k++) {
+            var el = hits[k];
+            if (el === button || button.contains(el)) continue;
+            /* the block that holds the point: its lines reach across the column */
+            while (el.parentElement && el.parentElement !== document.body && getComputedStyle(el).display.indexOf("inline") === 0) el = el.parentElement;
+            if (el === document.body || el === document.documentElement || seen.indexOf(el) >= 0) continue;
+            seen.push(el);
+            if (el.getBoundingClientRect().height > 2 * window.innerHeight) continue; /* a page-long container: its blocks are hit themselves */
+            var walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), node;
+            while ((node = walk.nextNode())) {
+              if (!node.nodeValue.trim()) continue;
+              range.selectNodeContents(node);
+              var rects = range.getClientRects();
+              for (var r = 0; r < rects.length; r++) {
+                var q = rects[r];
+                if (q.width && q.left < box.right && q.right > box.left && q.top < box.bottom && q.bottom > box.top) return true;
+              }
+            }
+          }
+        }
+      }
+      return false;
+    }
+    function schedule() {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; update(); });
+    }
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    window.addEventListener("hashchange", update);
+    window.addEventListener("load", schedule);
+    /* the paragraph too, measured only when the reader reaches for the switch */
+    function carryParagraph() {
+      update();
+      var place = placeBeingRead();
+      /* the paragraph's own section, unless it is a subsection of the section the switch already
+         names (the one the address or the reading line names): then that one stays */
+      var named = shown && place && place.hash && document.getElementById(place.hash);
+      if (named && heads.indexOf(named) >= 0 && within(named, shown)) place.hash = shown.id;
+      switches.forEach(function (link, i) {
+        var hash = (place && place.hash) || link.getAttribute("href").split("#")[1];
+        link.setAttribute("href", bases[i] + (place ? place.query : "") + (hash ? "#" + hash : ""));
+      });
+    }
+    switches.forEach(function (link) {
+      ["focus", "mouseenter", "touchstart", "click"].forEach(function (type) { link.addEventListener(type, carryParagraph, { passive: true }); });
+    });
+    schedule(); /* in the next frame, with its layout: reading positions now would force one at startup */
+  }
+
+  /* Phones: the contents open under the header; Escape, a link or a tap outside closes them and
+     focus goes back to the button. */
+  function setupContentsPanel() {
+    var toggle = document.querySelector("[data-toc-toggle]");
+    var panel = document.getElementById("toc");
+    if (!toggle || !panel) return;
+    toggle.setAttribute("role", "button");
+    toggle.setAttribute("aria-expanded", "false");
+    function isOpen() { return panel.classList.contains("is-open"); }
+    function show(open, returnFocus) {
+      panel.classList.toggle("is-open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+      if (open) (panel.querySelector("a[aria-current='true']") || panel).focus();
+      else if (returnFocus) toggle.focus();
+    }
+    toggle.addEventListener("click", function (event) {
+      event.preventDefault();
+      show(!isOpen(), false);
+    });
+    toggle.addEventListener("keydown", function (event) {
+      if (event.key === " ") { event.preventDefault(); show(!isOpen(), false); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && isOpen()) show(false, true);
+    });
+    panel.addEventListener("click", function (event) {
+      if (event.target.closest("a") && isOpen()) show(false, false);
+    });
+    document.addEventListener("click", function (event) {
+      if (isOpen() && !panel.contains(event.target) && !toggle.contains(event.target)) show(false, false);
+    });
+    panel.addEventListener("focusout", function (event) {
+      var next = event.relatedTarget;
+      if (isOpen() && next && !panel.contains(next) && next !== toggle) show(false, false);
+    });
+  }
+
+  /* For print: the page's address (the works it cites are listed by the build). */
+  function setupPrint() {
+    var address = document.querySelector("[data-print-url]");
+    if (address && !address.textContent) address.textContent = window.location.href.split("#")[0];
+    var cited = document.querySelector("[data-cite-url]");  /* a site without site_url: its address as read */
+    if (cited) cited.textContent = window.location.href.split("#")[0];
+  }
+
+  function setupTranslationNotices() {
+    /* a dismissed notice stays hidden until the other language changes again: the key carries
+       the fingerprint of its text */
+    var notices = document.querySelectorAll(".translation-notice[data-notice]");
+    Array.prototype.forEach.call(notices, function (notice) {
+      var key = "atlas-notice:" + notice.getAttribute("data-notice");
+      try { if (window.localStorage.getItem(key)) { notice.hidden = true; return; } } catch (e) { /* storage off: show it */ }
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "notice-dismiss";
+      button.textContent = notice.getAttribute("data-dismiss");
+      button.addEventListener("click", function () {
+        notice.hidden = true;
+        try { window.localStorage.setItem(key, "1"); } catch (e) { /* private mode: hidden for this visit only */ }
+      });
+      notice.appendChild(button);
+    });
+  }
+
+  function setupQuestionCards() {
+    /* the cards show only their titles so that all of them fit the first screen; the button lays
+       them out as a list with each question and its most common mistake (remembered) */
+    var button = document.querySelector("[data-qcards-toggle]");
+    var cards = document.querySelector(".qcards");
+    if (!button || !cards) return;
+    var show = button.textContent, hide = button.getAttribute("data-hide");
+    function set(open) {
+      cards.classList.toggle("qcards-open", open);
+      button.setAttribute("aria-pressed", open ? "true" : "false");
+      button.textContent = open ? hide : show;
+    }
+    try { set(window.localStorage.getItem("atlas-qcards") === "open"); } catch (e) { set(false); }
+    button.addEventListener("click", function () {
+      var open = !cards.classList.contains("qcards-open");
+      set(open);
+      try { window.localStorage.setItem("atlas-qcards", open ? "open" : ""); } catch (e) { /* not remembered */ }
+    });
+  }
+
+  /* Work the reader may never reach waits until they come near it: within `margin` of the window
+     (an IntersectionObserver rootMargin), or at once where the address points into it or the
+     browser has no IntersectionObserver. The labs (labs-loader.js) and the development map
+     (devmap.js) start this way, so a page's first load does not pay for them. */
+  window.atlasWhenNear = function (host, margin, start) {
+    var target = addressTarget();
+    if (!("IntersectionObserver" in window) || (target && host.contains(target))) {
+      start();
+      return;
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+      observer.disconnect();
+      start();
+    }, { rootMargin: margin });
+    observer.observe(host);
+  };
+
+  function followMovedTarget() {
+    /* the first page of a chapter published as several pages knows where its other sections went:
+       an old link (chapter.html#q5) goes on to the page that holds the section now */
+    var main = document.querySelector("main[data-moved]");
+    var id = decodeURIComponent(window.location.hash.slice(1)).split("?")[0];
+    if (!main || !id || document.getElementById(id)) return false;
+    var moved;
+    try { moved = JSON.parse(main.getAttribute("data-moved")); } catch (e) { return false; }
+    if (!Object.prototype.hasOwnProperty.call(moved, id)) return false;
+    window.location.replace(moved[id] + window.location.hash);
+    return true;
+  }
+
+  /* A box that scrolls sideways (a wide formula or table) or the phone header's strip of links:
+     which of its edges has more beyond it (data-more="end", "start", "both" or "none"; the
+     stylesheet fades that edge). A box that overflows is a named group a keyboard can scroll. Measured
+     when the browser lays a box out (a skipped block's boxes when they come near the screen) and as it
+     scrolls, never all at startup. */
+  function setupScrollEdges() {
+    var label = document.body.getAttribute("data-msg-scroll") || "";
+    /* what a box shows (read) and then what is written to it: every box is read before any is
+       written, so no write makes the next read lay the page out again */
+    function measure(box) {
+      var room = box.scrollWidth - box.clientWidth;
+      var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
+      var scroll = -1;
+      var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current='page']");
+      if (current && room > 1) {
+        /* first laid out: the strip starts scrolled to the page's own link */
+        var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;
+        if (right > box.clientWidth - 48) scroll = right - box.clientWidth + 48;
+      }
+      /* how much lies beyond each edge, up to a fade's width (site.css: no fade is wider) */
+      var start = Math.max(0, Math.min(40, Math.round(box.scrollLeft)));
+      var end = Math.max(0, Math.min(40, Math.round(room - box.scrollLeft)));
+      return { box: box, more: more, scroll: scroll, start: start, end: end, short: room < 48 };
+    }
+    function apply(seen) {
+      var box = seen.box, more = seen.more;
+      if (seen.scroll >= 0) box.scrollLeft = seen.scroll;
+      if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
+      if (box.classList.contains("site-nav")) return;
+      var frame = box.parentElement;
+      if (frame && frame.classList.contains("scroll-frame")) {
+        /* written only when changed: a custom property restyles the frame's whole box */
+        if (frame.atlasFade !== seen.start + " " + seen.end) {
+          frame.atlasFade = seen.start + " " + seen.end;
+          frame.style.setProperty("--more-start", seen.start + "px");
+          frame.style.setProperty("--more-end", seen.end + "px");
+        }
+      }
+      if (box.hasAttribute("data-more-short") !== (seen.short && more !== "none")) box.toggleAttribute("data-more-short");
+      if (more === "none") {
+        if (box.getAttribute("role") === "group") { box.removeAttribute("role"); box.removeAttribute("aria-label"); }
+      } else if (!box.hasAttribute("role")) {
+        box.setAttribute("role", "group");
+        if (label) box.setAttribute("aria-label", label);
+        box.setAttribute("tabindex", "0");
+      }
+    }
+    function mark(box) { apply(measure(box)); }
+    var boxes = document.querySelectorAll(".math-block, .table-scroll, .site-header:not(.has-toc) .site-nav");
+    if (!boxes.length) return;
+    var observer = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+      entries.map(function (entry) { return measure(entry.target); }).forEach(apply);
+    }) : null;
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (observer) observer.observe(box); else mark(box);
+      var pending = false;
+      box.addEventListener("scroll", function () {
+        if (pending) return;
+        pending = true;
+        window.requestAnimationFrame(function () { pending = false; mark(box); });
+      }, { passive: true });
+    });
+  }
+
+  /* The site's links mark the page being read (aria-current); on a phone, where they are one strip
+     that scrolls sideways, the strip starts scrolled to that link (setupScrollEdges, once it is
+     laid out: nothing here reads a layout at startup). */
+  function markCurrentNav() {
+    var nav = document.querySelector(".site-nav");
+    if (!nav) return;
+    var here = window.location.pathname.replace(/\/$/, "/index.html");
+    Array.prototype.forEach.call(nav.querySelectorAll("a[href]"), function (link) {
+      if (link.pathname.replace(/\/$/, "/index.html") === here) link.setAttribute("aria-current", "page");
+    });
+  }
+
+  /* Back to the top: shown once the reader is a screen down and going back up (or at the page's
+     end), never while they read on down (it would cover the ends of lines), and not over a bar
+     pinned at the bottom of the window: a lab's summary (labs.css), the development map's panel
+     (devmap.css). A bar changes without a scroll too (a lab's summary stands aside while its outputs
+     are on screen, after the scroll that showed them; a map's panel opens on a tap), so its changes
+     are watched as well: the button stood over a summary that came back after it was shown. */
+  var PINNED = ".lab-summary, .devmap.has-selection .devmap-panel";
+  function setupToTop() {
+    var button = document.querySelector(".to-top");
+    if (!button) return;
+    var pending = false;
+    var lastY = null, upward = true, byHand = false; /* scrollY is first read in a frame: reading it now would lay the page out */
+    ["wheel", "touchmove", "keydown"].forEach(function (type) {
+      window.addEventListener(type, function () { byHand = true; }, { passive: true, capture: true });
+    });
+    function update() {
+      pending = false;
+      var y = window.scrollY;
+      /* the reader's own scroll down hides it; a jump (a link, a search result) shows it */
+      if (lastY === null) lastY = y;
+      if (Math.abs(y - lastY) > 4) { upward = y < lastY || !byHand; lastY = y; byHand = false; }
+      /* (the page's height is read only once the reader is a screen down: never at startup) */
+      var show = y > window.innerHeight && (upward || window.innerHeight + y >= document.documentElement.scrollHeight - 4);
+      if (show) {
+        var pinned = document.querySelectorAll(PINNED);
+        for (var i = 0; i < pinned.length && show; i++) {
+          var box = pinned[i].getBoundingClientRect();
+          if (box.height && box.top < window.innerHeight && box.bottom > window.innerHeight - 80 && getComputedStyle(pinned[i]).visibility !== "hidden") show = false;
+        }
+      }
+      button.classList.toggle("is-shown", show);
+      /* shown, it sits at the window's corner over the text column's edge on a phone: it steps
+         aside while a line of text (a paragraph's, a caption's, a figure's label) is under it, and
+         comes back when the reader scrolls on to a gap (review 31-f #6: it covered line ends) */
+      if (show && coversText(button.getBoundingClientRect())) button.classList.remove("is-shown");
+    }
+    function coversText(box) {
+      if (!box.width) return false;
+      var pad = 0.5, seen = [], range = document.createRange();
+      for (var i = 0; i < 3; i++) {
+        for (var j = 0; j < 3; j++) {
+          var x = box.left + pad + (box.width - 2 * pad) * i / 2, y = box.top + pad + (box.height - 2 * pad) * j / 2;
+          var hits = document.elementsFromPoint(x, y), el = null;
+          for (var k = 0; k < hits.length; k++) {
+            if (hits[k] !== button && !button.contains(hits[k])) { el = hits[k]; break; }
+          }
+          /* the block that holds the point: its lines reach across the column */
+          while (el && el.parentElement && el.parentElement !== document.body && getComputedStyle(el).display.indexOf("inline") === 0) el = el.parentElement;
+          if (!el || el === document.body || el === document.documentElement || seen.indexOf(el) >= 0) continue;
+          seen.push(el);
+          if (el.getBoundingClientRect().height > 2 * window.innerHeight) continue; /* a page-long container: its blocks are hit themselves */
+          var walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), node;
+          while ((node = walk.nextNode())) {
+            if (!node.nodeValue.trim()) continue;
+            range.selectNodeContents(node);
+            var rects = range.getClientRects();
+            for (var r = 0; r < rects.length; r++) {
+              var q = rects[r];
+              if (q.width && q.left < box.right && q.right > box.left && q.top < box.bottom && q.bottom > box.top) return true;
+            }
+          }
+        }
+      }
+      return false;
     }
     function schedule() {
       if (pending) return;
