@@ -88,14 +88,25 @@ def test_a_paragraph_of_teaching_numbers_is_labelled_once(mini):
     )  # en and zh
 
 
-def test_a_paragraph_that_introduces_a_list_with_a_colon_opens_with_its_note(mini):
-    """Review 30-f #6: "…all of the following: Numbers in this paragraph: teaching assumption", then the
-    list: the note at the end split the sentence from what it introduces."""
-    colon = {lang: DENSE[lang][:-1] + (":" if lang == "en" else "：") for lang in DENSE}
-    _write(mini, colon, {"en": "\n\n- one\n- two\n", "zh": "\n\n- 一\n- 二\n"})
+@pytest.mark.parametrize(
+    "marks, after",
+    [
+        ({"en": ":", "zh": "："}, {"en": "\n\n- one\n- two\n", "zh": "\n\n- 一\n- 二\n"}),
+        ({"en": ",", "zh": "，"}, {"en": "\n\n$$x = 1$$\n", "zh": "\n\n$$x = 1$$\n"}),
+    ],
+)
+def test_a_paragraph_that_goes_on_into_a_list_or_formula_opens_with_its_note(mini, marks, after):
+    """Review 30-f #6 and 30-h #5: "…all of the following: Numbers in this paragraph: teaching
+    assumption", then the list; "with block size S and request length T, Numbers in this paragraph…",
+    then the formula: the note at the end split the sentence from what it goes on into."""
+    colon = {lang: DENSE[lang][:-1] + marks[lang] for lang in DENSE}
+    _write(mini, colon, after)
     result = assemble(mini)
     assert not result.errors, "\n".join(map(str, result.errors))
-    for lang, note, end in (("en", "Numbers in this paragraph: ", ":"), ("zh", "本段数字：", "：")):
+    for lang, note, end in (
+        ("en", "Numbers in this paragraph: ", marks["en"]),
+        ("zh", "本段数字：", marks["zh"]),
+    ):
         para = _paragraph(result.output.text(f"{lang}/ch14.html"), "ex-quiet")
         assert re.search(rf'^<p[^>]*><span class="evidence-note" id="evn-1"[^>]*>{note}', para), para
         assert para.endswith(f"{end}</p>") and para.count('class="evidence-note"') == 1, para

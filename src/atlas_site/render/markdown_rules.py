@@ -60,6 +60,10 @@ def _heading_open(self, tokens, idx, options, env):
     return self.renderToken(tokens, idx, options, env)
 
 
+# a paragraph whose text ends so is a sentence that goes on into the block after it
+CONTINUES = (":", "：", ",", "，", ";", "；")
+
+
 def _block_open(self, tokens, idx, options, env):
     """A paragraph or list of the prose itself (not inside a list, card or aside) carries its place
     in its section, data-para="SECTION.N" (1-based): the twin page's paragraph N of the same section
@@ -72,9 +76,9 @@ def _block_open(self, tokens, idx, options, env):
     if token.type == "paragraph_open" and idx + 1 < len(tokens):
         open_block(state, [tokens[idx + 1]], "paragraph")  # its numbers labelled once, if many
         block = state.block
-        if block is not None and block.quiet and tokens[idx + 1].content.rstrip().endswith((":", "：")):
-            # "…all of the following:" then a list: a note at its end would split the sentence
-            # from what it introduces, so it opens the paragraph instead
+        if block is not None and block.quiet and tokens[idx + 1].content.rstrip().endswith(CONTINUES):
+            # "…all of the following:" then a list, "with block size S," then a formula: a note at
+            # its end would split the sentence from what it goes on into, so it opens the paragraph
             block.leads = True
             return self.renderToken(tokens, idx, options, env) + note(state, block)
     return self.renderToken(tokens, idx, options, env)
