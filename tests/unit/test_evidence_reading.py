@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from atlas_site.build import assemble
 from atlas_site.gates import GateContext
 from atlas_site.gates.claims import check_claims, claim_labels
@@ -91,6 +93,10 @@ BROKEN = {  # a citation of its own between two claims ends their group
     "en": "DistServe reports {{claim:distserve-goodput}} [@n04] and {{claim:distserve-slo}}.",
     "zh": "DistServe 报告 {{claim:distserve-goodput}} [@n04] 与 {{claim:distserve-slo}}。",
 }
+TWO_SENTENCES = {  # a sentence's end between two claims ends their group too
+    "en": "DistServe reports {{claim:distserve-goodput}}. In simulation it reports {{claim:distserve-slo}}.",
+    "zh": "DistServe 报告 {{claim:distserve-goodput}}。模拟中它报告 {{claim:distserve-slo}}。",
+}
 
 
 def _with_claims(mini, text: dict) -> None:
@@ -136,16 +142,20 @@ def test_claims_of_one_source_show_their_label_citation_and_shared_setting_once(
     ).problems
 
 
-def test_a_citation_between_two_claims_keeps_each_labelled(mini):
-    _with_claims(mini, BROKEN)
+@pytest.mark.parametrize("text", [BROKEN, TWO_SENTENCES], ids=["citation", "sentence"])
+def test_a_citation_or_a_sentence_end_between_two_claims_keeps_each_labelled(mini, text):
+    """Review 30-h #1: a group's one label after the next sentence's claim left the claims of the
+    sentence before it without a label beside them."""
+    _with_claims(mini, text)
     result = assemble(mini)
     assert not result.errors, "\n".join(map(str, result.errors))
-    para = _claims_paragraph(result.output.text("en/ch14.html"))
-    assert (
-        "data-group" not in para
-        and para.count("badge-claim") == 2
-        and para.count('class="claim-setting"') == 2
-    )
+    for lang in ("en", "zh"):
+        para = _claims_paragraph(result.output.text(f"{lang}/ch14.html"))
+        assert (
+            "data-group" not in para
+            and para.count("badge-claim") == 2
+            and para.count('class="claim-setting"') == 2
+        ), para
 
 
 def test_the_settings_gate_still_fails_a_claim_left_unlabelled(mini):

@@ -16,17 +16,22 @@ average and P99 latency, the DeepSeek-V4 report's four estimates), form a group:
 citation are written once, after the last of them, and a setting shared by neighbours of the group
 (the same words and the same verification date) once, after the last that shares it. Each value
 still links to its row of the numbers page and opens its card (setting, label, sources). A plain
-citation between two claims ends the group. The settings gate reads the groups (gates/claims.py:
+citation between two claims ends the group, and so does the end of a sentence (a label after the
+next sentence's claim was read as that claim's alone: review 30-h #1). The settings gate reads the groups (gates/claims.py:
 every claim of a group is covered by a setting, the group by one label)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from html import escape
 
 QUIET_FROM = 2  # numbers of one kind in one block from which the block is labelled once
 NOTE_PREFIX = "evn-"  # the notes' ids: evn-1, evn-2, ... in page order
+# the end of a sentence in the text between two claims (a period, ! or ? before a space or the
+# text's end; a Chinese full stop, ！ or ？)
+SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
 GROUP_PREFIX = "cg-"  # the claim groups' ids: cg-1, cg-2, ... in page order
 
 
@@ -90,7 +95,12 @@ def _claim_places(state, inline_tokens: list) -> tuple[list[ClaimPlace], dict]:
     book, lang = state.book, state.lang
     runs: list[list] = [[]]
     for inline in inline_tokens:
-        for child in _directives(inline.children):
+        for child in inline.children or []:
+            if child.type == "text" and SENTENCE_END.search(child.content) and runs[-1]:
+                runs.append([])  # a group ends with its sentence: its label is read beside it
+                continue
+            if child.type not in ("directive", "cite"):
+                continue
             if child.type == "cite":
                 runs.append([])  # a citation of its own between claims ends a group
                 continue
