@@ -132,6 +132,24 @@ def test_a_mixed_paragraph_labels_the_many_once_and_writes_a_long_unit_once(mini
     assert "本段未另标注的数字：" in zh and zh.count("KiB 每 token 的缓存") == 1
 
 
+def test_a_long_unit_is_written_again_in_the_next_sentence(mini):
+    """Review 30-h #8: a long unit written once per paragraph left a number sentences later bare."""
+    examples = mini / "ledger/examples.md"
+    edit(examples, "---\nA fixture example.", LONG + "---\nA fixture example.")
+    _write(
+        mini,
+        {
+            "en": "A model gives {{ex:kv-long}}, B gives {{ex:kv-long}}. Later, C gives {{ex:kv-long}}.",
+            "zh": "模型 A 为 {{ex:kv-long}}，B 为 {{ex:kv-long}}。后来，C 为 {{ex:kv-long}}。",
+        },
+    )
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    for lang, unit in (("en", "KiB of cache per token"), ("zh", "KiB 每 token 的缓存")):
+        para = _paragraph(result.output.text(f"{lang}/ch14.html"), "ex-quiet")
+        assert para.count(unit) == 2, para  # A's (B's is bare, in the same sentence) and C's
+
+
 def test_a_table_of_teaching_numbers_says_its_label_in_its_caption(mini):
     _write(mini, PARAGRAPH, TABLE)
     result = assemble(mini)

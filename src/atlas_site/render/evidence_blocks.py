@@ -8,8 +8,9 @@ A number of another kind in the same block, and every claim, keeps its own visib
 The markup is what the settings gate reads (gates/claims.py): a quiet number names its note
 (`data-note`), the note carries the same label (`data-label`) on the same page.
 
-In the same block a long unit (several words: "yuan per million qualified output tokens") is
-written once: a later number with the same unit shows the bare number, as `{{ex:…|bare}}` does.
+In the same sentence a long unit (several words: "yuan per million qualified output tokens") is
+written once: a later number with the same unit shows the bare number, as `{{ex:…|bare}}` does; the
+next sentence says it again (render/markdown_rules.py forgets the units at a sentence's end).
 
 Claims that follow one another in a paragraph, of one kind and resting on the same works (Preble's
 average and P99 latency, the DeepSeek-V4 report's four estimates), form a group: the label and the

@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
 from ..directives import REGISTRY
-from .evidence_blocks import close_block, note, open_block
+from .evidence_blocks import SENTENCE_END, close_block, note, open_block
 from .mathml import display_pieces, opens_with_operator, to_mathml
 from .scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 
@@ -41,13 +41,17 @@ def _directive(self, tokens, idx, options, env):
 
 
 def _text(self, tokens, idx, options, env):
-    """Text, less a punctuation mark a claim took in before its setting (state.taken)."""
+    """Text, less a punctuation mark a claim took in before its setting (state.taken). A sentence's
+    end forgets the long units the block wrote: a number in the next sentence says its unit again
+    (review 30-h #8: '… 1,000 yuan … 2,750' left the reader to carry the unit across sentences)."""
     state = env.get("state")
     content = tokens[idx].content
     if state is not None and state.taken:
         if content.startswith(state.taken):
             content = content[len(state.taken) :]
         state.taken = ""
+    if state is not None and state.block is not None and SENTENCE_END.search(content):
+        state.block.units.clear()
     return escapeHtml(content)
 
 
