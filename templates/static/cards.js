@@ -286,21 +286,6 @@
       number.removeAttribute("title");
     });
   }
-  /* On a narrow screen a long claim setting folds away (site.css): a "⋯" button after the claim's
-     label opens the card the number opens (its setting and caution), so the label's cue does what
-     it promises; a tap on the label itself does the same. Hidden where the setting is shown. */
-  function setupClaimMore() {
-    var name = document.body.getAttribute("data-msg-claim-more") || "";
-    Array.prototype.forEach.call(document.querySelectorAll(".prose .claim"), function (claim) {
-      var badge = claim.querySelector(":scope > .badge-claim");
-      var link = claim.querySelector(":scope > a.claim-link");
-      if (!badge || !link || !claim.querySelector(":scope > .claim-setting[data-long]")) return;
-      var more = el("button", "claim-more", "\u22ef");
-      more.type = "button";
-      if (name) more.setAttribute("aria-label", name);
-      badge.parentNode.insertBefore(more, badge.nextSibling);
-    });
-  }
   /* the claim's number a "⋯" (or the label before it, while the "⋯" is shown) stands for */
   function claimMoreOf(target) {
     if (!target || !target.closest) return null;
@@ -312,7 +297,7 @@
     }
     return more ? { button: more, link: more.parentNode.querySelector(":scope > a.claim-link") } : null;
   }
-  function setup() { setupTerms(); setupExamples(); setupClaimMore(); }
+  function setup() { setupTerms(); setupExamples(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();
 

@@ -77,6 +77,18 @@ def _long(setting: str) -> str:
     return ' data-long=""' if width > 90 else ""
 
 
+def _claim_more(state, setting: str) -> str:
+    """After the label of a claim whose setting folds away on a phone: the "⋯" that opens the card
+    showing it (cards.js). In the markup from the start, shown by the stylesheet where scripts run:
+    added by a script, it moved the line's words after the first paint."""
+    if not _long(setting):
+        return ""
+    name = escape(state.ui("claim_more"))
+    return (
+        f'<button type="button" class="claim-more" aria-label="{name}" data-pagefind-ignore>\u22ef</button>'
+    )
+
+
 def _setting(state, claims: list, covers: str = "") -> str:
     """The setting line of one claim, or of the neighbours in a group that share it (`covers`:
     their ids, data-for, which the settings gate reads)."""
@@ -113,10 +125,10 @@ def _render_claim(state, use) -> str:
         # a member of a group (render/evidence_blocks.py): its value; the setting it shares with
         # the neighbours before it, after the last of them; the label and citation after the last
         html = f'{opening} data-group="{place.group}">{value}'
+        shared = [state.book.claims[c] for c in place.covers]
         if place.last:
-            html += f" {badge}"
+            html += f" {badge}" + (_claim_more(state, shared[-1].setting[state.lang]) if shared else "")
         if place.covers:
-            shared = [state.book.claims[c] for c in place.covers]
             if not place.last:
                 # the setting ends the claim: set in the margin on a desk and folded away on a
                 # phone, the space before it would stand before the sentence's own punctuation
@@ -129,7 +141,10 @@ def _render_claim(state, use) -> str:
         return html + "</span>"
     # the spaces keep the value, the setting and the citation apart in the search index's text; the
     # label, repeated on every claim, stays out of it; data-claim names the card's preview data
-    return f"{opening}>{value} {badge} {_setting(state, [claim])} {state.cite(list(claim.source))}</span>"
+    more = _claim_more(state, claim.setting[state.lang])
+    return (
+        f"{opening}>{value} {badge}{more} {_setting(state, [claim])} {state.cite(list(claim.source))}</span>"
+    )
 
 
 def _check_claim(book, use, computed, out) -> None:

@@ -15,6 +15,7 @@ ENGINE_KEYS = (
     "author_reported",
     "benchmark_result",
     "report_parameter",
+    "claim_more",
     "teaching_assumption",
     "analytic",
     "report_example",
