@@ -545,39 +545,6 @@
         }
       }
       button.classList.toggle("is-shown", show);
-      /* shown, it sits at the window's corner over the text column's edge on a phone: it steps
-         aside while a line of text (a paragraph's, a caption's, a figure's label) is under it, and
-         comes back when the reader scrolls on to a gap (review 31-f #6: it covered line ends) */
-      if (show && coversText(button.getBoundingClientRect())) button.classList.remove("is-shown");
-    }
-    function coversText(box) {
-      if (!box.width) return false;
-      var pad = 0.5, seen = [], range = document.createRange();
-      for (var i = 0; i < 3; i++) {
-        for (var j = 0; j < 3; j++) {
-          var x = box.left + pad + (box.width - 2 * pad) * i / 2, y = box.top + pad + (box.height - 2 * pad) * j / 2;
-          var hits = document.elementsFromPoint(x, y), el = null;
-          for (var k = 0; k < hits.length; k++) {
-            if (hits[k] !== button && !button.contains(hits[k])) { el = hits[k]; break; }
-          }
-          /* the block that holds the point: its lines reach across the column */
-          while (el && el.parentElement && el.parentElement !== document.body && getComputedStyle(el).display.indexOf("inline") === 0) el = el.parentElement;
-          if (!el || el === document.body || el === document.documentElement || seen.indexOf(el) >= 0) continue;
-          seen.push(el);
-          if (el.getBoundingClientRect().height > 2 * window.innerHeight) continue; /* a page-long container: its blocks are hit themselves */
-          var walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), node;
-          while ((node = walk.nextNode())) {
-            if (!node.nodeValue.trim()) continue;
-            range.selectNodeContents(node);
-            var rects = range.getClientRects();
-            for (var r = 0; r < rects.length; r++) {
-              var q = rects[r];
-              if (q.width && q.left < box.right && q.right > box.left && q.top < box.bottom && q.bottom > box.top) return true;
-            }
-          }
-        }
-      }
-      return false;
     }
     function schedule() {
       if (pending) return;
