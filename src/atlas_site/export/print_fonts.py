@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import string
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +31,8 @@ WEIGHTS = {400: "regular", 700: "bold"}
 # fontTools' default features and those Chromium asks of CJK text (punctuation trimming, widths)
 EXTRA_FEATURES = ["halt", "vhal", "chws", "vchw", "palt", "vpal", "pwid", "fwid", "hwid"]
 TOLERANCE = 1.0  # font units: 1/1000 em in Noto CJK
+# CJK ideographs, punctuation and full-width forms: what only the CJK faces draw
+HAN = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,9 @@ _CONVERTED: dict[tuple[str, int, str], bytes] = {}
 
 def write_print_fonts(folder: Path, faces: list[Face], text: str) -> str:
     """Each face subset to `text` and converted to TrueType, written into `folder`; the
-    @font-face rules that declare them."""
-    if not faces:
+    @font-face rules that declare them. A document without a Chinese character needs none of
+    them: print.css sets its text in Latin faces first (a face unused is not embedded either)."""
+    if not faces or not HAN.search(text):
         return ""
     wanted = [
         (face.path, face.index, text) for face in faces if (face.path, face.index, text) not in _CONVERTED
