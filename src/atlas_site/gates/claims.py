@@ -231,8 +231,8 @@ def check_claims(ctx: GateContext) -> GateReport:
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
-    problems += _unused(ctx, "claims", set(ctx.book.claims) - used)
-    problems += _unused(ctx, "examples", set(ctx.book.examples) - _examples_used(ctx))
+    problems += _unused(ctx, "claims", set(ctx.book.claims) - _met(ctx, "claim"))
+    problems += _unused(ctx, "examples", set(ctx.book.examples) - _met(ctx, "ex"))
     figures = (
         f"{len(claims)} claims, all with source and setting; {rendered} rendered with label "
         f"({in_groups} labelled once for a group of claims); "
@@ -244,19 +244,20 @@ def check_claims(ctx: GateContext) -> GateReport:
     return GateReport("settings", figures, problems)
 
 
-def _examples_used(ctx: GateContext) -> set[str]:
-    """The worked examples a reader meets: in the prose, drawn by a figure, or cited by a lab's
-    worked example."""
-    used = {u.key.partition(".")[0] for p in ctx.parsed.values() for u in p.uses_of("ex")}
+def _met(ctx: GateContext, kind: str) -> set[str]:
+    """The claims ("claim") or worked examples ("ex") a reader meets: in the prose, drawn by a
+    figure (`numbers: {key: claim:<id>}` or `ex:<id>.<output>`), or cited by a lab's worked example."""
+    met = {u.key.partition(".")[0] for p in ctx.parsed.values() for u in p.uses_of(kind)}
     for figure in ctx.book.figures.values():
-        used |= {
-            value[3:].partition(".")[0]
+        met |= {
+            value.partition(":")[2].partition(".")[0]
             for value in (figure.numbers or {}).values()
-            if isinstance(value, str) and value.startswith("ex:")
+            if isinstance(value, str) and value.startswith(f"{kind}:")
         }
-    for lab in ctx.book.labs.values():
-        used |= set((lab.model_dump().get("worked_example") or {}).get("refs") or [])
-    return used
+    if kind == "ex":  # a lab contract's free-form worked_example names its examples
+        for lab in ctx.book.labs.values():
+            met |= set((getattr(lab, "worked_example", None) or {}).get("refs") or [])
+    return met
 
 
 def _unused(ctx: GateContext, ledger: str, ids: set[str]) -> list[Diagnostic]:
