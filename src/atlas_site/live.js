@@ -132,15 +132,19 @@
       else if (refreshWhenWritten) refreshData(event);
       return;
     }
-    var changes = event.changes, follows = event.after === known, owed = reloadWhenWritten !== null;
+    // the changes of every version since the one this page shows, in order (a stream that woke
+    // late sends several: the hot path's and the full build's)
+    var steps = event.steps, follows = event.after === known, owed = reloadWhenWritten !== null;
     known = event.version;
     reloadWhenWritten = null;
     // a build we did not see, an asset, or a reload still owed (its build was superseded before it was written)
-    if (!changes || !follows || changes.reload || owed) return reloadFor(event);
-    if ((changes.refresh || []).length || refreshWhenWritten) refreshData(event);
-    var mine = changes.pages[pagePath()];
-    if (mine === undefined) return;  // another page changed
-    if (mine === "reload" || !patch(mine)) reloadFor(event);
+    if (!steps || !follows || owed || steps.some(function (s) { return s.reload; })) return reloadFor(event);
+    if (refreshWhenWritten || steps.some(function (s) { return (s.refresh || []).length; })) refreshData(event);
+    for (var i = 0; i < steps.length; i++) {
+      var mine = steps[i].pages[pagePath()];
+      if (mine === undefined) continue;  // another page changed
+      if (mine === "reload" || !patch(mine)) return reloadFor(event);
+    }
   }
 
   function poll() {

@@ -35,6 +35,7 @@ LIVE_SCRIPT = "/__atlas/live.js"
 LIVE_STYLE = "/__atlas/live.css"
 STATUS = "/__atlas/status"
 EVENTS = "/__atlas/events"
+HISTORY = 16  # versions whose changes are kept for a stream that missed some
 KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (proxies and sleeping laptops)
 HERE = Path(__file__).parent
 
@@ -51,22 +52,29 @@ class LiveState:
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.changes: dict = {"reload": True}
+        # what each recent version changed: a stream that wakes after two quick versions (the hot
+        # path, then the full build) sends both steps, so its page patches rather than reloads
+        self.history: dict[int, dict] = {}
         self.written = True
         self.problems: list[str] = []
         self.closed = False
 
+    def _announce(self, changes: dict) -> None:
+        self.version += 1
+        self.changes = self.history[self.version] = changes
+        self.history.pop(self.version - HISTORY, None)
+
     def rendered(self, changes: dict) -> None:
         with self.lock:
-            self.version += 1
-            self.changes, self.written = changes, False
+            self._announce(changes)
+            self.written = False
             self.changed.notify_all()
 
     def good(self, changes: dict | None) -> None:
         """The build is written; `changes` is None when rendered() announced this version already."""
         with self.lock:
             if changes is not None:
-                self.version += 1
-                self.changes = changes
+                self._announce(changes)
             self.written = True
             self.problems = []
             self.changed.notify_all()
@@ -95,7 +103,8 @@ class LiveState:
 
     def next_event(self, seen: tuple | None, timeout: float) -> tuple[tuple, dict] | None:
         """Wait until something differs from `seen`; then (what is now seen, the event: version,
-        the version it follows, written, problems, changes). None on timeout or close."""
+        the version it follows, written, problems, and the changes of every version since, in
+        order; none when one is no longer kept). None on timeout or close."""
         with self.lock:
             self.changed.wait_for(lambda: self.closed or seen != self._seen(), timeout)
             now = self._seen()
@@ -103,7 +112,8 @@ class LiveState:
                 return None
             event = {"version": self.version, "written": self.written, "problems": now[2]}
             if seen is not None and seen[0] != self.version:
-                event.update(after=self.version - 1, changes=self.changes)
+                steps = [self.history.get(v) for v in range(seen[0] + 1, self.version + 1)]
+                event.update(after=seen[0], steps=None if None in steps else steps)
             return now, event
 
 

@@ -107,6 +107,7 @@ def test_serve_pushes_the_hot_edit_then_the_build_changes_nothing_on_that_page(b
     site = project / "_site"
     state, served = LiveState(), _Served()
     assert rebuild(project, site, state, search=False, cache=cache, served=served)
+    stream, _first = state.next_event(None, 0)  # a page's stream, having sent the first build
     edit(part, "the last block still wastes slots", "the last block still wastes a few slots")
     assert hot_push(state, served, [part])
     hot = state.snapshot()["version"]
@@ -117,6 +118,12 @@ def test_serve_pushes_the_hot_edit_then_the_build_changes_nothing_on_that_page(b
         "no correction for the edited page"
     )
     assert b"wastes a few slots" in (site / "en/ch14.html").read_bytes()
+    # that stream wakes only now, two versions on (a loaded machine): it sends both steps in order,
+    # so its page patches the hot edit and then the build's, never reloads for a version it missed
+    _seen, late = state.next_event(stream, 0)
+    assert late["after"] == hot - 1 and late["version"] == hot + 1
+    assert [list(step["pages"]) for step in late["steps"]][0] == ["en/ch14.html"]
+    assert not any(step["reload"] for step in late["steps"])
 
 
 def test_a_broken_edit_falls_back_shows_problems_and_keeps_the_last_good_site(built):
