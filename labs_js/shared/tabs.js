@@ -9,7 +9,8 @@
  * once wired, the container gets .lab-tabs-ready, one panel is shown and
  * the others get `hidden`. Roving tabindex: only the selected tab is in the
  * Tab order; Left/Right (wrapping), Home and End move focus AND activate.
- * A URL fragment naming a panel (#lab-batch-panel) selects that tab.
+ * A URL fragment naming a panel (#lab-batch-panel) or anything inside one
+ * (#lab-fleet-title) selects that tab, on load and on a hashchange.
  */
 (function (root) {
   'use strict';
@@ -49,11 +50,36 @@
       select(next, true);
     });
 
-    const wanted = root.location && root.location.hash ? root.location.hash.slice(1) : '';
-    const initial = tabs.filter(function (t) { return t.getAttribute('aria-controls') === wanted; })[0] ||
+    /* the tab whose panel holds the address's target: the panel itself (#lab-batch-panel, also with
+       a lab's inputs: #lab-batch-panel?batch=8) or anything inside it (a lab's heading,
+       #lab-fleet-title); null when the target is not in one of these panels */
+    function addressed() {
+      let id = root.location && root.location.hash ? root.location.hash.slice(1).split('?')[0] : '';
+      try { id = decodeURIComponent(id); } catch (e) { /* a malformed escape: the id as written */ }
+      const target = id ? document.getElementById(id) : null;
+      if (!target) return null;
+      const tab = tabs.filter(function (t) {
+        const panel = panel_of(t);
+        return panel && panel.contains(target);
+      })[0];
+      return tab ? { tab: tab, target: target } : null;
+    }
+
+    const wanted = addressed();
+    const initial = (wanted && wanted.tab) ||
       tabs.filter(function (t) { return t.getAttribute('aria-selected') === 'true'; })[0] || tabs[0];
     select(initial, false);
     container.classList.add('lab-tabs-ready');
+    /* a target the hidden panel held could not be scrolled to: now that its panel shows, it is */
+    if (wanted && wanted.target !== panel_of(wanted.tab)) wanted.target.scrollIntoView();
+
+    /* a link within the page to a target in another panel (#lab-fleet-title) selects its tab first */
+    root.addEventListener('hashchange', function () {
+      const now = addressed();
+      if (!now || now.tab.getAttribute('aria-selected') === 'true') return;
+      select(now.tab, false);
+      now.target.scrollIntoView();
+    });
   }
 
   function wire_all() {

@@ -875,11 +875,25 @@
     document.addEventListener("click", function (event) {
       if ((list.firstChild || status.textContent) && !form.contains(event.target)) dismiss();
     });
-    /* following a result closes the results, also when it points into this page */
+    /* following a result closes the results, also when it points into this page; there focus
+       goes to the result's target (a heading takes it with tabindex="-1"), once the browser has
+       scrolled to it, so the next Tab goes on from there, not from the top of the page (review
+       31-f #9: it was left on the body) */
     list.addEventListener("click", function (event) {
-      if (!event.target.closest("a")) return;
+      var link = event.target.closest("a");
+      if (!link) return;
       dismiss();
       input.blur();
+      if (event.defaultPrevented || event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (link.pathname !== window.location.pathname || link.search !== window.location.search || !link.hash) return;
+      var id = link.hash.slice(1).split("?")[0];
+      try { id = decodeURIComponent(id); } catch (e) { /* the id as written */ }
+      window.setTimeout(function () {
+        var target = document.getElementById(id);
+        if (!target) return;
+        if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
+        target.focus({ preventScroll: true });
+      }, 0);
     });
     window.addEventListener("hashchange", dismiss);
     input.addEventListener("input", search);

@@ -46,7 +46,8 @@
   }
 
   /* The twin page's paragraph N of a section is this page's paragraph N (the build numbers both);
-     where the two sections have different counts, the paragraph at the same proportion. */
+     where the two sections have different counts, the paragraph at the same proportion, rounded
+     (first to first, last to last; flooring it landed a paragraph early, review 31-f #11). */
   var carried;
   function carriedParagraph() {
     if (carried !== undefined) return carried;
@@ -61,7 +62,8 @@
       return own.slice(0, own.lastIndexOf(".")) === section;
     });
     if (!blocks.length || !(n >= 1)) return carried;
-    var index = of > 0 && of !== blocks.length ? Math.floor((n - 1) * blocks.length / of) : n - 1;
+    var index = n - 1;
+    if (of > 1 && of !== blocks.length) index = Math.round((n - 1) * (blocks.length - 1) / (of - 1));
     carried = blocks[Math.max(0, Math.min(blocks.length - 1, index))];
     return carried;
   }
@@ -77,10 +79,17 @@
     var blocks = document.querySelectorAll("article [data-para]");
     var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id]");
     var found = null, below = null;
-    /* an entry whose last few px show below the line shows its padding, not its text: it is read */
-    var slack = blocks.length ? 0 : 12;
+    /* an entry whose last few px show below the line shows its padding, not its text: it is read;
+       so is a paragraph of which at most a line shows there, when the next one starts in view: the
+       reader reads that one (review 31-f #11: the switch carried the paragraph whose last line was
+       left under the header, and the twin page opened a paragraph early) */
+    function sectionKey(block) { var key = block.getAttribute("data-para"); return key.slice(0, key.lastIndexOf(".")); }
     for (var i = 0; i < entries.length; i++) {
-      var box = entries[i].getBoundingClientRect();
+      var box = entries[i].getBoundingClientRect(), after = entries[i + 1], slack = blocks.length ? 0 : 12;
+      if (blocks.length && box.bottom > line && box.top <= line && after && sectionKey(after) === sectionKey(entries[i]) &&
+          after.getBoundingClientRect().top < window.innerHeight) {
+        slack = Math.min(box.height / 2, parseFloat(getComputedStyle(entries[i]).lineHeight) || 0);
+      }
       if (box.bottom <= line + slack) { found = entries[i]; continue; } /* above the line: the last such, failing better */
       if (box.top <= line) found = entries[i];
       else if (box.top < window.innerHeight) { found = entries[i]; below = box.top; }
@@ -514,29 +523,86 @@
     });
   }
 
-  /* Back to the top: shown once the reader is a screen down and going back up (or at the page's
-     end), never while they read on down (it would cover the ends of lines), and not over a bar
-     pinned at the bottom of the window: a lab's summary (labs.css), the development map's panel
-     (devmap.css). A bar changes without a scroll too (a lab's summary stands aside while its outputs
-     are on screen, after the scroll that showed them; a map's panel opens on a tap), so its changes
-     are watched as well: the button stood over a summary that came back after it was shown. */
+  /* Back to the top. Where it may stand over the text column (below 1100 px: the phone's and the
+     tablet's full-width column) it never stays over what the reader reads (review 31-f #6: it
+     covered line ends, captions and a lab's summary): it is shown by a deliberate scroll back up (a
+     quarter of a window, at least 120 px, in one go, a screen or more down the page), and hidden
+     again as the reader goes on down, follows a link within the page (they read where it lands) or
+     stops scrolling for IDLE ms (unless it has focus or a pointer on it). At the page's very end it
+     stays: it stands in the strip the stylesheet keeps empty below the last line there. On a desk
+     it stands beside the column: shown once the reader is a screen down and going back up, after a
+     jump, or at the end. Never over a bar pinned at the bottom of the window: a lab's summary
+     (labs.css), the development map's panel (devmap.css). A bar changes without a scroll too (a
+     lab's summary stands aside while its outputs are on screen; a map's panel opens on a tap), so
+     its changes are watched as well. */
   var PINNED = ".lab-summary, .devmap.has-selection .devmap-panel";
+  var IDLE = 2000;
   function setupToTop() {
     var button = document.querySelector(".to-top");
     if (!button) return;
+    var narrow = window.matchMedia ? window.matchMedia("(max-width: 1099.98px)") : { matches: false };
     var pending = false;
-    var lastY = null, upward = true, byHand = false; /* scrollY is first read in a frame: reading it now would lay the page out */
-    ["wheel", "touchmove", "keydown"].forEach(function (type) {
-      window.addEventListener(type, function () { byHand = true; }, { passive: true, capture: true });
-    });
+    /* scrollY is first read in a frame: reading it now would lay the page out */
+    var lastY = null, upward = true, byHand = false; /* the desk's rule */
+    var frameY = null, climb = 0, wanted = false, jumpUntil = 0, idle = 0; /* the narrow rule */
+    /* which way the reader's own hand goes (a wheel, a finger, a key): scrolls that no hand made
+       (content above laid out at its real height, a target held in place) neither show nor hide it.
+       A fling goes on after the finger has left: a move the same way renews the gesture. */
+    var gesture = { up: false, at: 0 }, touchY = null;
+    function towards(up) { gesture = { up: up, at: Date.now() }; byHand = true; }
+    window.addEventListener("wheel", function (event) { if (event.deltaY) towards(event.deltaY < 0); }, { passive: true, capture: true });
+    window.addEventListener("touchstart", function (event) { touchY = event.touches[0] ? event.touches[0].clientY : null; }, { passive: true, capture: true });
+    window.addEventListener("touchmove", function (event) {
+      var y = event.touches[0] ? event.touches[0].clientY : null;
+      if (y !== null && touchY !== null && y !== touchY) towards(y > touchY);
+      touchY = y;
+    }, { passive: true, capture: true });
+    window.addEventListener("keydown", function (event) {
+      var key = event.key;
+      byHand = true;
+      if (key === "ArrowUp" || key === "PageUp" || key === "Home" || (key === " " && event.shiftKey)) towards(true);
+      else if (key === "ArrowDown" || key === "PageDown" || key === "End" || key === " ") towards(false);
+    }, { passive: true, capture: true });
+    function jumped() { jumpUntil = Date.now() + 800; wanted = false; climb = 0; schedule(); }
+    window.addEventListener("hashchange", jumped);
+    /* a link into this page whose address is already the page's own changes no hash */
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[href*='#']");
+      if (link && link !== button && link.pathname === window.location.pathname && link.hash) jumped();
+    }, true);
+    function held() { return button.matches(":hover, :focus, :active"); }
+    function rest() {
+      idle = 0;
+      if (held()) { idle = window.setTimeout(rest, IDLE); return; }
+      wanted = false;
+      climb = 0;
+      schedule();
+    }
     function update() {
       pending = false;
       var y = window.scrollY;
-      /* the reader's own scroll down hides it; a jump (a link, a search result) shows it */
       if (lastY === null) lastY = y;
       if (Math.abs(y - lastY) > 4) { upward = y < lastY || !byHand; lastY = y; byHand = false; }
+      if (frameY === null) frameY = y;
+      var moved = y - frameY;
+      frameY = y;
+      var now = Date.now(), hand = now - gesture.at < 600;
+      if (moved && now < jumpUntil) { wanted = false; climb = 0; }
+      else if (moved > 0 && hand && !gesture.up) { wanted = false; climb = 0; gesture.at = now; }
+      else if (moved < 0 && hand && gesture.up) {
+        gesture.at = now;
+        climb -= moved;
+        if (climb >= Math.max(120, window.innerHeight / 4)) wanted = true;
+      }
+      if (moved && wanted) {
+        window.clearTimeout(idle);
+        idle = window.setTimeout(rest, IDLE);
+      }
+      var show = y > window.innerHeight;
       /* (the page's height is read only once the reader is a screen down: never at startup) */
-      var show = y > window.innerHeight && (upward || window.innerHeight + y >= document.documentElement.scrollHeight - 4);
+      var atEnd = show && window.innerHeight + y >= document.documentElement.scrollHeight - 4;
+      if (narrow.matches) show = show && (wanted || atEnd);
+      else show = show && (upward || atEnd);
       if (show) {
         var pinned = document.querySelectorAll(PINNED);
         for (var i = 0; i < pinned.length && show; i++) {

@@ -195,6 +195,7 @@ def test_back_to_top(site):
     context, page = _open(site, "zh/ch1.html", **PHONE)
     try:
         _scroll_to_heading(page, "q4")
+        page.mouse.wheel(0, -300)  # shown by a deliberate scroll back up (review 31-f #6)
         page.locator(".to-top").tap()
         page.wait_for_function("() => window.scrollY === 0")
         # the contents' own title again (a split chapter's page: 本章目录, "In this chapter")
