@@ -3,8 +3,8 @@ with Lab A placed on its chapter: table-of-contents numbers that are the pages t
 (read back from the PDF), every CJK character of the Chinese text in the text layer, citations that
 jump into the bibliography, the metadata, the lab with its formulas, worked example and the address
 of its interactive version, running headers and printed URLs; the editions gate passes on it and
-names bookmarks that differ from the contents; and for the second fixture book, the same PDF bytes
-from two exports. Every chapter's bookmarks, every internal link, the fonts and the tags of the
+names bookmarks that differ from the contents; and the same PDF bytes from `export pdf` in another
+process. Every chapter's bookmarks, every internal link, the fonts and the tags of the
 Atlas's own PDFs are its editions gate's (check --browser --release in CI)."""
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from pypdf import PdfReader
 
 from atlas_site.build import assemble
 from atlas_site.export.assemble import assemble_edition
-from atlas_site.export.pdf import anchor, make_pdf
+from atlas_site.export.downloads import site_path
+from atlas_site.export.pdf import anchor
+from atlas_site.export.run import printed_editions
 from atlas_site.gates.editions import (
     bookmark_problems,
     destinations,
     font_kinds,
     link_targets,
-    print_gates,
+    printed_report,
 )
-from atlas_site.render.templates import make_environment
 from conftest import make_project, run_cli, with_memory_lab
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -46,20 +47,25 @@ def book(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory, book, chromium):
+    """Each language's PDF, printed once by the run's Chromium as `export pdf` and the print gate
+    print it (export/run.printed_editions); the tests and the gate's reading share them."""
     project, result = book
-    env = make_environment(project)
+    editions = [
+        assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages
+    ]
+    files = printed_editions(project, result, editions, chromium)
     folder = tmp_path_factory.mktemp("pdf")
-    made = {}  # printed by the run's Chromium
-    for lang in result.book.languages:
-        edition = assemble_edition(result.book, result.output, lang, env)
-        data, _ = make_pdf(edition, env, project, result.output, chromium)
+    made = {}
+    for edition in editions:
+        lang = edition.lang
         path = folder / f"{lang}.pdf"
-        path.write_bytes(data)
+        path.write_bytes(files[site_path(result.book, lang, "pdf")])
         # -raw: the text in the order Chromium wrote it (the document's), hyphens at line ends kept
         pages = subprocess.run(
             ["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
         ).stdout
         made[lang] = {"path": path, "reader": PdfReader(path), "edition": edition, "pages": pages.split("\f")}
+    made["files"], made["editions"] = files, editions
     return made
 
 
@@ -67,9 +73,9 @@ def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def test_the_print_gate_passes_the_small_book_and_names_bookmarks_that_differ(book, printed, chromium):
-    project, result = book
-    [report] = print_gates(result, project, chromium)
+def test_the_print_gate_passes_the_small_book_and_names_bookmarks_that_differ(book, printed):
+    _project, result = book
+    report = printed_report(result, printed["editions"], printed["files"])
     assert report.status == "pass", [str(p) for p in report.problems]
     assert re.search(r"fonts embedded: \d+ CID TrueType, tagged", report.figures), report.figures
     marks = int(report.figures.split("): ")[1].split(" bookmarks")[0])
@@ -284,17 +290,16 @@ def test_external_addresses_are_printed_for_paper(printed, lang):
     assert not missing, f"{len(missing)} addresses not printed, e.g. {missing[:3]}"
 
 
-def test_the_pdf_is_byte_identical_across_two_exports(tmp_path):
-    """Chromium writes the clock into its PDF; the edition's date replaces it (second fixture book,
-    English and German, so the check is quick)."""
-    workshop = make_project(tmp_path, "workshop")
-    for out in ("a", "b"):
-        result = run_cli("export", "pdf", "--no-search", "--out", str(tmp_path / out), cwd=workshop)
-        assert result.returncode == 0, result.stderr
-    for lang in ("en", "de"):
-        first = (tmp_path / "a" / "downloads" / f"caching-workshop-{lang}.pdf").read_bytes()
-        assert first == (tmp_path / "b" / "downloads" / f"caching-workshop-{lang}.pdf").read_bytes()
+def test_the_pdf_is_byte_identical_across_two_exports(book, printed, tmp_path):
+    """Chromium writes the clock into its PDF; the edition's date replaces it. `export pdf` in a
+    process of its own (its own hash seed, its own Chromium, its own conversion of the CJK faces)
+    writes the bytes this process printed, in both languages."""
+    project, result = book
+    exported = run_cli("export", "pdf", "--no-search", "--out", str(tmp_path / "out"), cwd=project)
+    assert exported.returncode == 0, exported.stderr
+    for lang in ("zh", "en"):
+        path = site_path(result.book, lang, "pdf")
+        assert (tmp_path / "out" / path).read_bytes() == printed["files"][path], f"{lang}: the bytes differ"
         assert (
-            PdfReader(tmp_path / "a" / "downloads" / f"caching-workshop-{lang}.pdf").trailer["/Root"]["/Lang"]
-            == lang
+            PdfReader(tmp_path / "out" / path).trailer["/Root"]["/Lang"] == printed[lang]["edition"].html_lang
         )

@@ -186,10 +186,7 @@ def _epubcheck_said(path: str, run, folder: str) -> list[Diagnostic]:
 def print_gates(result, root: Path, browser=None) -> list[GateReport]:
     """The PDF of every language: printed by Chromium (`browser`, or one of its own), its outline,
     links, fonts and tags read."""
-    from pypdf import PdfReader
-
     from ..export.assemble import assemble_edition
-    from ..export.downloads import site_path
     from ..export.run import printed_editions
 
     editions = [
@@ -199,6 +196,17 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
         printed = printed_editions(root, result, editions, browser)
     except AtlasError as error:
         return [GateReport("print editions", "not printed", error.diagnostics)]
+    return [printed_report(result, editions, printed)]
+
+
+def printed_report(result, editions, printed: dict[str, bytes]) -> GateReport:
+    """The print gate's reading of PDFs already printed (`printed`: site path -> bytes, as
+    export/run.printed_editions gives them): each edition's outline against its contents, its
+    internal links, its fonts and tags."""
+    from pypdf import PdfReader
+
+    from ..export.downloads import site_path
+
     problems: list[Diagnostic] = []
     marks = links = 0
     fonts: dict[str, int] = {}  # kind -> fonts of that kind in all the PDFs
@@ -217,14 +225,12 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
         for kind, count in kinds.items():
             fonts[kind] = fonts.get(kind, 0) + count
     embedded = ", ".join(f"{count} {kind}" for kind, count in sorted(fonts.items())) or "none"
-    return [
-        GateReport(
-            "print editions",
-            f"{len(printed)} PDFs ({', '.join(printed)}): {marks} bookmarks on their headings' pages, "
-            f"{links} internal links landing, fonts embedded: {embedded}, tagged in their languages",
-            problems,
-        )
-    ]
+    return GateReport(
+        "print editions",
+        f"{len(printed)} PDFs ({', '.join(printed)}): {marks} bookmarks on their headings' pages, "
+        f"{links} internal links landing, fonts embedded: {embedded}, tagged in their languages",
+        problems,
+    )
 
 
 def destinations(reader) -> dict[str, int]:
