@@ -397,3 +397,21 @@ def test_a_claim_or_example_no_reader_meets_is_a_located_warning(mini):
         unused[0],
     ), unused
     assert gate(result, "settings").status != "FAIL"
+
+
+def test_a_link_that_names_its_section_by_a_title_it_does_not_have_fails_the_links_gate(mini):
+    """30-i #8: “[Fleet：…](#q17)”一节 quoted a title the zh heading does not have (the link still
+    landed). A quoted link, or one beside the word "section", must carry the heading's title or its
+    short form before a colon, in any letter case."""
+    edit(mini / "content/zh/ch14/00-intro.md", "见[服务指标](#q1)", "见“[Service metrics](#q1)”一节")
+    edit(mini / "content/en/ch14/00-intro.md", "see [metrics](#q1)", "see the [service metrics](#q1) section")
+    report = gate(assemble(mini), "links")
+    lines = [str(p) for p in report.problems]
+    assert lines == [
+        "content/zh/ch14/00-intro.md:20:58: error[gate.links.title]: the link names its section "
+        "'Service metrics', but #q1 is titled '服务指标' (hint: quote the heading as it is written "
+        "(or its part before the colon), or drop the quotation marks)"
+    ], lines
+    assert "2 quoting their section's title" in report.figures
+    edit(mini / "content/zh/ch14/00-intro.md", "“[Service metrics](#q1)”", "“[服务指标](#q1)”")
+    assert gate(assemble(mini), "links").status == "pass"

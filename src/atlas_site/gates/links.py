@@ -98,10 +98,55 @@ def check_links(ctx: GateContext, paths=None) -> GateReport:
                     report(
                         "gate.links.lab-state", f"link to a lab state that cannot be: {href}: {problem}", href
                     )
+    titled, title_problems = quoted_title_problems(ctx.parsed)
+    problems += title_problems
     figures = (
-        f"{internal} internal links and anchors ({lab_states} opening a lab in a state), "
-        f"{external} external (https, registry, rel); {len(problems)} broken"
+        f"{internal} internal links and anchors ({lab_states} opening a lab in a state, "
+        f"{titled} quoting their section's title), {external} external (https, registry, rel); "
+        f"{len(problems)} broken"
     )
     if not internal and not external:
         return GateReport("links", figures, problems, skipped="the pages hold no links")
     return GateReport("links", figures, problems)
+
+
+def _plain(title: str) -> str:
+    return " ".join(title.replace("*", "").replace("`", "").split())
+
+
+def quoted_title_problems(parsed: dict) -> tuple[int, list[Diagnostic]]:
+    """A link set in quotation marks or beside the word "section" names its section by title
+    (“[机群](#q17)”一节, the [Fleet](#q17) section): its text is the heading's title, or the short
+    form before a colon ('机群' of '机群：副本数…'), whatever the case of its letters. A title
+    that drifted (a heading renamed, a title left in the other language) misleads the reader
+    though the link still lands. (How many such links, the problems.)"""
+    checked, problems = 0, []
+    for (lang, page_id), page in sorted(parsed.items()):
+        for use in page.uses_of("link"):
+            if use.text is None or "://" in use.key or "#" not in use.key:
+                continue
+            target, _, anchor = use.key.partition("#")
+            name = target.removesuffix(".html") or page_id
+            # a chapter published as several pages is one parsed page: ch14-phases.html -> ch14
+            owners = [
+                p
+                for (other, pid), p in parsed.items()
+                if other == lang and (pid == name or name.startswith(pid + "-"))
+            ]
+            section = next((s for p in owners for s in p.sections if s.id == anchor.partition("?")[0]), None)
+            if section is None:
+                continue  # not a section (a figure, a lab): the anchor check above says if it is missing
+            checked += 1
+            title, quoted = _plain(section.title), _plain(use.text)
+            # a sentence may lower-case a title's first word: "see the [prefill](#q5) section"
+            short = {t.casefold() for t in (title, title.split("：")[0], title.split(": ")[0])}
+            if quoted.casefold() not in short:
+                problems.append(
+                    Diagnostic(
+                        use.location,
+                        "gate.links.title",
+                        f"the link names its section '{quoted}', but #{section.id} is titled '{title}'",
+                        "quote the heading as it is written (or its part before the colon), or drop the quotation marks",
+                    )
+                )
+    return checked, problems

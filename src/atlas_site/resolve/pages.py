@@ -241,7 +241,7 @@ class _Indexer:
                 href = str(child.attrGet("href") or "")
                 found = token.content.find("](", position)
                 line0, col = _offset_location(token, found + 2 if found >= 0 else position)
-                self.add_use(part, "link", href, line0, col)
+                self.add_use(part, "link", href, line0, col, _quoted_title(token, found, href))
             elif child.type in ("text", "code_inline") and child.content.strip():
                 found = token.content.find(child.content, position)  # the next link is looked for after it
                 if child.type == "text":
@@ -259,6 +259,27 @@ def _image_location(part, token, src: str) -> SourceLocation:
     before = token.content[:at] if at >= 0 else ""
     col = len(before) - (before.rfind("\n") + 1) + 1 if at >= 0 else 1
     return SourceLocation(part.path, part.body_line + token.map[0] + before.count("\n"), col)
+
+
+# a link set in quotation marks names its target by title: “[机群](#q17)”一节, the "[Fleet](#q17)"
+# section; so does one a section word stands beside: the section [Fleet](#q17)
+QUOTES = {"“": "”", '"': '"', "‘": "’", "「": "」", "『": "』"}
+SECTION_WORDS = ("section ", "Section ", "Abschnitt ")
+
+
+def _quoted_title(token, found: int, href: str) -> str | None:
+    """The text of the link whose `](` is at `found`, when it names a section by its title."""
+    if found < 0:
+        return None
+    start = token.content.rfind("[", 0, found)
+    end = found + 2 + len(href)
+    if start <= 0 or token.content[end : end + 1] != ")":
+        return None
+    opening, closing = token.content[start - 1], token.content[end + 1 : end + 2]
+    named = token.content[:start].endswith(SECTION_WORDS) or token.content[end + 1 :].startswith(" section")
+    if QUOTES.get(opening) != closing and not named:
+        return None
+    return token.content[start + 1 : found]
 
 
 def _offset_location(token, offset: int) -> tuple[int, int]:
