@@ -51,12 +51,25 @@ def test_the_claim_badge_more_cue_is_a_button_that_opens_the_claim_card(site, la
         context.close()
 
 
-def test_the_claim_more_button_is_not_shown_where_the_setting_is(site):
-    context, page = _open(site, "en/ch1.html", **LAPTOP)
+@pytest.mark.parametrize("width, folded", [(900, True), (1280, False)])
+def test_a_long_setting_folds_wherever_it_would_stand_inside_the_sentence(site, width, folded):
+    """Review 30-j D1: from 700 to 1099 px (a tablet, a half-screen window) the long setting stood in
+    the sentence, three of them in one; it floats into the margin only from 1100 px. It folds
+    behind the "⋯" below that width, and in side-by-side reading at any width; at 1280 px it
+    stands in the margin and no "⋯" shows."""
+    context, page = _open(site, "en/ch1.html", viewport={"width": width, "height": 900})
     try:
         claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
-        assert claim.locator(".claim-setting").is_visible()
-        assert not claim.locator("button.claim-more").is_visible()
+        assert claim.locator(".claim-setting").is_visible() is not folded
+        assert claim.locator("button.claim-more").is_visible() is folded
+        if not folded:
+            toggle = page.locator("[data-parallel-also]")
+            toggle.click()
+            page.wait_for_selector("article.is-parallel .twin")
+            claim = page.locator("article.is-parallel .claim:has(> .claim-setting[data-long])").first
+            assert not claim.locator(".claim-setting").is_visible(), "side by side, the setting folds"
+            more = claim.locator("button.claim-more")
+            assert more.is_visible() and more.bounding_box()["height"] >= 24
     finally:
         context.close()
 

@@ -184,10 +184,18 @@ def test_the_settings_gate_still_fails_a_claim_left_unlabelled(mini):
 
 
 def test_a_pages_header_says_its_date_is_the_texts(mini):
+    """The header dates the prose, and says that each number carries a date of its own (reviews 30-i
+    #11 and 30-j D7 read a later claim date under an earlier page date as a contradiction)."""
     result = assemble(mini)
-    for lang, words in (("en", "Text last verified: "), ("zh", "正文最后核验：")):
+    for lang, words, numbers in (
+        ("en", "Text last verified: ", " (each number shows the day its source was last checked)"),
+        ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期）"),
+    ):
         html = result.output.text(f"{lang}/ch14.html")
-        assert f'<p class="last-verified">{words}<time datetime="2026-07-29">' in html
+        assert (
+            f'<p class="last-verified">{words}<time datetime="2026-07-29">2026-07-29</time>'
+            f'<span class="last-verified-numbers">{numbers}</span></p>'
+        ) in html
 
 
 def test_the_citations_gate_fails_a_page_that_names_a_work_by_two_numbers(mini):
