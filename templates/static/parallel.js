@@ -12,7 +12,10 @@
     BR: 1, ABBR: 1, DFN: 1, KBD: 1, SMALL: 1, TIME: 1, Q: 1 };
   var MATH_TAGS = { math: 1, mrow: 1, mi: 1, mo: 1, mn: 1, ms: 1, mtext: 1, msub: 1, msup: 1, msubsup: 1, mfrac: 1,
     msqrt: 1, mroot: 1, munder: 1, mover: 1, munderover: 1, mspace: 1, mtable: 1, mtr: 1, mtd: 1, mstyle: 1 };
-  var DROPPED = ".badge, .claim-setting, .anchor, [hidden]"; /* shown once, on the reader's own text */
+  /* a claim's setting, a heading's anchor and the "⋯" that opens a card are the reader's own text's
+     (a card opens from one paragraph only); an evidence label stays, on both sides of the pair */
+  var DROPPED = ".claim-setting, .claim-more, .anchor, button, [hidden]";
+  var KEPT_CLASS = /^badge(-[a-z-]+)?$/; /* the classes that style an evidence label */
 
   function stored() { try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
   function store(on) { try { window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* private mode */ } }
@@ -29,7 +32,12 @@
         if (node.hasAttribute(attr)) copy.setAttribute(attr, node.getAttribute(attr));
       });
     } else if (TAGS[node.tagName]) {
-      copy = document.createElement(name === "dfn" ? "em" : name);
+      /* a defined term is marked, not defined again (one <dfn> per term): bold, as the term's
+         definition is, never italic (slanted Chinese is no emphasis) */
+      copy = document.createElement(name === "dfn" ? "b" : name);
+      if (node.classList && node.classList.contains("badge")) {
+        copy.className = Array.prototype.filter.call(node.classList, function (c) { return KEPT_CLASS.test(c); }).join(" ");
+      }
       if (name === "a" && node.hasAttribute("href")) {
         var url = new URL(node.getAttribute("href"), base);
         if (/^(https?|file):$/.test(url.protocol)) copy.setAttribute("href", url.href);

@@ -204,3 +204,33 @@ def test_side_by_side_from_a_file_says_why_it_cannot(reader_build, chromium):
         assert status.is_visible() and _no_overflow(page)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_twin_paragraph_keeps_its_evidence_labels_and_drops_what_opens_a_card(site, lang):
+    """Review 31-g #2 and #10: a twin showed a claim without its "author-reported" label and a
+    dead "⋯" (the card's button, copied as text), and its defined terms as italics (slanted Chinese).
+    The twin keeps each label, drops the buttons and settings, and marks a term in bold."""
+    context, page = _open(site, f"{lang}/ch1.html", **LAPTOP)
+    try:
+        page.locator("[data-parallel-also]").click()
+        page.wait_for_selector("article.is-parallel .twin")
+        found = page.evaluate(
+            """() => {
+          const twins = [...document.querySelectorAll('article .twin')];
+          const text = twins.map(t => t.textContent).join(' ');
+          const own = [...document.querySelectorAll('article [data-para]')];
+          return {
+            ownLabels: own.reduce((n, p) => n + p.querySelectorAll('.badge').length, 0),
+            twinLabels: twins.reduce((n, t) => n + t.querySelectorAll('.badge').length, 0),
+            dots: (text.match(/\u22ef/g) || []).length,
+            buttons: twins.reduce((n, t) => n + t.querySelectorAll('button, .claim-setting').length, 0),
+            terms: twins.flatMap(t => [...t.querySelectorAll('b')]).map(b => getComputedStyle(b).fontStyle),
+          };
+        }"""
+        )
+        assert found["ownLabels"] > 0 and found["twinLabels"] == found["ownLabels"], found
+        assert found["dots"] == 0 and found["buttons"] == 0, found
+        assert found["terms"] and set(found["terms"]) == {"normal"}, found
+    finally:
+        context.close()

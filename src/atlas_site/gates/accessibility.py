@@ -127,7 +127,8 @@ _CONTRAST = r"""([normal, large, LINK]) => {
     Math.abs(parseInt(style.fontWeight, 10) - parseInt(around.fontWeight, 10)) >= 300 ||
     ((parse(style.backgroundColor) || [0, 0, 0, 0])[3] > 0 && style.backgroundColor !== around.backgroundColor);
   for (const el of document.body.querySelectorAll('*')) {
-    if (el.closest('svg, [hidden], [aria-hidden="true"]')) continue;
+    // hidden from screen readers is not hidden from the eye: a heading's "#" link is still read
+    if (el.closest('svg, [hidden]') || (el.closest('[aria-hidden="true"]') && !el.matches('a[href]'))) continue;
     const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
     if (!text) continue;
     const box = el.getBoundingClientRect();
