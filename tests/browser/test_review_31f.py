@@ -168,3 +168,28 @@ def test_part_strip_and_glossary_links_are_24_px_targets(site, path, selector):
         assert min(heights) >= 24, (path, selector, min(heights))
     finally:
         context.close()
+
+
+def test_a_figures_caption_is_read_at_a_size_beside_its_drawings_text(site):
+    """Review 31-g #11: at 1280 px captions (13.6 px) were smaller than the labels inside the
+    drawings (about 17 px), the hierarchy reversed. A caption is at least 90 % of the median size
+    of its figure's text."""
+    context, page = _open(site, "en/ch1.html", **LAPTOP)
+    try:
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll('article .figure')].map(f => {
+          const texts = [...f.querySelectorAll('svg text')].map(t => t.getBoundingClientRect().height)
+            .filter(h => h > 0).sort((a, b) => a - b);
+          const median = texts.length ? texts[Math.floor(texts.length / 2)] : 0;
+          const scale = [...f.querySelectorAll('svg text')].map(t => parseFloat(getComputedStyle(t).fontSize)
+            * (t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width))
+            .sort((a, b) => a - b);
+          return {caption: parseFloat(getComputedStyle(f.querySelector('figcaption')).fontSize),
+                  text: scale.length ? scale[Math.floor(scale.length / 2)] : 0, median};
+        })"""
+        )
+        assert sizes and all(s["text"] > 0 for s in sizes), sizes
+        small = [s for s in sizes if s["caption"] < 0.9 * s["text"]]
+        assert not small, small
+    finally:
+        context.close()

@@ -62,8 +62,8 @@ def test_a_source_read_in_part_says_how_far_beside_its_claim_and_in_its_card(min
     assert built.returncode == 0, built.stdout + built.stderr
     site = mini / "_site"
     for lang, said in (
-        ("zh", "[83] 的核验范围：" + SCOPE["zh"]),
-        ("en", "what was checked in [83]: " + SCOPE["en"]),
+        ("zh", "[83] 来源说明：" + SCOPE["zh"]),
+        ("en", "about the source [83]: " + SCOPE["en"]),
     ):
         setting = _setting((site / f"{lang}/ch14.html").read_text(encoding="utf-8"), "vendor-throughput")
         assert said in setting, setting
@@ -80,4 +80,4 @@ def test_a_source_read_in_part_says_how_far_beside_its_claim_and_in_its_card(min
     rebuilt = run_cli("build", "--no-search", cwd=mini)
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
     setting = _setting((site / "en/ch14.html").read_text(encoding="utf-8"), "vendor-throughput")
-    assert "what was checked" not in setting, setting
+    assert "about the source" not in setting, setting
