@@ -235,3 +235,14 @@ test("a query names a term by one whole name with words of its others (KV 缓存
   assert.ok(!S.naming(["TTFT", "time to first token", "首 token 延迟"], "first token"), "no whole name");
   assert.ok(S.naming(["TTFT", "time to first token", "首 token 延迟"], "TTFT 延迟"));
 });
+
+test("a question holding a term's longer name names the term (why is the first token slow; 为什么首 token 这么慢)", () => {
+  const ttft = ["TTFT", "time to first token", "首 token 延迟", "首字延迟", "首 token", "first token"];
+  assert.ok(S.naming(ttft, "why is the first token slow"));
+  assert.ok(S.naming(ttft, "为什么首 token 这么慢"));
+  assert.ok(!S.naming(["TTFT", "time to first token"], "the first token"), "a question is three words or more, and holds a name");
+  assert.ok(!S.naming(ttft, "why is the token slow"), "one word of a name is not the name");
+  const kv = ["KV cache", "键值缓存", "KV 缓存"];
+  assert.ok(!S.naming(kv, "为什么缓存这么大"), "a Chinese name of two characters is part of too many words");
+  assert.ok(S.naming(kv, "how big is the kv cache per request"));
+});

@@ -368,7 +368,25 @@
       }
       return group.some(function (name) { return !HAS_HAN.test(name) && words(name).indexOf(piece) >= 0; });
     });
-    return whole && every;
+    return (whole && every) || asks(group, query);
+  }
+
+  /* A question that holds one of the term's longer names as it is written ("why is the first
+     token slow" holds "first token"; "为什么首 token 这么慢" holds "首 token"): a name of two Latin
+     words or more, or one with three Chinese characters or more (a shorter one is part of too
+     many words to say what the question is about). */
+  function asks(group, query) {
+    var typed = words(query), joined = flat(query);
+    if (typed.length < 3) return false;
+    return group.some(function (name) {
+      if (HAS_HAN.test(name)) return flat(name).length >= 3 && joined.indexOf(flat(name)) >= 0;
+      var own = words(name);
+      if (own.length < 2) return false;
+      for (var i = 0; i + own.length <= typed.length; i++) {
+        if (own.every(function (word, j) { return typed[i + j] === word; })) return true;
+      }
+      return false;
+    });
   }
 
   /* the query and, when it names a glossary term, the term's other names (each spelling once) */

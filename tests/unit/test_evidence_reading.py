@@ -188,7 +188,7 @@ def test_a_pages_header_says_its_date_is_the_texts(mini):
     #11 and 30-j D7 read a later claim date under an earlier page date as a contradiction)."""
     result = assemble(mini)
     for lang, words, numbers in (
-        ("en", "Text last verified: ", " (each number shows the day its source was last checked)"),
+        ("en", "Text last verified: ", " (each number is dated)"),
         ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期）"),
     ):
         html = result.output.text(f"{lang}/ch14.html")
