@@ -174,7 +174,9 @@
     stage.appendChild(toolbar);
 
     /* the map: a scroll box holding the axis row, one lane per route, and the arrow layer */
-    var mapBox = el("div", "devmap-mapbox");
+    /* its frame fades an edge with more beyond it and marks it ⇆ (site.css .scroll-frame, as the
+       wide tables and formulas do; devmap.css): on a phone the map is three times the screen */
+    var mapBox = el("div", "devmap-mapbox scroll-frame");
     var scroll = el("div", "devmap-scroll");
     scroll.setAttribute("role", "region");
     scroll.setAttribute("aria-label", this.t("aria"));
@@ -297,6 +299,33 @@
     scroll.scrollLeft = Math.max(0, best);
   };
 
+  /* ---------- the scroll box's edges ---------- */
+
+  /* Which edges have more beyond them (data-more on the box: "end", "start", "both" or "none") and
+     how much, up to a fade's width (--more-start, --more-end on the frame), as site.js marks a
+     wide table's box; measure() only reads, mark() only writes. */
+  DevMap.prototype.measureEdges = function () {
+    var box = this.scroll;
+    var room = box.scrollWidth - box.clientWidth, at = box.scrollLeft;
+    return {
+      more: room < 2 ? "none" : at < 2 ? "end" : at > room - 2 ? "start" : "both",
+      start: Math.max(0, Math.min(40, Math.round(at))),
+      end: Math.max(0, Math.min(40, Math.round(room - at))),
+      short: room < 48
+    };
+  };
+
+  DevMap.prototype.markEdges = function (seen) {
+    var box = this.scroll, frame = this.mapBox;
+    if (box.getAttribute("data-more") !== seen.more) box.setAttribute("data-more", seen.more);
+    if (box.hasAttribute("data-more-short") !== seen.short) box.toggleAttribute("data-more-short");
+    if (frame.atlasFade !== seen.start + " " + seen.end) {
+      frame.atlasFade = seen.start + " " + seen.end;
+      frame.style.setProperty("--more-start", seen.start + "px");
+      frame.style.setProperty("--more-end", seen.end + "px");
+    }
+  };
+
   /* ---------- arrows ---------- */
 
   /* Every box is read before anything is written: a write between two reads would make the
@@ -310,6 +339,8 @@
     var boxes = {};
     Object.keys(this.chips).forEach(function (id) { boxes[id] = self.chips[id].getBoundingClientRect(); });
     var routes = this.edges.map(function (edge) { return self.route(boxes[edge.from], boxes[edge.to], base); });
+    var seen = this.measureEdges();
+    this.markEdges(seen);
     this.layer.setAttribute("width", String(width));
     this.layer.setAttribute("height", String(height));
     this.layer.setAttribute("viewBox", "0 0 " + width + " " + height);
@@ -543,6 +574,12 @@
     });
     window.addEventListener("hashchange", function () { self.fromHash(true); });
     window.addEventListener("resize", function () { self.layoutColumns(); self.schedule(); });
+    var edging = false;
+    this.scroll.addEventListener("scroll", function () {
+      if (edging) return;
+      edging = true;
+      window.requestAnimationFrame(function () { edging = false; self.markEdges(self.measureEdges()); });
+    }, { passive: true });
     if ("ResizeObserver" in window) {
       new window.ResizeObserver(function () { self.schedule(); }).observe(this.canvas);
     }

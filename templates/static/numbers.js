@@ -1,5 +1,7 @@
 /* The numbers page: a filter box (every word typed must appear in the row) and a sort button in
-   each sortable column header (aria-sort says the order). The table is complete without script. */
+   each sortable column header (aria-sort says the order: at first the "used in" head's, ascending,
+   set in the markup, as the rows come in the order readers meet them). The table is complete
+   without script. */
 (function () {
   "use strict";
   document.addEventListener("DOMContentLoaded", function () {
@@ -42,6 +44,7 @@
         var key = function (row) {
           var cell = row.cells[column];
           if (kind === "number") return parseFloat(cell.getAttribute("data-value")) || 0;
+          if (kind === "order") return parseInt(cell.getAttribute("data-order"), 10) || 0; /* where readers meet it */
           return cell.textContent.trim().toLowerCase();
         };
         var order = rows.map(function (row, index) { return [key(row), index, row]; });

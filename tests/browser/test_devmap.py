@@ -338,3 +338,79 @@ def test_at_390_a_tapped_node_and_its_details_are_on_screen_together(site, lang)
         assert not errors, errors
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_at_390_the_map_box_fades_its_edges_and_says_it_scrolls_sideways(site, lang):
+    """Review 31-g #3: a canvas three screens wide cropped in its box, with nothing to say it goes on.
+    Like a wide table's, the map's frame fades an edge with more beyond it and marks it with a ⇆."""
+    context, page, errors = _open(site, lang, width=390, height=844, has_touch=True, is_mobile=True)
+    cue = """el => { const box = el.querySelector('.devmap-scroll');
+      const end = getComputedStyle(el, '::after'), start = getComputedStyle(el, '::before');
+      return {more: box.getAttribute('data-more'), left: box.scrollLeft, room: box.scrollWidth - box.clientWidth,
+              end: end.content, endWidth: parseFloat(end.width) || 0, endBg: end.backgroundImage,
+              start: start.content, startWidth: parseFloat(start.width) || 0}; }"""
+    try:
+        frame = page.locator(".devmap-mapbox")
+        seen = frame.evaluate(cue)
+        assert seen["room"] > 300 and seen["more"] == "both", seen  # it opens on its busiest years
+        assert "⇆" in seen["end"] and seen["endWidth"] >= 30 and "gradient" in seen["endBg"], seen
+        assert seen["start"] not in ("none", "normal") and seen["startWidth"] > 0, "the start edge fades too"
+        page.locator(".devmap-scroll").evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+        page.wait_for_function("() => document.querySelector('.devmap-scroll').dataset.more === 'start'")
+        seen = frame.evaluate(cue)
+        assert seen["end"] in ("none", "normal"), "scrolled to its end, nothing covers that end"
+        assert "⇆" in seen["start"], seen
+        page.locator(".devmap-scroll").evaluate("el => { el.scrollLeft = 0; }")
+        page.wait_for_function("() => document.querySelector('.devmap-scroll').dataset.more === 'end'")
+        assert "⇆" in frame.evaluate(cue)["end"]
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def _luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_arrows_are_at_least_3_to_1_against_the_lanes(site, scheme, width):
+    """Review 31-g #3: the arrows were 1.2 px hairlines at opacity .28 (about 1.5:1), hard to follow.
+    A line is a graphic a reader must see: at least 3:1 against every lane's background."""
+    options = {"has_touch": True, "is_mobile": True} if width == 390 else {}
+    context, page, errors = _open(site, "en", width=width, height=844, color_scheme=scheme, **options)
+    try:
+        seen = page.evaluate(
+            """() => {
+          const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+          const edge = document.querySelector('.devmap-edge'), style = getComputedStyle(edge);
+          let alpha = 1;
+          for (let el = edge; el && el.tagName.toLowerCase() !== 'div'; el = el.parentElement) alpha *= parseFloat(getComputedStyle(el).opacity);
+          const stroke = rgb(style.stroke);
+          if (stroke.length === 4) alpha *= stroke[3];
+          return {stroke: stroke.slice(0, 3), alpha, width: parseFloat(style.strokeWidth),
+                  lanes: [...new Set([...document.querySelectorAll('.devmap-lane')].map(l => getComputedStyle(l).backgroundColor))].map(rgb)};
+        }"""
+        )
+        assert seen["width"] >= 1.75, f"the arrows are {seen['width']} px lines"
+        for lane in seen["lanes"]:
+            shown = [
+                seen["alpha"] * s + (1 - seen["alpha"]) * b
+                for s, b in zip(seen["stroke"], lane[:3], strict=True)
+            ]
+            ratio = _contrast(shown, lane[:3])
+            assert ratio >= 3, f"an arrow is {ratio:.2f}:1 against a lane ({scheme}, {width} px)"
+        assert not errors, errors
+    finally:
+        context.close()
