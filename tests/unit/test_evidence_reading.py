@@ -219,3 +219,21 @@ def test_the_citations_gate_fails_a_page_that_names_a_work_by_two_numbers(mini):
         "_site/en/ch14.html: error[gate.citations.two-numbers]: en/ch14.html: cites flashattention-2022 "
         "(n04, r42): a page names a work by one number"
     ]
+
+
+def test_the_labels_key_says_what_each_list_of_citation_numbers_is_where_a_page_cites_two(mini):
+    """Review 31-g #6: a chapter cited "[N25]" in its text and "[41]" beside it with nothing to say
+    why. Where a page's citations number from two lists, the key of the labels names each list by
+    the first label the page shows from it; a page citing one list says nothing of lists."""
+    key = re.compile(
+        r'<dt><span class="cites">\[[^<]*</span>[^<]*<span class="cites">[^<]*</span></dt><dd>([^<]*)</dd>'
+    )
+    assert not key.search(assemble(mini).output.text("en/ch14.html")), "one list: no such row"
+    for lang in ("en", "zh"):
+        edit(mini / f"content/{lang}/ch14/00-intro.md", "[@n04]", "[@n04; @r83]")
+    built = assemble(mini).output
+    assert key.search(built.text("en/ch14.html")).group(1) == (
+        "Citation numbers come from more than one list (N27: formal nodes; 83: references). "
+        "One work can hold a number in each list; the bibliography gives it once, under all its numbers."
+    )
+    assert "（N27：形式节点；83：参考文献）" in key.search(built.text("zh/ch14.html")).group(1)

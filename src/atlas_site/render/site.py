@@ -3,6 +3,7 @@ the gates what each page placed (the manifest)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -13,6 +14,7 @@ from ..diagnostics import AtlasError
 from ..editions import read_snapshots
 from ..manifest import Manifest, PageRecord
 from ..model import Book
+from ..model.sources import registry_kind
 from ..output import Output
 from ..resolve.pages import ParsedPage
 from ..translations.sections import TOP
@@ -116,6 +118,22 @@ def _render_parts(
     return "".join(html)
 
 
+CITED_NUMBER = re.compile(r'<a class="cite" [^>]*data-cite="([^"]+)">([^<]*)</a>')
+
+
+def _lists_cited(book: Book, lang: str, body: str) -> list[dict]:
+    """The registries a page's citations number from, each with the first label it shows and the
+    list's name: where there are two ("[N25]" beside "[41]"), the labels' key says what each is."""
+    first: dict[str, str] = {}
+    for number, label in CITED_NUMBER.findall(body):
+        first.setdefault(registry_kind(number), label)
+    return [
+        {"sample": label, "title": book.profile.sources[kind].title[lang]}
+        for kind, label in first.items()
+        if kind in book.profile.sources
+    ]
+
+
 def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
     """The works one page cites, in the order it first cites them, with the labels it uses: the
     list printed at the end of the page so that "[N25]" can be looked up on paper."""
@@ -187,6 +205,7 @@ def render_site(
                     scripts=scripts,
                     styles=styles,
                     cited=_works_cited(book, state.cites),
+                    cited_lists=_lists_cited(book, lang, body),
                     cite=cite_page(book, lang, page.output_path, page.id, page.meta.title),
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "",
                 )
