@@ -193,3 +193,28 @@ def test_a_figures_caption_is_read_at_a_size_beside_its_drawings_text(site):
         assert not small, small
     finally:
         context.close()
+
+
+def test_an_odd_panel_alone_on_a_figures_last_row_is_centred_across_it(site):
+    """Review 31-g #7: a figure of three panels at 1280 px put its third under the first and left the
+    right half of that row empty. A panel alone on the last row spans it, centred (any figure: the
+    theme's figures.css, here three copies of a fixture panel)."""
+    context, page = _open(site, "en/ch1.html", **LAPTOP)
+    try:
+        boxes = page.evaluate(
+            """() => {
+          const panel = document.querySelector('article .figure .fig > svg.fig-panel');
+          const fig = panel.parentElement;
+          while (fig.querySelectorAll(':scope > svg.fig-panel').length < 3) fig.appendChild(panel.cloneNode(true));
+          [...fig.querySelectorAll(':scope > svg.fig-panel')].slice(3).forEach(p => p.remove());
+          const frame = fig.getBoundingClientRect();
+          const panels = [...fig.querySelectorAll(':scope > svg.fig-panel')].map(p => p.getBoundingClientRect());
+          return {frame: [frame.left, frame.right], panels: panels.map(b => [b.left, b.right, b.top])};
+        }"""
+        )
+        (left, right), panels = boxes["frame"], boxes["panels"]
+        assert panels[0][2] == panels[1][2] < panels[2][2], "two panels side by side, the third below"
+        middle = (panels[2][0] + panels[2][1]) / 2
+        assert abs(middle - (left + right) / 2) < 2, boxes
+    finally:
+        context.close()
