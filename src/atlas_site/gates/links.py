@@ -128,11 +128,15 @@ def quoted_title_problems(parsed: dict) -> tuple[int, list[Diagnostic]]:
             target, _, anchor = use.key.partition("#")
             name = target.removesuffix(".html") or page_id
             # a chapter published as several pages is one parsed page: ch14-phases.html -> ch14
-            owners = [
-                p
-                for (other, pid), p in parsed.items()
-                if other == lang and (pid == name or name.startswith(pid + "-"))
-            ]
+            # (the page of that very name first, should both exist)
+            owners = sorted(
+                (
+                    p
+                    for (other, pid), p in parsed.items()
+                    if other == lang and (pid == name or name.startswith(pid + "-"))
+                ),
+                key=lambda p: p.page.id != name,
+            )
             section = next((s for p in owners for s in p.sections if s.id == anchor.partition("?")[0]), None)
             if section is None:
                 continue  # not a section (a figure, a lab): the anchor check above says if it is missing

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..cache import digest
 from ..directives import REGISTRY
 from ..model import Book, number_order
+from ..model.sources import registry_kind
 from ..resolve.pages import ParsedPage
 
 
@@ -35,7 +36,7 @@ class Dependencies:
                 _dump(entry),
                 _dump(registry.work_of(number)),
                 list(registry.numbers_of(entry.work)) if entry else [],
-                _dump(self.book.profile.sources.get("nodes" if number.startswith("n") else "references")),
+                _dump(self.book.profile.sources.get(registry_kind(number))),
                 # which number a page shows for it follows the parts' cites_all rules and, for a work
                 # with several numbers in one list, the numbers its claims cite (state.shown_number)
                 [part.rules for part in self.book.profile.parts],

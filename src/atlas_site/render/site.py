@@ -3,7 +3,6 @@ the gates what each page placed (the manifest)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -31,7 +30,7 @@ from .open_data import open_data_files
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms, term_homes
 from .split import MARKER, split_chapters
-from .state import CiteIndex, RenderState
+from .state import CiteIndex, RenderState, source_label
 from .web import add_web_files
 
 
@@ -118,15 +117,16 @@ def _render_parts(
     return "".join(html)
 
 
-CITED_NUMBER = re.compile(r'<a class="cite" [^>]*data-cite="([^"]+)">([^<]*)</a>')
-
-
-def _lists_cited(book: Book, lang: str, body: str) -> list[dict]:
+def _lists_cited(book: Book, lang: str, cites: CiteIndex) -> list[dict]:
     """The registries a page's citations number from, each with the first label it shows and the
     list's name: where there are two ("[N25]" beside "[41]"), the labels' key says what each is."""
     first: dict[str, str] = {}
-    for number, label in CITED_NUMBER.findall(body):
-        first.setdefault(registry_kind(number), label)
+    for (_lang, key), entries in cites.places.items():
+        numbers = book.registry.numbers_of(key)
+        for _path, _section, label in entries:
+            number = next((n for n in numbers if source_label(book, n) == label), None)
+            if number is not None:
+                first.setdefault(registry_kind(number), label)
     return [
         {"sample": label, "title": book.profile.sources[kind].title[lang]}
         for kind, label in first.items()
@@ -205,7 +205,7 @@ def render_site(
                     scripts=scripts,
                     styles=styles,
                     cited=_works_cited(book, state.cites),
-                    cited_lists=_lists_cited(book, lang, body),
+                    cited_lists=_lists_cited(book, lang, state.cites),
                     cite=cite_page(book, lang, page.output_path, page.id, page.meta.title),
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "",
                 )

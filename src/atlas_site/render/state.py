@@ -13,14 +13,14 @@ from jinja2 import Environment
 from ..cache import BuildCache, NoCache, Versioned
 from ..manifest import PageRecord
 from ..model import Book
+from ..model.sources import registry_kind
 from ..resolve.number_format import format_number
 from .evidence_blocks import EvidenceBlock
 
 
 def source_label(book: Book, number: str) -> str:
     """The label readers see for a ledger number: n04 -> N04, r42 -> 42 (book.yaml `sources`)."""
-    kind = "nodes" if number.startswith("n") else "references"
-    registry = book.profile.sources.get(kind)
+    registry = book.profile.sources.get(registry_kind(number))
     return registry.show(int(number[1:])) if registry else number
 
 
