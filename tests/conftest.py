@@ -241,3 +241,13 @@ def open_page(site, path: str, **options):
     page = context.new_page()
     page.goto(site["base"] + path, wait_until="load")
     return context, page
+
+
+@contextlib.contextmanager
+def opened(site, path: str, **options):
+    """The page of `open_page`, its context closed when the block ends, however it ends."""
+    context, page = open_page(site, path, **options)
+    try:
+        yield page
+    finally:
+        context.close()

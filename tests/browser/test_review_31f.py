@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LAPTOP, PHONE, TWO_FRAMES
-from conftest import open_page as _open
+from conftest import LAPTOP, PHONE, TWO_FRAMES, opened
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +22,7 @@ def site(reader_site):
 @pytest.mark.parametrize("lang, scheme", [("en", "light"), ("zh", "dark")])
 def test_the_claim_badge_more_cue_is_a_button_that_opens_the_claim_card(site, lang, scheme):
     """The badge ended in a CSS " ⋯" that looked tappable and did nothing (a 17.6 px <span>)."""
-    context, page = _open(site, f"{lang}/ch1.html", color_scheme=scheme, **PHONE)
-    try:
+    with opened(site, f"{lang}/ch1.html", color_scheme=scheme, **PHONE) as page:
         claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
         assert claim.count(), "the fixture has a claim whose setting folds away on a phone"
         assert not claim.locator(".claim-setting").is_visible(), "the long setting folds away"
@@ -47,8 +45,6 @@ def test_the_claim_badge_more_cue_is_a_button_that_opens_the_claim_card(site, la
         card.wait_for(state="visible", timeout=3000)
         more.tap()
         card.wait_for(state="hidden", timeout=3000)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width, folded", [(900, True), (1280, False)])
@@ -57,8 +53,7 @@ def test_a_long_setting_folds_wherever_it_would_stand_inside_the_sentence(site, 
     the sentence, three of them in one; it floats into the margin only from 1100 px. It folds
     behind the "⋯" below that width, and in side-by-side reading at any width; at 1280 px it
     stands in the margin and no "⋯" shows."""
-    context, page = _open(site, "en/ch1.html", viewport={"width": width, "height": 900})
-    try:
+    with opened(site, "en/ch1.html", viewport={"width": width, "height": 900}) as page:
         claim = page.locator(".prose .claim:has(> .claim-setting[data-long])").first
         assert claim.locator(".claim-setting").is_visible() is not folded
         assert claim.locator("button.claim-more").is_visible() is folded
@@ -70,8 +65,6 @@ def test_a_long_setting_folds_wherever_it_would_stand_inside_the_sentence(site, 
             assert not claim.locator(".claim-setting").is_visible(), "side by side, the setting folds"
             more = claim.locator("button.claim-more")
             assert more.is_visible() and more.bounding_box()["height"] >= 24
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #4: Lab C's best k
@@ -81,8 +74,7 @@ def test_a_long_setting_folds_wherever_it_would_stand_inside_the_sentence(site, 
 def test_the_speculative_best_k_is_the_result_at_that_k(site, lang):
     """At k = 4 the lab said "best k = 3: 1.75×" and k = 3 typed gave 1.69× (the scan rescaled C_v);
     the scan now varies k alone: its best k and speedup are what the lab shows at that k."""
-    context, page = _open(site, f"{lang}/tut-labs.html#lab-speculative-panel", **LAPTOP)
-    try:
+    with opened(site, f"{lang}/tut-labs.html#lab-speculative-panel", **LAPTOP) as page:
         page.wait_for_selector("#lab-speculative-panel.lab-js")
         panel = page.locator("#lab-speculative-panel")
 
@@ -99,8 +91,6 @@ def test_the_speculative_best_k_is_the_result_at_that_k(site, lang):
         page.fill("#lab-speculative-k", best)
         page.wait_for_function(TWO_FRAMES)
         assert read("speedup") == best_speedup, (best, best_speedup, read("speedup"))
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #5: the question cards
@@ -113,8 +103,7 @@ def test_the_speculative_best_k_is_the_result_at_that_k(site, lang):
 def test_question_cards_show_their_questions_where_there_is_room(site, lang, size):
     """Collapsed, a card was a chip ("Q9 Kernels"): the questions, the chapter's index, stayed hidden
     on a desk too; the toggle was named for the mistakes only."""
-    context, page = _open(site, f"{lang}/ch1.html", **size)
-    try:
+    with opened(site, f"{lang}/ch1.html", **size) as page:
         got = page.evaluate(
             """() => [...document.querySelectorAll('.qcard')].map(c => {
               const q = c.querySelector('.qcard-question'); const r = c.getBoundingClientRect();
@@ -126,14 +115,11 @@ def test_question_cards_show_their_questions_where_there_is_room(site, lang, siz
         toggle = page.locator("[data-qcards-toggle]").inner_text()
         words = {"zh": ["问题", "误区"], "en": ["questions", "mistakes"]}[lang]
         assert all(word in toggle for word in words), toggle
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_open_question_cards_are_set_with_room_between_their_lines(site, lang):
-    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
-    try:
+    with opened(site, f"{lang}/ch1.html", **PHONE) as page:
         assert not page.locator(".qcard-question").first.is_visible(), "chips on a phone"
         page.locator("[data-qcards-toggle]").tap()
         ratio = page.locator(".qcard-question").first.evaluate(
@@ -141,8 +127,6 @@ def test_open_question_cards_are_set_with_room_between_their_lines(site, lang):
         )
         assert ratio >= 1.5, ratio
         page.locator("[data-qcards-toggle]").tap()  # the choice is remembered: leave it closed
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #7: small targets
@@ -159,23 +143,19 @@ def test_open_question_cards_are_set_with_room_between_their_lines(site, lang):
 )
 def test_part_strip_and_glossary_links_are_24_px_targets(site, path, selector):
     """The part pager's links were 66×19 px in rows 8 px apart, the glossary's "used in" links ~20 px."""
-    context, page = _open(site, path, **PHONE)
-    try:
+    with opened(site, path, **PHONE) as page:
         heights = page.eval_on_selector_all(
             selector, "els => els.flatMap(a => [...a.getClientRects()].map(r => r.height))"
         )
         assert heights, f"no {selector} on {path}"
         assert min(heights) >= 24, (path, selector, min(heights))
-    finally:
-        context.close()
 
 
 def test_a_figures_caption_is_read_at_a_size_beside_its_drawings_text(site):
     """Review 31-g #11: at 1280 px captions (13.6 px) were smaller than the labels inside the
     drawings (about 17 px), the hierarchy reversed. A caption is at least 90 % of the median size
     of its figure's text."""
-    context, page = _open(site, "en/ch1.html", **LAPTOP)
-    try:
+    with opened(site, "en/ch1.html", **LAPTOP) as page:
         sizes = page.evaluate(
             """() => [...document.querySelectorAll('article .figure')].map(f => {
           const texts = [...f.querySelectorAll('svg text')].map(t => t.getBoundingClientRect().height)
@@ -191,16 +171,13 @@ def test_a_figures_caption_is_read_at_a_size_beside_its_drawings_text(site):
         assert sizes and all(s["text"] > 0 for s in sizes), sizes
         small = [s for s in sizes if s["caption"] < 0.9 * s["text"]]
         assert not small, small
-    finally:
-        context.close()
 
 
 def test_an_odd_panel_alone_on_a_figures_last_row_is_centred_across_it(site):
     """Review 31-g #7: a figure of three panels at 1280 px put its third under the first and left the
     right half of that row empty. A panel alone on the last row spans it, centred (any figure: the
     theme's figures.css, here three copies of a fixture panel)."""
-    context, page = _open(site, "en/ch1.html", **LAPTOP)
-    try:
+    with opened(site, "en/ch1.html", **LAPTOP) as page:
         boxes = page.evaluate(
             """() => {
           const panel = document.querySelector('article .figure .fig > svg.fig-panel');
@@ -216,5 +193,3 @@ def test_an_odd_panel_alone_on_a_figures_last_row_is_centred_across_it(site):
         assert panels[0][2] == panels[1][2] < panels[2][2], "two panels side by side, the third below"
         middle = (panels[2][0] + panels[2][1]) / 2
         assert abs(middle - (left + right) / 2) < 2, boxes
-    finally:
-        context.close()

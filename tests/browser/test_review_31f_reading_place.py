@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.gates.search import results_shown, type_query
-from conftest import LAPTOP, PHONE, TWO_FRAMES
+from conftest import LAPTOP, PHONE, TWO_FRAMES, opened
 from conftest import open_page as _open
 
 
@@ -49,8 +49,7 @@ def _wheel(page, dy, steps=1):
 def test_back_to_top_waits_for_a_deliberate_scroll_up_and_leaves_when_it_stops(site, lang):
     """It stood over line ends and captions at 390 px: shown by any upward move of 5 px and then
     left there while the reader read on."""
-    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
-    try:
+    with opened(site, f"{lang}/ch1.html", **PHONE) as page:
         page.mouse.move(200, 500)
         _wheel(page, 400, steps=6)
         assert page.evaluate("scrollY") > 1500
@@ -66,30 +65,24 @@ def test_back_to_top_waits_for_a_deliberate_scroll_up_and_leaves_when_it_stops(s
         assert page.evaluate(SHOWN)
         page.locator(".to-top").tap()
         page.wait_for_function("() => scrollY === 0")
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_back_to_top_does_not_follow_a_jump_into_the_text(site, lang):
     """A link within the page (the contents, a search result) lands where the reader will read: the
     button used to be shown by any scroll not made by hand, over the text at the target."""
-    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
-    try:
+    with opened(site, f"{lang}/ch1.html", **PHONE) as page:
         heads = page.eval_on_selector_all("article > h2[id]", "hs => hs.map(h => h.id)")
         for head in (heads[-1], heads[-2]):  # down a long way, then back up: a jump either way
             page.evaluate("(id) => { location.hash = id; }", head)
             page.wait_for_timeout(500)
             assert page.evaluate("scrollY") > page.evaluate("innerHeight"), head
             assert not page.evaluate(SHOWN), f"shown over the text at #{head}: {page.evaluate(COVERED)}"
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_back_to_top_at_the_end_of_the_page_covers_no_text(site, lang):
-    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
-    try:
+    with opened(site, f"{lang}/ch1.html", **PHONE) as page:
         page.mouse.move(200, 500)
         for _ in range(40):
             page.mouse.wheel(0, 600)
@@ -101,20 +94,15 @@ def test_back_to_top_at_the_end_of_the_page_covers_no_text(site, lang):
         assert page.evaluate(COVERED) == [], "and stands over no line of text"
         page.wait_for_timeout(2300)
         assert page.evaluate(SHOWN), "it stays at the end (it covers nothing there)"
-    finally:
-        context.close()
 
 
 def test_back_to_top_on_a_desk_stands_beside_the_text(site):
-    context, page = _open(site, "en/ch1.html", **LAPTOP)
-    try:
+    with opened(site, "en/ch1.html", **LAPTOP) as page:
         page.mouse.move(640, 400)
         _wheel(page, 400, steps=5)
         _wheel(page, -60)
         assert page.evaluate(SHOWN), "beside the column it may show on any move back up"
         assert page.evaluate(COVERED) == []
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #9: focus after a search result
@@ -123,8 +111,7 @@ def test_back_to_top_on_a_desk_stands_beside_the_text(site):
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_a_search_result_into_the_open_page_moves_focus_to_its_target(site, size):
     """The scroll was right, but focus stayed on <body>: the next Tab went back to the header."""
-    context, page = _open(site, "en/ch1.html", **size)
-    try:
+    with opened(site, "en/ch1.html", **size) as page:
         page.locator("#search-input").focus()
         type_query(page, "goodput")
         results_shown(page, "goodput")
@@ -148,8 +135,6 @@ def test_a_search_result_into_the_open_page_moves_focus_to_its_target(site, size
             wanted,
         )
         assert after, "the next Tab goes on from the target"
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #10: a deep link into a tab panel
@@ -158,8 +143,7 @@ def test_a_search_result_into_the_open_page_moves_focus_to_its_target(site, size
 @pytest.mark.parametrize("lang, size", [("en", PHONE), ("zh", LAPTOP)], ids=["en-phone", "zh-laptop"])
 def test_a_link_to_a_heading_inside_an_unselected_lab_tab_selects_that_tab(site, lang, size):
     """#lab-fleet-title left Lab D's tab unselected (the panel's own id, #lab-fleet-panel, worked)."""
-    context, page = _open(site, f"{lang}/tut-labs.html", **size)
-    try:
+    with opened(site, f"{lang}/tut-labs.html", **size) as page:
         tabs = page.eval_on_selector_all(
             "[role=tab]",
             "ts => ts.map(t => [t.getAttribute('aria-controls'), t.getAttribute('aria-selected')])",
@@ -168,10 +152,7 @@ def test_a_link_to_a_heading_inside_an_unselected_lab_tab_selects_that_tab(site,
         title = page.evaluate(
             "(id) => document.getElementById(id).querySelector('[id$=\"-title\"]').id", other
         )
-    finally:
-        context.close()
-    context, page = _open(site, f"{lang}/tut-labs.html#{title}", **size)
-    try:
+    with opened(site, f"{lang}/tut-labs.html#{title}", **size) as page:
         page.wait_for_timeout(600)
         assert page.get_attribute(f"[aria-controls='{other}']", "aria-selected") == "true"
         assert page.locator(f"#{other}").is_visible()
@@ -191,8 +172,6 @@ def test_a_link_to_a_heading_inside_an_unselected_lab_tab_selects_that_tab(site,
         assert not page.locator(f"#{other}").is_visible()
         top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", first_title)
         assert header <= top < header + 40
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- #11: the language switch's paragraph
@@ -223,8 +202,7 @@ def test_a_paragraph_carried_into_a_section_of_another_length_lands_at_the_round
 def test_the_switch_carries_the_paragraph_being_read_not_the_last_line_of_the_one_before(site, lang, size):
     """Reading kv-tiers.3 with the last line of kv-tiers.2 left under the header, the switch carried
     kv-tiers.2 and the twin page opened a paragraph early."""
-    context, page = _open(site, f"{lang}/ch1.html", **size)
-    try:
+    with opened(site, f"{lang}/ch1.html", **size) as page:
         # blocks far from the window are laid out at an estimated height until they come near it
         page.evaluate(
             "document.querySelectorAll('[data-skippable] > *').forEach(e => e.style.contentVisibility = 'visible')"
@@ -267,5 +245,3 @@ def test_the_switch_carries_the_paragraph_being_read_not_the_last_line_of_the_on
         page.wait_for_timeout(400)
         para, gap = page.evaluate(FIRST_READ)
         assert para == "q3.6" and 0 <= gap <= 16, (para, gap)
-    finally:
-        context.close()

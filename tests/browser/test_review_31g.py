@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LAPTOP, PHONE
-from conftest import open_page as _open
+from conftest import LAPTOP, PHONE, opened
 
 SORT_BY = {"zh": "排序：", "en": "Sort by:"}
 
@@ -41,8 +40,7 @@ def _sort_state(page):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_phone_sort_row_is_labelled_and_shows_the_active_direction(site, lang):
     """Review 31-g #5: a row of bold blue words with no label, no arrow and no aria-sort."""
-    context, page = _open(site, f"{lang}/numbers.html", **PHONE)
-    try:
+    with opened(site, f"{lang}/numbers.html", **PHONE) as page:
         state = _sort_state(page)
         assert state["label"].startswith(f'"{SORT_BY[lang]}"') and state["labelShown"], state["label"]
         assert (
@@ -63,40 +61,31 @@ def test_the_phone_sort_row_is_labelled_and_shows_the_active_direction(site, lan
         used.tap()
         assert _sort_state(page)["sorted"] == [[state["used"], "descending"]]
         assert "▼" in _sort_state(page)["arrows"][state["used"]]
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_on_a_desk_the_active_head_has_aria_sort_and_no_sort_label(site, lang):
-    context, page = _open(site, f"{lang}/numbers.html", **LAPTOP)
-    try:
+    with opened(site, f"{lang}/numbers.html", **LAPTOP) as page:
         state = _sort_state(page)
         assert state["sorted"] == [[state["used"], "ascending"]] and "▲" in state["arrows"][state["used"]]
         assert not state["labelShown"] or state["label"] in ("none", "normal"), (
             "the heads are the labels here"
         )
-    finally:
-        context.close()
 
 
 def test_without_script_the_opening_order_is_still_announced(site):
-    context, page = _open(site, "en/numbers.html", java_script_enabled=False, **PHONE)
-    try:
+    with opened(site, "en/numbers.html", java_script_enabled=False, **PHONE) as page:
         assert page.locator("[data-numbers] th[aria-sort='ascending'][data-sort='order']").count() == 1
         label = page.evaluate(
             "() => getComputedStyle(document.querySelector('[data-numbers] thead tr'), '::before').visibility"
         )
         assert label == "hidden", "no 'Sort by:' where nothing sorts"
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_numbers_introduction_is_body_text_and_the_table_starts_on_the_first_screen(site, lang):
     """Review 31-g #8: a 10-line introduction at 21.6 px in muted grey."""
-    context, page = _open(site, f"{lang}/numbers.html", **LAPTOP)
-    try:
+    with opened(site, f"{lang}/numbers.html", **LAPTOP) as page:
         seen = page.evaluate(
             """() => {
           const intro = document.querySelector('.page.numbers h1 + p'), main = document.querySelector('main');
@@ -111,5 +100,3 @@ def test_the_numbers_introduction_is_body_text_and_the_table_starts_on_the_first
         )
         assert seen["color"] == seen["ink"], "in the text's colour, not muted"
         assert seen["row"] < 800 - 40, f"the table's first row starts at {seen['row']:.0f} px"
-    finally:
-        context.close()
