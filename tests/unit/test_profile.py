@@ -277,11 +277,48 @@ def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_us
     ], "once per page; a unit after a number and a hyphenated name are not counted"
     assert report.status == "warn" and not report.errors
     edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: CDN\n")
-    assert reports(assemble(workshop))["terms"].problems == [], "a term's abbreviation is defined"
+    assert [p.code for p in reports(assemble(workshop))["terms"].problems] == [
+        "gate.terms.unexplained-abbreviation"
+    ], "a term's abbreviation is defined, but its first use here does not say what it stands for"
+    edit(workshop / page, "A CDN cache", "A hit rate (CDN) cache")
     edit(workshop / page, "the CDN is fast.", "a CDN2 tier is fast.")
     assert reports(assemble(workshop))["terms"].problems == [], (
-        "an abbreviation with its degree (TP4, EP32) is the term"
+        "spelt out beside its first use; an abbreviation with its degree (TP4, EP32) is the term"
     )
+
+
+def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(workshop):
+    """Review 30-k #2: GEMM, SRAM, SP … were explained only in the <dfn>'s title, which a reader on
+    a phone or on paper never sees. {{term:id}} adds the long name after the first abbreviation of
+    a page (not when the prose brackets something there, nor inside brackets, where it waits for the
+    next use); a bare first use is a warning of the terms gate, named at its file:line:col."""
+    glossary = workshop / "ledger/glossary.md"
+    edit(glossary, "    en: hit rate\n", "    en: hit rate\n    abbr: HR\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "The {{term:hit-rate}} decides", "(Its {{term:hit-rate}}) The {{term:hit-rate}} decides")
+    edit(
+        page,
+        "A cache keeps answers close to where they are asked for.",
+        "A cache keeps answers close to where they are asked for; its HR is what it saves.",
+    )
+    result = assemble(workshop)
+    (problem,) = reports(result)["terms"].problems
+    assert str(problem).startswith(
+        "content/en/caching/00-caching.md:11:62: warning[gate.terms.unexplained-abbreviation]: en/caching: "
+        "'HR' is first used on this page without what it stands for (hit rate)"
+    ), str(problem)
+    html = result.output.text("en/caching.html")
+    expansion = '<span class="term-expansion"> (hit rate)</span>'
+    assert html.count(expansion) == 1, "once per page"
+    assert f">HR</a>{expansion} decides" in html, "inside brackets it waits for the next use"
+    edit(page, "its HR is what", "its {{term:hit-rate}} (what the next section counts) is what")
+    result = assemble(workshop)
+    assert reports(result)["terms"].problems == []
+    html = result.output.text("en/caching.html")
+    assert expansion not in html, "the prose brackets something right after it: no second bracket"
+    assert '>HR</dfn><span class="term-expansion"> (Trefferquote)</span>' in result.output.text(
+        "de/caching.html"
+    ), "each language's own name, in its own brackets (templates/strings: term_expansion)"
 
 
 def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):
@@ -314,7 +351,8 @@ def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):
     ], "a listed token is accepted on every use; the unlisted CDN is still reported"
     assert report.status == "warn"
     assert report.figures == (
-        "5 abbreviations in the prose, 4 accepted as common (4 listed in book.yaml), 1 not in the glossary"
+        "5 abbreviations in the prose, 4 accepted as common (4 listed in book.yaml), 1 not in the glossary, "
+        "0 first used on a page without what they stand for"
     ), report.figures
 
 
@@ -343,3 +381,22 @@ def test_the_common_list_of_book_yaml_is_validated_with_its_location(workshop, g
     result = run_cli("check", cwd=workshop)
     assert result.returncode == 2
     assert any(line.startswith(expected) for line in result.stderr.splitlines()), result.stderr
+
+
+@pytest.mark.parametrize(
+    "line, column",
+    [
+        ("- a list item whose {{term:nope}} is unknown", 21),
+        ("| table | cell with {{term:nope}} |\n|---|---|\n| a | b |", 21),
+        ("> a quotation of {{term:nope}}", 18),
+    ],
+)
+def test_a_problem_inside_a_list_table_or_quotation_is_located_on_its_source_line(workshop, line, column):
+    """Review 30-k's migration found the terms gate pointing at column 1 of a table row: markdown-it
+    hands on a list item's, a cell's or a quotation's text without its marker, and the column was
+    counted from there. Every located problem in such a block names the source line's column."""
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "A cache keeps answers close to where they are asked for.", line)
+    result = run_cli("check", cwd=workshop)
+    assert result.returncode != 0
+    assert f"content/en/caching/00-caching.md:11:{column}: error[term.unknown]" in result.stderr, result.stderr

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
+from ..model.profile import DEGREE
 from ..render.evidence_blocks import long_unit
 from ..render.mathml import formulas_as_source
 from ..render.state import source_label
@@ -255,15 +257,48 @@ EXAMPLE = Directive(
 def _render_term(state, use) -> str:
     term = state.book.terms[use.key]
     shown = use.text or term.abbr or term.names[state.lang]
+    expansion = "" if use.key in state.expanded else _expansion(state, use.key, term, shown)
     if use.key in state.defined:
-        return f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
+        return (
+            f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
+            f"{expansion}"
+        )
     state.defined.add(use.key)
     definition = formulas_as_source(term.definition[state.lang])
     # the search index weighs the place a term is defined above its other mentions
     return (
         f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5" '
-        f'title="{escape(definition)}">{escape(shown)}</dfn>'
+        f'title="{escape(definition)}">{escape(shown)}</dfn>{expansion}'
     )
+
+
+OPENING_BRACKETS = ("(", "（")
+NEXT_WORD = re.compile(r"[A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2}")
+
+
+def _expansion(state, key: str, term, shown: str) -> str:
+    """The long name after the first abbreviation of a term on a page, so that a reader on a phone
+    or on paper (where the <dfn>'s title never shows) reads what it stands for: "GEMM (matrix
+    multiplication)". Not when the prose brackets something there already: "矩阵乘（GEMM）", "TTFT
+    (time to first token)" or "BF16 (2 bytes)" say it, or say what the reader needs there; nor when
+    it goes on with the name's own words ("PD disaggregation"). Inside brackets ("(the SLO)") it
+    waits for the next use rather than nest one bracket in another."""
+    name = term.expansion(state.lang)
+    if name is None or DEGREE.sub("", shown) != term.abbr:
+        state.expanded.add(key)
+        return ""
+    after, before = state.next_text.lstrip(), state.prev_text.rstrip()
+    if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
+        return ""
+    state.expanded.add(key)
+    next_word = NEXT_WORD.match(after)
+    if (
+        after.startswith(OPENING_BRACKETS)
+        or before.endswith(OPENING_BRACKETS)
+        or (next_word and next_word.group(0).casefold() in name.casefold())
+    ):
+        return ""
+    return f'<span class="term-expansion">{escape(state.ui("term_expansion").format(name=name))}</span>'
 
 
 def _check_term(book, use, computed, out) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostic
-from ..model.profile import ABBREVIATION_FORM
+from ..model.profile import ABBREVIATION_FORM, DEGREE
 from .context import GateContext
 from .report import GateReport
 
@@ -23,7 +23,6 @@ ABBREVIATION = re.compile(rf"(?<![A-Za-z0-9_\-./])({ABBREVIATION_FORM})(?![A-Za-
 AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  # 20 GB, 几 GB
 # units of data, decimal (GiB and the other binary units are not all-caps): a unit wherever it stands
 DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
-DEGREE = re.compile(r"(?<=[A-Z])\d+$")  # TP4, EP32: a term's abbreviation with its degree
 
 
 def abbreviations(text: str):
@@ -54,14 +53,31 @@ def cited_names(book) -> set[str]:
 def check_abbreviations(ctx: GateContext) -> GateReport:
     known = glossary_tokens(ctx.book) | cited_names(ctx.book)
     common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
+    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr}
     problems, seen_tokens, common_uses = [], 0, 0
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
-        reported = set()
+        reported, met = set(), set()
+        headings = _heading_lines(parsed.page)
+        chapter = ctx.book.part_of(page_id)
+        split = chapter is not None and chapter.split
         for event in ctx.reading_order(parsed):
+            page = event.location.path if split else ""  # each part of a split chapter is a page
             if event.use is not None:
+                if event.use.kind == "term":
+                    met.add((page, event.use.key))
                 continue
             for offset, token in abbreviations(event.text):
                 seen_tokens += 1
+                where = event.location.moved(col=event.location.col + offset)
+                term = spelt.get(DEGREE.sub("", token))
+                if term is not None:
+                    names_a_target = event.linked or (event.location.path, event.location.line) in headings
+                    if (page, term.id) not in met and not names_a_target:
+                        met.add((page, term.id))
+                        problem = _unexplained(term, token, event.text, lang, f"{lang}/{page_id}", where)
+                        if problem is not None:
+                            problems.append(problem)
+                    continue
                 if token in known or DEGREE.sub("", token) in known:
                     continue
                 if token in common:
@@ -72,7 +88,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                 reported.add(token)
                 problems.append(
                     Diagnostic(
-                        event.location.moved(col=event.location.col + offset),
+                        where,
                         "gate.terms.undefined-abbreviation",
                         f"{lang}/{page_id}: '{token}' is not a glossary term",
                         severity="warning",
@@ -81,8 +97,41 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         "or a product name goes in book.yaml glossary: common",
                     )
                 )
+    unexplained = sum(p.code == "gate.terms.unexplained-abbreviation" for p in problems)
     accepted = f", {common_uses} accepted as common ({len(common)} listed in book.yaml)" if common else ""
-    figures = f"{seen_tokens} abbreviations in the prose{accepted}, {len(problems)} not in the glossary"
+    figures = (
+        f"{seen_tokens} abbreviations in the prose{accepted}, {len(problems) - unexplained} not in the glossary, "
+        f"{unexplained} first used on a page without what they stand for"
+    )
     if not ctx.parsed:
         return GateReport("terms", figures, skipped="the book has no pages")
     return GateReport("terms", figures, problems)
+
+
+def _heading_lines(page) -> set[tuple[str, int]]:
+    """(file, line) of the page's headings. A heading, like a link's text, names a subject or a
+    target; its abbreviation is spelt out in the prose it leads to."""
+    return {
+        (part.path, part.body_line + offset)
+        for part in page.parts
+        for offset, line in enumerate(part.body.split("\n"))
+        if line.startswith("#")
+    }
+
+
+def _unexplained(term, token: str, text: str, lang: str, page: str, where) -> Diagnostic | None:
+    """A problem when the first use of a glossary abbreviation on a page is bare: a reader on a
+    phone or on paper never sees the <dfn>'s title, so the page says what it stands for there,
+    either as {{term:id}} (which adds the long name) or in the prose's own words."""
+    name = term.expansion(lang)
+    if name is None or any(
+        form.casefold() in text.casefold() for form in (name, *term.aliases.get(lang, ()))
+    ):
+        return None
+    return Diagnostic(
+        where,
+        "gate.terms.unexplained-abbreviation",
+        f"{page}: '{token}' is first used on this page without what it stands for ({name})",
+        severity="warning",
+        hint=f"write {{{{term:{term.id}}}}} here (it adds '{name}' after the abbreviation), or spell it out yourself",
+    )

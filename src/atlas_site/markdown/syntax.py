@@ -94,8 +94,23 @@ def _promote_block_directives(state) -> None:
     state.tokens[:] = result
 
 
+def inline_location(token, offset: int, source_lines: list[str]) -> tuple[int, int]:
+    """0-based line and 1-based column in the source of a character offset into an inline token's
+    content. The content of a list item, a table cell or a quotation starts after its marker
+    ("- ", "| ", "> ") on its source line, so the column is found on that line, not counted from
+    the content's own start."""
+    before = token.content[:offset]
+    line = token.map[0] + before.count("\n")
+    col = len(before) - (before.rfind("\n") + 1) + 1
+    content_line = token.content.split("\n")[before.count("\n")]
+    source_line = source_lines[line] if line < len(source_lines) else ""
+    at = source_line.find(content_line) if content_line.strip() else -1
+    return line, col + at if at > 0 else col
+
+
 def _locate_inline(state) -> None:
     """Give every citation/directive token the 0-based line and 1-based column it sits on."""
+    lines = state.src.split("\n")
     for token in state.tokens:
         if token.type == "directive_block":
             token.meta.update(line=token.map[0], col=1)
@@ -103,9 +118,7 @@ def _locate_inline(state) -> None:
             continue
         for child in token.children or []:
             if child.type in ("cite", "directive"):
-                before = token.content[: child.meta["pos"]]
-                child.meta["line"] = token.map[0] + before.count("\n")
-                child.meta["col"] = len(before) - (before.rfind("\n") + 1) + 1
+                child.meta["line"], child.meta["col"] = inline_location(token, child.meta["pos"], lines)
 
 
 HEADING_ID = re.compile(r"\s*\{#([A-Za-z0-9_-]+)\}\s*$")

@@ -280,6 +280,15 @@ class Term(Frozen):
     definition: Localized
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
+    def expansion(self, lang: str) -> str | None:
+        """The words an abbreviation stands for in `lang`, written after its first use on a page
+        ("GEMM (matrix multiplication)"); None when the term has no abbreviation or its name
+        already holds it ("on-chip SRAM" says no more than SRAM)."""
+        name = self.names.get(lang)
+        if not self.abbr or not name or self.abbr.casefold() in name.casefold():
+            return None
+        return name
+
     @model_validator(mode="before")
     @classmethod
     def _language_keys(cls, data):

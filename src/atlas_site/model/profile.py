@@ -16,6 +16,7 @@ SLUG = r"^[a-z0-9][a-z0-9-]*$"
 # the form of an abbreviation the terms gate counts (gates/terms.py): two or more capitals, digits
 # allowed (KV, FP8, W4A8KV4, MI350X)
 ABBREVIATION_FORM = r"[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*"
+DEGREE = re.compile(r"(?<=[A-Z])\d+$")  # TP4, EP32: a term's abbreviation with its degree
 REGISTRY_KINDS = ("nodes", "references")  # the two kinds of numbered source the engine knows
 GENERATED_PAGES = (
     "bibliography",

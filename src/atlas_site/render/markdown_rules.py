@@ -35,8 +35,10 @@ def _directive(self, tokens, idx, options, env):
     # what the prose writes right after the directive: a claim whose setting would end it takes a
     # punctuation mark there in before its setting (directives/evidence.py)
     state.next_text = following.content if following is not None and following.type == "text" else ""
+    preceding = tokens[idx - 1] if idx > 0 else None
+    state.prev_text = preceding.content if preceding is not None and preceding.type == "text" else ""
     html = directive.render(state, Call(meta["kind"], meta["arg"], meta.get("text")))
-    state.next_text = ""
+    state.next_text = state.prev_text = ""
     return html
 
 

@@ -78,6 +78,8 @@ def _render_parts(
     for index, part in enumerate(parsed_page.page.parts):
         if index:
             html.append(between)
+        if between:
+            carried = carried[:7] + [[]]  # each part is a page: its abbreviations are spelt out again
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
         notices = [
             (s.id, state.notices[s.id])

@@ -88,6 +88,7 @@ class RenderState:
     section: str = ""
     paragraphs: int = 0  # paragraphs of `section` so far: data-para="SECTION.N" pairs them with the twin's
     defined: set = field(default_factory=set)
+    expanded: set = field(default_factory=set)  # terms whose long name a reader of this page has met
     noted: set = field(default_factory=set)
     scoped: set = field(default_factory=set)  # sources whose verification scope this page has shown
     notices: dict = field(
@@ -96,6 +97,7 @@ class RenderState:
     block: EvidenceBlock | None = None  # the paragraph or table being rendered (evidence_blocks.py)
     notes_made: int = 0  # evidence notes so far on the page: their ids, evn-1, evn-2, ...
     next_text: str = ""  # the prose right after the directive being rendered (render/markdown_rules.py)
+    prev_text: str = ""  # and the prose right before it
     taken: str = ""  # a punctuation mark a claim took in from that prose, left out of it
     groups_made: int = 0  # claim groups so far on the page: cg-1, cg-2, ... (evidence_blocks.py)
 
@@ -109,6 +111,7 @@ class RenderState:
             sorted(self.scoped),
             self.notes_made,
             self.groups_made,
+            sorted(self.expanded),
         ]
 
     def resume(self, carried: list) -> None:
@@ -118,6 +121,7 @@ class RenderState:
         self.scoped = set(carried[4]) if len(carried) > 4 else set()
         self.notes_made = carried[5] if len(carried) > 5 else 0
         self.groups_made = carried[6] if len(carried) > 6 else 0
+        self.expanded = set(carried[7]) if len(carried) > 7 else set()
 
     # -- shared services of the directives --
     def ui(self, key: str) -> str:

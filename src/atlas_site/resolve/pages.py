@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from ..cache import BuildCache, NoCache, Versioned, digest
 from ..diagnostics import Diagnostic, SourceLocation
 from ..directives import REGISTRY
+from ..markdown.syntax import inline_location
 from ..model import Book, Page
 
 
@@ -47,6 +48,7 @@ class Event:
     location: SourceLocation
     text: str = ""
     use: Use | None = None
+    linked: bool = False  # the text of a link: it names its target (a section, a glossary entry)
 
 
 @dataclass
@@ -199,7 +201,7 @@ class _Indexer:
         """`{{name…` left in the text is a directive the parser could not read: a reader would see it
         raw. In a table row a bare '|' ends the cell, which cuts {{term:id|text}} in two."""
         for match in UNFINISHED_DIRECTIVE.finditer(text):
-            line0, col = _offset_location(token, offset + match.start())
+            line0, col = inline_location(token, offset + match.start(), part.body.split("\n"))
             lines = part.body.split("\n")
             at = lines[line0].find(match.group(0)) if line0 < len(lines) else -1
             in_table = line0 < len(lines) and lines[line0].lstrip().startswith("|")
@@ -216,6 +218,8 @@ class _Indexer:
 
     def inline(self, part, token) -> None:
         position = 0  # where the previous child's text was found in the inline's source
+        lines = part.body.split("\n")
+        linked = 0  # depth of the links the child stands in
         for child in token.children or []:
             if child.type == "cite":
                 for key in child.meta["keys"]:
@@ -240,15 +244,18 @@ class _Indexer:
             elif child.type == "link_open":
                 href = str(child.attrGet("href") or "")
                 found = token.content.find("](", position)
-                line0, col = _offset_location(token, found + 2 if found >= 0 else position)
+                line0, col = inline_location(token, found + 2 if found >= 0 else position, lines)
                 self.add_use(part, "link", href, line0, col, _quoted_title(token, found, href))
+                linked += 1
+            elif child.type == "link_close":
+                linked -= 1
             elif child.type in ("text", "code_inline") and child.content.strip():
                 found = token.content.find(child.content, position)  # the next link is looked for after it
                 if child.type == "text":
                     self.unfinished_directives(part, token, child.content, found if found >= 0 else position)
                 if self.events is not None:
-                    line0, col = _offset_location(token, found if found >= 0 else position)
-                    self.events.append(Event(_where(part, line0, col), text=child.content))
+                    line0, col = inline_location(token, found if found >= 0 else position, lines)
+                    self.events.append(Event(_where(part, line0, col), text=child.content, linked=linked > 0))
                 if found >= 0:
                     position = found + len(child.content)
 
@@ -280,12 +287,6 @@ def _quoted_title(token, found: int, href: str) -> str | None:
     if QUOTES.get(opening) != closing and not named:
         return None
     return token.content[start + 1 : found]
-
-
-def _offset_location(token, offset: int) -> tuple[int, int]:
-    """0-based line and 1-based column of a character offset into an inline token's source."""
-    before = token.content[:offset]
-    return token.map[0] + before.count("\n"), len(before) - (before.rfind("\n") + 1) + 1
 
 
 UNFINISHED_DIRECTIVE = re.compile(r"\{\{[a-z-]+(?::[^\s{}|]*)?")
