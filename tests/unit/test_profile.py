@@ -319,6 +319,15 @@ def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(w
     assert '>HR</dfn><span class="term-expansion"> (Trefferquote)</span>' in result.output.text(
         "de/caching.html"
     ), "each language's own name, in its own brackets (templates/strings: term_expansion)"
+    edit(
+        workshop / "book.yaml",
+        "downloads: {basename: caching-workshop}\n",
+        "downloads: {basename: caching-workshop}\nglossary:\n  common: [HR]\n",
+    )
+    edit(page, "its {{term:hit-rate}} (what the next section counts) is what", "its HR is what")
+    result = assemble(workshop)
+    assert reports(result)["terms"].problems == [], "an everyday abbreviation (CPU, SSD) needs no long name"
+    assert "term-expansion" not in result.output.text("en/caching.html")
 
 
 def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):
@@ -399,4 +408,6 @@ def test_a_problem_inside_a_list_table_or_quotation_is_located_on_its_source_lin
     edit(page, "A cache keeps answers close to where they are asked for.", line)
     result = run_cli("check", cwd=workshop)
     assert result.returncode != 0
-    assert f"content/en/caching/00-caching.md:11:{column}: error[term.unknown]" in result.stderr, result.stderr
+    assert f"content/en/caching/00-caching.md:11:{column}: error[term.unknown]" in result.stderr, (
+        result.stderr
+    )

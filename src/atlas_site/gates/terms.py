@@ -53,7 +53,7 @@ def cited_names(book) -> set[str]:
 def check_abbreviations(ctx: GateContext) -> GateReport:
     known = glossary_tokens(ctx.book) | cited_names(ctx.book)
     common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
-    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr}
+    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr and term.abbr not in common}
     problems, seen_tokens, common_uses = [], 0, 0
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
         reported, met = set(), set()
