@@ -89,7 +89,9 @@ def test_a_split_page_says_which_part_it_is_and_its_contents_are_the_chapters(si
     context, page = _open(site, f"{lang}/ch1-fleet.html", **PHONE)
     h1 = page.locator("h1").bounding_box()
     position = page.locator(".split-position")
-    assert position.inner_text().startswith(want["position"]) and "Q6–Q7" in position.inner_text()
+    assert position.inner_text().startswith(want["position"])
+    # word joiners hold the range on one line (review 31-h #8: "Q4" was left alone on a line)
+    assert "Q6\u2060–\u2060Q7" in position.inner_text()
     assert position.bounding_box()["y"] < h1["y"] + h1["height"] + 40, "the part is named right under the H1"
     page.locator("[data-toc-toggle]").tap()
     toc = page.locator("#toc")
@@ -377,6 +379,35 @@ def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_th
         "a tap goes to the field"
     )
     context.close()
+
+
+def test_the_keyboard_never_leaves_a_control_under_the_pinned_summary(site):
+    """Review 31-h #2 (WCAG 2.4.11): tabbing through a lab at 390 px, six of Lab B's nineteen stops
+    sat under the summary pinned to the bottom of the screen; a reader typed into a field they
+    could not see. Every stop of the fixture's Lab E is scrolled clear of it."""
+    context, page = _open(site, "en/tut-labs.html#lab-cost-panel", **PHONE)
+    page.wait_for_selector("#lab-cost-panel.lab-js")
+    page.locator("#lab-cost-panel .lab-presets button").first.focus()
+    covered, pinned = [], 0
+    for _ in range(40):
+        stop = page.evaluate(
+            """() => { const a = document.activeElement, panel = a.closest('#lab-cost-panel');
+               if (!panel) return null;
+               const s = panel.querySelector('.lab-summary'), r = a.getBoundingClientRect();
+               const shown = getComputedStyle(s).display !== 'none' && getComputedStyle(s).visibility !== 'hidden';
+               const t = s.getBoundingClientRect();
+               return {name: a.id || a.textContent.trim().slice(0, 30), pinned: shown,
+                       under: shown && r.bottom > t.top + 1 && r.top < t.bottom}; }"""
+        )
+        if stop is None:
+            break
+        pinned += stop["pinned"]
+        if stop["under"]:
+            covered.append(stop["name"])
+        page.keyboard.press("Tab")
+    context.close()
+    assert pinned >= 3, "the summary was pinned while the keyboard went through the lab"
+    assert covered == [], f"controls under the pinned summary: {covered}"
 
 
 # ---------------------------------------------------------------- review item 6: evidence labels

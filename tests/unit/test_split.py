@@ -129,3 +129,28 @@ def test_the_open_data_addresses_follow_the_split(book):
     ]
     numbers = (book / "_site/en/numbers.html").read_text(encoding="utf-8")
     assert 'class="numbers-lab" href="ch14-more.html#lab-memory-panel?attention=gqa&amp;' in numbers
+
+
+def test_the_page_after_a_split_chapter_goes_back_to_its_last_part(book):
+    """Review 31-h #6: the last part's "next" led to the following page, whose "previous" led back
+    to the chapter's first part, not to the page the reader had just finished."""
+    for lang, title in (("zh", "下一章"), ("en", "Next chapter")):
+        folder = book / "content" / lang / "ch15"
+        folder.mkdir()
+        (folder / "00-next.md").write_text(
+            f"---\npage: ch15\ntitle: {title}\nstatus: draft\nlast_verified: 2026-07-29\n---\n\n"
+            f"## {title} {{#next}}\n\n{title}.\n",
+            encoding="utf-8",
+        )
+    edit(
+        book / "book.yaml",
+        "  - generated: bibliography\n",
+        "  - chapter: ch15\n  - generated: bibliography\n",
+    )
+    site = built(book)
+    for lang in ("zh", "en"):
+        after = (site / lang / "ch15.html").read_text(encoding="utf-8")
+        last = (site / lang / "ch14-more.html").read_text(encoding="utf-8")
+        assert re.search(r'<a rel="next" href="ch15.html">', last), lang
+        assert re.search(r'<a rel="prev" href="ch14-more.html">', after), lang
+        assert not re.search(r'<a rel="prev" href="ch14.html"', after), lang

@@ -83,7 +83,9 @@ def split_chapters(book: Book, output: Output) -> None:
         for index, split_page in enumerate(family.pages):
             texts[split_page.path] = _compose(chapter, family, index, book.strings.get(family.lang, {}))
     for path, text in sorted(texts.items()):
-        moved = _move_links(text, path, families, book.profile.site_url or "")
+        moved = _move_links(
+            _back_to_last_part(text, path, families), path, families, book.profile.site_url or ""
+        )
         if path in output:
             if moved != output.text(path):
                 output.whole.setdefault(path, output.text(path))
@@ -244,7 +246,8 @@ def _questions(part: SplitPage) -> str:
     numbers = [int(n) for n in QUESTION.findall(part.body)]
     if not numbers:
         return ""
-    return f"Q{numbers[0]}" if len(numbers) == 1 else f"Q{numbers[0]}–Q{numbers[-1]}"
+    # word joiners: "Q1–Q4" never breaks at its dash (review 31-h #8 left "Q4" alone on a line)
+    return f"Q{numbers[0]}" if len(numbers) == 1 else f"Q{numbers[0]}\u2060–\u2060Q{numbers[-1]}"
 
 
 def _part_name(part: SplitPage) -> str:
@@ -336,6 +339,27 @@ def _pager(chapter_pager: str, family: Family, index: int, strings: dict) -> str
         + "".join(parts)
         + f'<span class="pager-position">{count}</span></nav>'
     )
+
+
+PREV_LINK = re.compile(r'(<a rel="prev" href=")([^"#]+)(")')
+
+
+def _back_to_last_part(html: str, path: str, families: dict[str, Family]) -> str:
+    """The pager's "previous" of the page after a split chapter goes back to the chapter's last
+    part, the page a reader just finished, not to its first (review 31-h #6: the last part's
+    "next" and the following page's "previous" were not one chain)."""
+    pager = PAGER.search(html)
+    if pager is None:
+        return html
+    here = posixpath.dirname(path)
+
+    def back(match: re.Match) -> str:
+        family = families.get(posixpath.normpath(posixpath.join(here, match.group(2))))
+        if family is None or family.index_of(path) is not None:
+            return match.group(0)
+        return match.group(1) + posixpath.relpath(family.pages[-1].path, here or ".") + match.group(3)
+
+    return html[: pager.start()] + PREV_LINK.sub(back, pager.group(0)) + html[pager.end() :]
 
 
 def _move_links(html: str, path: str, families: dict[str, Family], site_url: str) -> str:
