@@ -71,13 +71,14 @@
   /* The place being read, as the switch carries it: the paragraph covering the line under the
      header (or, where the line falls between two, the next one starting in view), as
      "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
-     paragraphs, the entry covering that line (a glossary term, a row of the numbers page), whose id
+     paragraphs, the entry covering that line (a glossary term, a row of the numbers page, a work of
+     the bibliography), whose id
      the other language shares: "#term-…". Null at the top of the page. */
   function placeBeingRead() {
     if (window.scrollY < 1) return null;
     var line = coveredLine();
     var blocks = document.querySelectorAll("article [data-para]");
-    var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id]");
+    var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id], main li.bib-entry[id]");
     var found = null, below = null;
     /* an entry whose last few px show below the line shows its padding, not its text: it is read;
        so is a paragraph of which at most a line shows there, when the next one starts in view: the

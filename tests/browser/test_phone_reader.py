@@ -193,7 +193,12 @@ SHORT_PHONE = {**PHONE, "viewport": {"width": 390, "height": 600}}
 
 
 @pytest.mark.parametrize(
-    "path, entries", [("en/glossary.html", ".glossary-entry[id]"), ("zh/numbers.html", "tr.numbers-row[id]")]
+    "path, entries",
+    [
+        ("en/glossary.html", ".glossary-entry[id]"),
+        ("zh/numbers.html", "tr.numbers-row[id]"),
+        ("en/bibliography.html", "li.bib-entry[id]"),  # review 31-h #4: landed at the top of the page
+    ],
 )
 def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries):
     context, page = _open(site, path, **SHORT_PHONE)
@@ -408,6 +413,25 @@ def test_the_keyboard_never_leaves_a_control_under_the_pinned_summary(site):
     context.close()
     assert pinned >= 3, "the summary was pinned while the keyboard went through the lab"
     assert covered == [], f"controls under the pinned summary: {covered}"
+
+
+def test_a_tall_block_is_never_a_placeholder_so_the_page_keeps_its_length(site):
+    """Review 31-h #5: a lineage or the labs (3,900–6,500 px at 390 px) skipped while off screen
+    counted as a 24rem placeholder, so the page was thousands of px shorter than it is and the
+    scrollbar and the reading point jumped as the reader came near. Such a block has its real
+    height before the reader reaches it."""
+    context, page = _open(site, "en/ch1.html", **PHONE)  # Lab A far below the first screen
+    page.wait_for_timeout(300)
+    unseen = page.evaluate("() => document.querySelector('.labs').getBoundingClientRect().height")
+    page.evaluate(
+        "() => document.querySelectorAll('[data-skippable] > *').forEach(b => b.classList.add('laid-out'))"
+    )
+    laid_out = page.evaluate("() => document.querySelector('.labs').getBoundingClientRect().height")
+    context.close()
+    assert laid_out > 600, f"the fixture's labs are taller than the placeholder: {laid_out}"
+    assert abs(unseen - laid_out) < 2, (
+        f"the labs counted as {unseen:.0f} px before the reader came, {laid_out:.0f} after"
+    )
 
 
 # ---------------------------------------------------------------- review item 6: evidence labels
