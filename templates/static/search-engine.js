@@ -32,7 +32,7 @@
   var HAS_HAN = new RegExp("[" + HAN + "]");
   var QUESTION_WORDS = /^(a|an|the|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么") */
-  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|什么|这么|那么|多少|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|什么|这么|那么|多少|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
