@@ -231,9 +231,10 @@
     clearTimeout(hideTimer);
     withData(function () {
       if (!fill(link)) { if (owner === link) hide(); return; }
-      if (owner && owner !== link) owner.removeAttribute("aria-describedby");
+      if (owner && owner !== link) { owner.removeAttribute("aria-describedby"); expanded(owner, "false"); }
       owner = link;
       link.setAttribute("aria-describedby", "cite-card");
+      expanded(link, "true");
       card.hidden = false;
       place(link);
     });
@@ -242,8 +243,14 @@
   function hide() {
     if (!card) return;
     card.hidden = true;
-    if (owner) owner.removeAttribute("aria-describedby");
+    if (owner) { owner.removeAttribute("aria-describedby"); expanded(owner, "false"); }
     owner = null;
+  }
+
+  /* a claim's "⋯" says whether the card it opens is open (review 31-h #10) */
+  function expanded(link, value) {
+    var more = link.parentNode && link.parentNode.querySelector(":scope > .claim-more");
+    if (more) more.setAttribute("aria-expanded", value);
   }
 
   function scheduleHide() {

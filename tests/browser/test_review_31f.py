@@ -34,13 +34,16 @@ def test_the_claim_badge_more_cue_is_a_button_that_opens_the_claim_card(site, la
         assert len(name) > 3, "the button has an accessible name"
         box = more.bounding_box()
         assert box["height"] >= 24 and box["width"] >= 24, box
+        assert more.get_attribute("aria-expanded") == "false", "review 31-h #10: it says it is closed"
         more.tap()
         card = page.locator("#cite-card")
         card.wait_for(state="visible", timeout=3000)
+        assert more.get_attribute("aria-expanded") == "true", "and that its card is open"
         setting = claim.locator(".claim-setting").evaluate("s => s.firstChild.textContent")
         assert setting.strip()[-12:] in card.inner_text(), "the card shows the folded setting"
         page.locator(".cite-card-close").tap()
         card.wait_for(state="hidden", timeout=3000)
+        assert more.get_attribute("aria-expanded") == "false"
         claim.locator(".badge-claim").tap()
         card.wait_for(state="visible", timeout=3000)
         more.tap()

@@ -86,9 +86,7 @@ def _claim_more(state, setting: str) -> str:
     if not _long(setting):
         return ""
     name = escape(state.ui("claim_more"))
-    return (
-        f'<button type="button" class="claim-more" aria-label="{name}" data-pagefind-ignore>\u22ef</button>'
-    )
+    return f'<button type="button" class="claim-more" aria-label="{name}" aria-expanded="false" data-pagefind-ignore>\u22ef</button>'
 
 
 def _setting(state, claims: list, covers: str = "") -> str:
