@@ -448,7 +448,8 @@
     return true;
   }
 
-  /* A box that scrolls sideways (a wide formula or table) or the phone header's strip of links:
+  /* A box that scrolls sideways (a wide formula or table), the phone header's strip of links or the
+     glossary's A–Z bar on a phone:
      which of its edges has more beyond it (data-more="end", "start", "both" or "none"; the
      stylesheet fades that edge). A box that overflows is a named group a keyboard can scroll. Measured
      when the browser lays a box out (a skipped block's boxes when they come near the screen) and as it
@@ -476,7 +477,9 @@
       var box = seen.box, more = seen.more;
       if (seen.scroll >= 0) box.scrollLeft = seen.scroll;
       if (box.getAttribute("data-more") !== more) box.setAttribute("data-more", more);
-      if (box.classList.contains("site-nav")) return;
+      /* a strip of links (the header's, the glossary's letters) is a navigation landmark already,
+         and its links take the keyboard: it is not made a scrollable group */
+      if (box.tagName === "NAV") return;
       var frame = box.parentElement;
       if (frame && frame.classList.contains("scroll-frame")) {
         /* written only when changed: a custom property restyles the frame's whole box */
@@ -496,7 +499,7 @@
       }
     }
     function mark(box) { apply(measure(box)); }
-    var boxes = document.querySelectorAll(".math-block, .table-scroll, .site-header:not(.has-toc) .site-nav");
+    var boxes = document.querySelectorAll(".math-block, .table-scroll, .site-header:not(.has-toc) .site-nav, .glossary-letters");
     if (!boxes.length) return;
     var observer = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
       entries.map(function (entry) { return measure(entry.target); }).forEach(apply);

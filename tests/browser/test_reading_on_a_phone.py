@@ -121,6 +121,30 @@ def test_the_glossary_letters_stay_under_the_header(site, size):
         context.close()
 
 
+def test_the_glossary_letters_say_when_more_lie_beyond_an_edge(site):
+    """Review 31-h #13: on a phone the A–Z bar scrolls sideways with no scrollbar, and nothing said
+    that letters lay past its edge. Each edge with more beyond it casts a shadow; a bar that fits
+    casts none. (The fixture's seven letters overflow a 220 px window and fit a 390 px one.)"""
+    narrow = {**PHONE, "viewport": {"width": 220, "height": 700}}
+    for options, beyond in ((narrow, ["end", "start"]), (PHONE, ["none"])):
+        context, page = _open(site, "en/glossary.html", **options)
+        try:
+            bar = page.locator(".glossary-letters")
+            page.evaluate(TWO_FRAMES)
+            seen = [bar.get_attribute("data-more"), bar.evaluate("b => getComputedStyle(b).boxShadow")]
+            if beyond != ["none"]:
+                bar.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+                page.evaluate(TWO_FRAMES)
+                seen += [bar.get_attribute("data-more"), bar.evaluate("b => getComputedStyle(b).boxShadow")]
+            assert seen[0::2] == beyond, seen
+            assert bar.get_attribute("role") is None, "still a navigation landmark, not a scrollable group"
+            assert all(
+                (shadow != "none") is (more != "none") for more, shadow in zip(seen[0::2], seen[1::2])
+            ), seen
+        finally:
+            context.close()
+
+
 @pytest.mark.parametrize("path", ["en/bibliography.html", "zh/glossary.html"])
 def test_a_reference_page_column_is_centred_on_a_desk(site, path):
     context, page = _open(site, path, **LAPTOP)
