@@ -139,7 +139,8 @@ def test_the_glossary_letters_say_when_more_lie_beyond_an_edge(site):
             assert seen[0::2] == beyond, seen
             assert bar.get_attribute("role") is None, "still a navigation landmark, not a scrollable group"
             assert all(
-                (shadow != "none") is (more != "none") for more, shadow in zip(seen[0::2], seen[1::2])
+                (shadow != "none") is (more != "none")
+                for more, shadow in zip(seen[0::2], seen[1::2], strict=True)
             ), seen
         finally:
             context.close()

@@ -411,3 +411,25 @@ def test_a_problem_inside_a_list_table_or_quotation_is_located_on_its_source_lin
     assert f"content/en/caching/00-caching.md:11:{column}: error[term.unknown]" in result.stderr, (
         result.stderr
     )
+
+
+def test_an_alias_beside_an_abbreviation_is_no_expansion_but_the_names_own_words_are(workshop):
+    """Review 31-i's pass: 'producing the first token … most of TTFT' counted as explained, since
+    "first token" is an alias of TTFT; only the long name says what an abbreviation stands for. A
+    phrase that goes on with the name's own words ("HR rate") is the name's short form, and the
+    build adds nothing inside it either."""
+    edit(
+        workshop / "ledger/glossary.md",
+        "    en: hit rate\n",
+        "    en: hit rate\n    abbr: HR\n    aliases: {en: [hits]}\n",
+    )
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "A cache keeps answers close to where they are asked for.", "Its hits make up its HR.")
+    assert [p.code for p in reports(assemble(workshop))["terms"].problems] == [
+        "gate.terms.unexplained-abbreviation"
+    ]
+    edit(page, "Its hits make up its HR.", "Its HR rate is what it saves.")
+    result = assemble(workshop)
+    assert reports(result)["terms"].problems == []
+    edit(page, "Its HR rate is what it saves.", "Its {{term:hit-rate}} rate is what it saves.")
+    assert "term-expansion" not in assemble(workshop).output.text("en/caching.html")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from html import escape
 
 from ..diagnostics import closest
@@ -271,7 +270,6 @@ def _render_term(state, use) -> str:
 
 
 OPENING_BRACKETS = ("(", "（")
-NEXT_WORD = re.compile(r"[A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2}")
 
 
 def _expansion(state, key: str, term, shown: str) -> str:
@@ -290,11 +288,10 @@ def _expansion(state, key: str, term, shown: str) -> str:
     if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
         return ""
     state.expanded.add(key)
-    next_word = NEXT_WORD.match(after)
     if (
         after.startswith(OPENING_BRACKETS)
         or before.endswith(OPENING_BRACKETS)
-        or (next_word and next_word.group(0).casefold() in name.casefold())
+        or term.named_by_what_follows(state.lang, after)
     ):
         return ""
     return f'<span class="term-expansion">{escape(state.ui("term_expansion").format(name=name))}</span>'

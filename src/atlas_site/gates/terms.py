@@ -74,7 +74,10 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                     names_a_target = event.linked or (event.location.path, event.location.line) in headings
                     if (page, term.id) not in met and not names_a_target:
                         met.add((page, term.id))
-                        problem = _unexplained(term, token, event.text, lang, f"{lang}/{page_id}", where)
+                        after = event.text[offset + len(token) :]
+                        problem = _unexplained(
+                            term, token, event.text, after, lang, f"{lang}/{page_id}", where
+                        )
                         if problem is not None:
                             problems.append(problem)
                     continue
@@ -119,14 +122,13 @@ def _heading_lines(page) -> set[tuple[str, int]]:
     }
 
 
-def _unexplained(term, token: str, text: str, lang: str, page: str, where) -> Diagnostic | None:
+def _unexplained(term, token: str, text: str, after: str, lang: str, page: str, where) -> Diagnostic | None:
     """A problem when the first use of a glossary abbreviation on a page is bare: a reader on a
     phone or on paper never sees the <dfn>'s title, so the page says what it stands for there,
     either as {{term:id}} (which adds the long name) or in the prose's own words."""
     name = term.expansion(lang)
-    if name is None or any(
-        form.casefold() in text.casefold() for form in (name, *term.aliases.get(lang, ()))
-    ):
+    # the long name itself: an alias is no expansion ("the first token" is not "time to first token")
+    if name is None or name.casefold() in text.casefold() or term.named_by_what_follows(lang, after):
         return None
     return Diagnostic(
         where,

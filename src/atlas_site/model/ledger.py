@@ -21,6 +21,10 @@ SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = int | float
 
 
+# the word after an abbreviation: a Latin word, or two Chinese characters
+NEXT_WORD = re.compile(r"[A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2}")
+
+
 class Setting(Frozen):
     """The experimental setting a number belongs to; zh/en are the sentences readers see."""
 
@@ -279,6 +283,13 @@ class Term(Frozen):
     abbr: str | None = None
     definition: Localized
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+    def named_by_what_follows(self, lang: str, after: str) -> bool:
+        """Whether the words after the abbreviation go on with its name's own words ("PD
+        disaggregation", "PD 分离"): the phrase is the name's short form, and a long name in
+        brackets between its words would split it."""
+        name, word = self.expansion(lang), NEXT_WORD.match(after.lstrip())
+        return bool(name and word and word.group(0).casefold() in name.casefold())
 
     def expansion(self, lang: str) -> str | None:
         """The words an abbreviation stands for in `lang`, written after its first use on a page
