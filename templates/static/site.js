@@ -86,7 +86,11 @@
        left under the header, and the twin page opened a paragraph early) */
     function sectionKey(block) { var key = block.getAttribute("data-para"); return key.slice(0, key.lastIndexOf(".")); }
     for (var i = 0; i < entries.length; i++) {
-      var box = entries[i].getBoundingClientRect(), after = entries[i + 1], slack = blocks.length ? 0 : 12;
+      /* an entry (a term, a work, a row) more than half of which has gone up under the header is
+         behind the reader: the one after it is being read (reviews 31-h #4, 31-i #4: the switch
+         carried the entry whose last lines showed at the top, and the other language, which sorts
+         its entries differently, opened several entries away) */
+      var box = entries[i].getBoundingClientRect(), after = entries[i + 1], slack = blocks.length ? 0 : Math.max(12, box.height / 2);
       if (blocks.length && box.bottom > line && box.top <= line && after && sectionKey(after) === sectionKey(entries[i]) &&
           after.getBoundingClientRect().top < window.innerHeight) {
         slack = Math.min(box.height / 2, parseFloat(getComputedStyle(entries[i]).lineHeight) || 0);

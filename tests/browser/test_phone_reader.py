@@ -200,15 +200,19 @@ SHORT_PHONE = {**PHONE, "viewport": {"width": 390, "height": 600}}
         ("en/bibliography.html", "li.bib-entry[id]"),  # review 31-h #4: landed at the top of the page
     ],
 )
-def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries):
+@pytest.mark.parametrize("tail", [0, 0.3])
+def test_switch_on_a_reference_page_keeps_the_entry(site, path, entries, tail):
+    """`tail`: the share of the entry before it still showing under the header: a reader who has
+    scrolled most of an entry away reads the next one (reviews 31-h #4, 31-i #4)."""
     context, page = _open(site, path, **SHORT_PHONE)
     _scroll_by_hand(
         page,
-        """(selector) => { const all = [...document.querySelectorAll(selector)];
-           const entry = all[Math.floor(all.length * 0.6)];
-           const line = document.querySelector('.site-header').getBoundingClientRect().bottom;
-           window.scrollBy(0, entry.getBoundingClientRect().top - line + 5); }""",
-        entries,
+        """([selector, tail]) => { const all = [...document.querySelectorAll(selector)];
+           const at = Math.floor(all.length * 0.6), entry = all[at], before = all[at - 1].getBoundingClientRect();
+           const line = Math.max(...[...document.querySelectorAll('.site-header, [data-sticky]')]
+             .map(b => b.getBoundingClientRect()).filter(b => b.height && b.top <= 80).map(b => b.bottom));
+           window.scrollBy(0, entry.getBoundingClientRect().top - line + 5 - (tail ? tail * before.height : 0)); }""",
+        [entries, tail],
     )
     wanted = page.evaluate(
         """(selector) => { const all = [...document.querySelectorAll(selector)]; return all[Math.floor(all.length * 0.6)].id; }""",
