@@ -70,6 +70,7 @@ def test_a_source_read_in_part_says_how_far_beside_its_claim_and_in_its_card(min
         assert '<time datetime="2026-10-02">2026-10-02</time>' in setting
         card = _card(site, lang, "r83")
         assert card["scope"].endswith(SCOPE[lang]), card
+        assert SCOPE[lang] in (site / f"{lang}/bibliography.html").read_text(encoding="utf-8")
     # the same scope on a resolved, fixed document: its text can be checked later, so nothing is said
     edit(mini / "sources/references.yaml", "  url_status: unresolved\n", "  url_status: known\n")
     edit(
@@ -81,3 +82,7 @@ def test_a_source_read_in_part_says_how_far_beside_its_claim_and_in_its_card(min
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
     setting = _setting((site / "en/ch14.html").read_text(encoding="utf-8"), "vendor-throughput")
     assert "about the source" not in setting, setting
+    # nor on its card or in the bibliography (review 30-l #1: notes on how each paper was read)
+    for lang in ("zh", "en"):
+        assert _card(site, lang, "r83").get("scope") is None
+        assert SCOPE[lang] not in (site / f"{lang}/bibliography.html").read_text(encoding="utf-8")

@@ -55,7 +55,9 @@ def render_bibliography(
                         "title": _document(r.title_in(lang), work.title, len(ledger)),
                         "accessed": r.accessed,
                         "material_date": r.material_date_in(lang),
-                        "scope": r.scope[lang] if r.scope else None,
+                        # as the citation cards: only where the text cannot be checked later (review
+                        # 30-l #1: 69 notes on how each paper was read were the book's process)
+                        "scope": r.scope[lang] if r.scope_at_every_use and r.scope else None,
                         # "as recorded when the source was read" says nothing a reader can use
                         "url_status": (
                             None if r.url_status == "seed" else book.ui(f"url_status.{r.url_status}", lang)
