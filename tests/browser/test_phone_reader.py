@@ -26,16 +26,9 @@ def site(reader_site):
 # ---------------------------------------------------------------- review item 2: search on a phone
 
 
-@pytest.mark.parametrize("lang, query", [("zh", "显存"), ("en", "request")])
-def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, query):
-    """Queries with more results than a phone screen holds (the list must scroll)."""
-    context, page = _open(site, f"{lang}/ch1-fleet.html", **PHONE)
-    page.locator("#search-input").tap()
-    page.fill("#search-input", query)
-    page.wait_for_selector(".search-result", timeout=30000)
-    page.wait_for_function("() => !document.querySelector('[data-search]').classList.contains('is-busy')")
-    sheet = page.evaluate(
-        """() => {
+# what the open search shows: its box, its list, its close controls (the input's own clear button
+# is a pseudo-element getComputedStyle cannot reach: hidden by a rule that applies at this width)
+SEARCH_OPEN = """() => {
       const form = document.querySelector('[data-search]'), list = form.querySelector('.search-results');
       const box = form.getBoundingClientRect(), items = list.getBoundingClientRect();
       const input = form.querySelector('input');
@@ -53,7 +46,17 @@ def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, q
               nativeClear: !hidden,
               overflow: document.documentElement.scrollWidth};
     }"""
-    )
+
+
+@pytest.mark.parametrize("lang, query", [("zh", "显存"), ("en", "request")])
+def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, query):
+    """Queries with more results than a phone screen holds (the list must scroll)."""
+    context, page = _open(site, f"{lang}/ch1-fleet.html", **PHONE)
+    page.locator("#search-input").tap()
+    page.fill("#search-input", query)
+    page.wait_for_selector(".search-result", timeout=30000)
+    page.wait_for_function("() => !document.querySelector('[data-search]').classList.contains('is-busy')")
+    sheet = page.evaluate(SEARCH_OPEN)
     assert sheet["box"] == [0, 0, 390, 844], f"the open search covers the window: {sheet['box']}"
     assert re.fullmatch(r"rgb\(\d+, \d+, \d+\)", sheet["background"]), "an opaque sheet, not the page beneath"
     assert sheet["closes"] == 1 and not sheet["nativeClear"], "one close control, not two"
@@ -63,6 +66,17 @@ def test_phone_search_is_a_full_height_sheet_with_one_close_button(site, lang, q
     page.wait_for_function("() => !document.querySelector('.search-result')")
     assert page.locator(".search").bounding_box()["height"] < 60, "the close button closes the sheet"
     context.close()
+
+
+def test_desktop_search_has_one_close_control(site):
+    """Review 31-i #8: at 1280 px the box's own clear "×" stood beside the close button."""
+    context, page = _open(site, "en/ch1.html", **DESK)
+    page.locator("#search-input").click()
+    page.fill("#search-input", "cache")
+    page.wait_for_selector(".search-result", timeout=30000)
+    shown = page.evaluate(SEARCH_OPEN)
+    context.close()
+    assert shown["closes"] == 1 and not shown["nativeClear"], "one close control, not two"
 
 
 # ---------------------------------------------------------------- review item 3: a split chapter's pages
