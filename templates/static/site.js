@@ -337,6 +337,23 @@
     schedule(); /* in the next frame, with its layout: reading positions now would force one at startup */
   }
 
+  /* On a desk the contents stand in a sidebar that scrolls on its own: a chapter published as
+     several pages lists all its parts there, and the part being read (.toc-here) may lie below the
+     sidebar's fold (review 31-i #11: Part 7 of 8 never showed). It is brought into view once, when
+     the page has loaded and is laid out (read, then write: no layout forced). */
+  function revealCurrentPart() {
+    var here = document.querySelector(".toc .toc-here");
+    var toc = here && here.closest(".toc");
+    if (!toc) return;
+    window.addEventListener("load", function () {
+      window.requestAnimationFrame(function () {
+        var frame = toc.getBoundingClientRect(), box = here.getBoundingClientRect();
+        if (toc.scrollHeight <= toc.clientHeight + 1 || (box.top >= frame.top && box.bottom <= frame.bottom)) return;
+        toc.scrollTop += box.top - frame.top - 16;
+      });
+    });
+  }
+
   /* Phones: the contents open under the header; Escape, a link or a tap outside closes them and
      focus goes back to the button. */
   function setupContentsPanel() {
@@ -648,6 +665,7 @@
     keepTargetsInPlace();
     setupSectionTracking();
     setupContentsPanel();
+    revealCurrentPart();
     setupPrint();
     setupQuestionCards();
   });

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from conftest import TWO_FRAMES
 from conftest import open_page as _open
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -442,3 +443,26 @@ def test_print_shows_the_address_and_the_works_cited_and_keeps_figures_small(sit
         assert page.locator(".print-refs").is_hidden(), "the list is for paper only"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("path", ["en/ch1-summary.html", "zh/ch1-summary.html"])
+def test_the_sidebar_shows_the_part_being_read(site, path):
+    """Review 31-i #11: on a desk the sidebar lists every part of a split chapter and scrolls on its
+    own; the part being read lay below its fold ("Part 7 of 8" never showed). In a window too short
+    for the whole list, it is in the sidebar's view once the page has loaded, and the page itself
+    has not moved."""
+    context, page = _open(site, path, viewport={"width": 1280, "height": 360})
+    try:
+        page.wait_for_function(TWO_FRAMES)
+        seen = page.evaluate(
+            """() => { const toc = document.querySelector('.toc'), here = toc.querySelector('.toc-here');
+              const frame = toc.getBoundingClientRect(), box = here.querySelector('.toc-part-title').getBoundingClientRect();
+              return {overflows: toc.scrollHeight > toc.clientHeight + 1, inView: box.top >= frame.top - 1 && box.bottom <= frame.bottom + 1,
+                      scrollY: window.scrollY}; }"""
+        )
+    finally:
+        context.close()
+    assert seen["overflows"], (
+        "the window is short enough for the sidebar to scroll: the test proves something"
+    )
+    assert seen["inView"] and seen["scrollY"] == 0, seen
