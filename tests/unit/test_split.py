@@ -154,3 +154,31 @@ def test_the_page_after_a_split_chapter_goes_back_to_its_last_part(book):
         assert re.search(r'<a rel="next" href="ch15.html">', last), lang
         assert re.search(r'<a rel="prev" href="ch14-more.html">', after), lang
         assert not re.search(r'<a rel="prev" href="ch14.html"', after), lang
+
+
+def test_the_last_part_names_the_series_its_next_page_opens(book):
+    """Review 31-i #12: "Next: Overview & cost" on the chapter's last page did not say that the
+    reader was leaving the chapter for the tutorial; a next page in another series is named with
+    its series. The chapter's own parts are not."""
+    for lang, title in (("zh", "入门"), ("en", "Basics")):
+        folder = book / "content" / lang / "tut-a"
+        folder.mkdir()
+        (folder / "00.md").write_text(
+            f"---\npage: tut-a\ntitle: {title}\nstatus: draft\nlast_verified: 2026-07-29\n---\n\n"
+            f"## {title} {{#basics}}\n\n{title}.\n",
+            encoding="utf-8",
+        )
+    edit(
+        book / "book.yaml",
+        "  - generated: bibliography\n",
+        '  - series: tut\n    title: {zh: "样书教程", en: "Sample tutorial"}\n    pages: [tut-a]\n'
+        "  - generated: bibliography\n",
+    )
+    site = built(book)
+    for lang, entering in (("zh", "样书教程 · 入门 →"), ("en", "Sample tutorial · Basics →")):
+        last = (site / lang / "ch14-more.html").read_text(encoding="utf-8")
+        first = (site / lang / "ch14.html").read_text(encoding="utf-8")
+        assert re.search(
+            rf'<a rel="next" href="tut-a.html"><span class="pager-dir">[^<]+</span> {entering}</a>', last
+        ), lang
+        assert "样书教程 ·" not in first and "Sample tutorial ·" not in first, "the next part is no series"

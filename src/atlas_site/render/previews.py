@@ -80,7 +80,7 @@ def preview_data(book: Book, lang: str, pages_html, wanted: set[str]) -> dict:
         entry = registry.entry(number)
         assert entry is not None  # the number comes from the registry itself
         # how far a living or unresolved document was read (a fixed one's text can be checked)
-        scope = entry.scope if entry.scope_at_every_use else None
+        scope = getattr(entry, "scope", None) if entry.scope_at_every_use else None
         work = registry.works[entry.work]
         verified = book.ui("verified_on", lang).replace("{date}", entry.last_verified.isoformat())
         sources[number] = {

@@ -136,6 +136,18 @@ def _lists_cited(book: Book, lang: str, cites: CiteIndex) -> list[dict]:
     ]
 
 
+def _entering(book: Book, lang: str, part, following) -> str | None:
+    """The name of the series the next page opens, when it is not the part being read: the last
+    page of a chapter says "Next: Token factory · Overview" (review 31-i #12: "Next: Overview &
+    cost" left a reader unaware they were leaving Chapter 14)."""
+    if following is None:
+        return None
+    other = book.part_of(following.id)
+    if other is None or other is part or not other.series or other.title is None:
+        return None
+    return other.title[lang]
+
+
 def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
     """The works one page cites, in the order it first cites them, with the labels it uses: the
     list printed at the end of the page so that "[N25]" can be looked up on paper."""
@@ -204,6 +216,7 @@ def render_site(
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
                     next=pages[position + 1] if position + 1 < len(pages) else None,
+                    entering=_entering(book, lang, part, pages[position + 1] if position + 1 < len(pages) else None),
                     scripts=scripts,
                     styles=styles,
                     cited=_works_cited(book, state.cites),
