@@ -207,6 +207,7 @@ def render_site(
                 )
                 scripts, styles = page_assets(parsed_page, lang)
                 part = book.part_of(page.id)
+                following = pages[position + 1] if position + 1 < len(pages) else None
                 html = env.get_template("page.html.j2").render(
                     **frame(book, lang, page.output_path, page.id, page.meta.title, page.meta.description),
                     page=page,
@@ -215,8 +216,8 @@ def render_site(
                     series=series_of(book, lang, page.id),
                     toc=[s for s in parsed_page.sections if s.level == 2],
                     prev=pages[position - 1] if position > 0 else None,
-                    next=pages[position + 1] if position + 1 < len(pages) else None,
-                    entering=_entering(book, lang, part, pages[position + 1] if position + 1 < len(pages) else None),
+                    next=following,
+                    entering=_entering(book, lang, part, following),
                     scripts=scripts,
                     styles=styles,
                     cited=_works_cited(book, state.cites),
