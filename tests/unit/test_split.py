@@ -131,22 +131,23 @@ def test_the_open_data_addresses_follow_the_split(book):
     assert 'class="numbers-lab" href="ch14-more.html#lab-memory-panel?attention=gqa&amp;' in numbers
 
 
+def _page_after_the_chapter(book: Path, page_id: str, titles: dict[str, str], part: str) -> None:
+    """A one-section page in each language, published as `part` (book.yaml) right after the chapter."""
+    for lang, title in titles.items():
+        folder = book / "content" / lang / page_id
+        folder.mkdir()
+        (folder / "00.md").write_text(
+            f"---\npage: {page_id}\ntitle: {title}\nstatus: draft\nlast_verified: 2026-07-29\n---\n\n"
+            f"## {title} {{#start}}\n\n{title}.\n",
+            encoding="utf-8",
+        )
+    edit(book / "book.yaml", "  - generated: bibliography\n", part + "  - generated: bibliography\n")
+
+
 def test_the_page_after_a_split_chapter_goes_back_to_its_last_part(book):
     """Review 31-h #6: the last part's "next" led to the following page, whose "previous" led back
     to the chapter's first part, not to the page the reader had just finished."""
-    for lang, title in (("zh", "下一章"), ("en", "Next chapter")):
-        folder = book / "content" / lang / "ch15"
-        folder.mkdir()
-        (folder / "00-next.md").write_text(
-            f"---\npage: ch15\ntitle: {title}\nstatus: draft\nlast_verified: 2026-07-29\n---\n\n"
-            f"## {title} {{#next}}\n\n{title}.\n",
-            encoding="utf-8",
-        )
-    edit(
-        book / "book.yaml",
-        "  - generated: bibliography\n",
-        "  - chapter: ch15\n  - generated: bibliography\n",
-    )
+    _page_after_the_chapter(book, "ch15", {"zh": "下一章", "en": "Next chapter"}, "  - chapter: ch15\n")
     site = built(book)
     for lang in ("zh", "en"):
         after = (site / lang / "ch15.html").read_text(encoding="utf-8")
@@ -160,19 +161,11 @@ def test_the_last_part_names_the_series_its_next_page_opens(book):
     """Review 31-i #12: "Next: Overview & cost" on the chapter's last page did not say that the
     reader was leaving the chapter for the tutorial; a next page in another series is named with
     its series. The chapter's own parts are not."""
-    for lang, title in (("zh", "入门"), ("en", "Basics")):
-        folder = book / "content" / lang / "tut-a"
-        folder.mkdir()
-        (folder / "00.md").write_text(
-            f"---\npage: tut-a\ntitle: {title}\nstatus: draft\nlast_verified: 2026-07-29\n---\n\n"
-            f"## {title} {{#basics}}\n\n{title}.\n",
-            encoding="utf-8",
-        )
-    edit(
-        book / "book.yaml",
-        "  - generated: bibliography\n",
-        '  - series: tut\n    title: {zh: "样书教程", en: "Sample tutorial"}\n    pages: [tut-a]\n'
-        "  - generated: bibliography\n",
+    _page_after_the_chapter(
+        book,
+        "tut-a",
+        {"zh": "入门", "en": "Basics"},
+        '  - series: tut\n    title: {zh: "样书教程", en: "Sample tutorial"}\n    pages: [tut-a]\n',
     )
     site = built(book)
     for lang, entering in (("zh", "样书教程 · 入门 →"), ("en", "Sample tutorial · Basics →")):
