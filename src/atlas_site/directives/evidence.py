@@ -279,9 +279,8 @@ def _expansion(state, key: str, term, shown: str) -> str:
     (time to first token)" or "BF16 (2 bytes)" say it, or say what the reader needs there; nor when
     it goes on with the name's own words ("PD disaggregation"). Inside brackets ("(the SLO)") it
     waits for the next use rather than nest one bracket in another."""
-    name = term.expansion(state.lang)
-    everyday = term.abbr in state.book.profile.glossary.common  # CPU, SSD: readers know them
-    if name is None or everyday or DEGREE.sub("", shown) != term.abbr:
+    name = state.book.spelt_out(term, state.lang)
+    if name is None or DEGREE.sub("", shown) != term.abbr:
         state.expanded.add(key)
         return ""
     after, before = state.next_text.lstrip(), state.prev_text.rstrip()

@@ -53,7 +53,7 @@ def cited_names(book) -> set[str]:
 def check_abbreviations(ctx: GateContext) -> GateReport:
     known = glossary_tokens(ctx.book) | cited_names(ctx.book)
     common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
-    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr and term.abbr not in common}
+    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr}
     problems, seen_tokens, common_uses = [], 0, 0
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
         reported, met = set(), set()
@@ -76,7 +76,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         met.add((page, term.id))
                         after = event.text[offset + len(token) :]
                         problem = _unexplained(
-                            term, token, event.text, after, lang, f"{lang}/{page_id}", where
+                            ctx.book, term, token, event.text, after, lang, f"{lang}/{page_id}", where
                         )
                         if problem is not None:
                             problems.append(problem)
@@ -122,11 +122,13 @@ def _heading_lines(page) -> set[tuple[str, int]]:
     }
 
 
-def _unexplained(term, token: str, text: str, after: str, lang: str, page: str, where) -> Diagnostic | None:
+def _unexplained(
+    book, term, token: str, text: str, after: str, lang: str, page: str, where
+) -> Diagnostic | None:
     """A problem when the first use of a glossary abbreviation on a page is bare: a reader on a
     phone or on paper never sees the <dfn>'s title, so the page says what it stands for there,
     either as {{term:id}} (which adds the long name) or in the prose's own words."""
-    name = term.expansion(lang)
+    name = book.spelt_out(term, lang)
     # the long name itself: an alias is no expansion ("the first token" is not "time to first token")
     if name is None or name.casefold() in text.casefold() or term.named_by_what_follows(lang, after):
         return None

@@ -111,6 +111,15 @@ class Book(Frozen):
     def part_of(self, page_id: str) -> Part | None:
         return self.profile.part_of(page_id)
 
+    def spelt_out(self, term, lang: str) -> str | None:
+        """The long name readers meet after a term's abbreviation at its first use on a page, or
+        None: no abbreviation, a name that already holds it, or an everyday one (book.yaml
+        `glossary: common`: CPU, PDF) that readers know. The renderer writes it and the terms gate
+        asks for it, from here."""
+        if term.abbr in self.profile.glossary.common:
+            return None
+        return term.expansion(lang)
+
     def ui(self, key: str, lang: str) -> str:
         """An interface string of the templates (templates/strings/<lang>.yaml)."""
         return self.strings[lang][key]

@@ -288,7 +288,7 @@ class Term(Frozen):
         """Whether the words after the abbreviation go on with its name's own words ("PD
         disaggregation", "PD 分离"): the phrase is the name's short form, and a long name in
         brackets between its words would split it."""
-        name, word = self.expansion(lang), NEXT_WORD.match(after.lstrip())
+        name, word = self.names.get(lang), NEXT_WORD.match(after.lstrip())
         return bool(name and word and word.group(0).casefold() in name.casefold())
 
     def expansion(self, lang: str) -> str | None:

@@ -79,7 +79,7 @@ def _render_parts(
         if index:
             html.append(between)
         if between:
-            carried = carried[:7] + [[]]  # each part is a page: its abbreviations are spelt out again
+            carried = RenderState.on_a_new_page(carried)
         uses = [u for u in parsed_page.uses if u.location.path == part.path]
         notices = [
             (s.id, state.notices[s.id])

@@ -114,6 +114,12 @@ class RenderState:
             sorted(self.expanded),
         ]
 
+    @staticmethod
+    def on_a_new_page(carried: list) -> list:
+        """What one part leaves for the next when the next is published as a page of its own (a
+        split chapter): its abbreviations are spelt out again; the rest carries on."""
+        return carried[:7] + [[]]
+
     def resume(self, carried: list) -> None:
         self.section = carried[0]
         self.defined, self.noted = set(carried[1]), set(carried[2])

@@ -133,7 +133,7 @@ class _Indexer:
                     f"one of {', '.join(REGISTRY.of_form('container'))}",
                 )
             elif token.type == "inline":
-                self.inline(part, token)
+                self.inline(part, token, lines)
 
     def heading(self, part, token, inline) -> None:
         location = _where(part, token.map[0])
@@ -197,18 +197,16 @@ class _Indexer:
         src = str(child.attrGet("src") or "")
         self.parsed.images.append((src, _image_location(part, token, src)))
 
-    def unfinished_directives(self, part, token, text: str, offset: int) -> None:
+    def unfinished_directives(self, part, token, text: str, offset: int, lines: list[str]) -> None:
         """`{{name…` left in the text is a directive the parser could not read: a reader would see it
         raw. In a table row a bare '|' ends the cell, which cuts {{term:id|text}} in two."""
         for match in UNFINISHED_DIRECTIVE.finditer(text):
-            line0, col = inline_location(token, offset + match.start(), part.body.split("\n"))
-            lines = part.body.split("\n")
-            at = lines[line0].find(match.group(0)) if line0 < len(lines) else -1
+            line0, col = inline_location(token, offset + match.start(), lines)
             in_table = line0 < len(lines) and lines[line0].lstrip().startswith("|")
             self.problem(
                 part,
                 line0,
-                at + 1 if at >= 0 else col,
+                col,
                 "directive.unfinished",
                 f"'{match.group(0)}' does not end with '}}}}': a reader would see it as raw text",
                 "in a table row write the '|' of {{term:id|text}} as '\\|' (a bare '|' ends the cell)"
@@ -216,9 +214,8 @@ class _Indexer:
                 else "close it with '}}', or write {{name:argument}} as the directive list shows",
             )
 
-    def inline(self, part, token) -> None:
+    def inline(self, part, token, lines: list[str]) -> None:
         position = 0  # where the previous child's text was found in the inline's source
-        lines = part.body.split("\n")
         linked = 0  # depth of the links the child stands in
         for child in token.children or []:
             if child.type == "cite":
@@ -252,7 +249,9 @@ class _Indexer:
             elif child.type in ("text", "code_inline") and child.content.strip():
                 found = token.content.find(child.content, position)  # the next link is looked for after it
                 if child.type == "text":
-                    self.unfinished_directives(part, token, child.content, found if found >= 0 else position)
+                    self.unfinished_directives(
+                        part, token, child.content, found if found >= 0 else position, lines
+                    )
                 if self.events is not None:
                     line0, col = inline_location(token, found if found >= 0 else position, lines)
                     self.events.append(Event(_where(part, line0, col), text=child.content, linked=linked > 0))
