@@ -72,18 +72,16 @@
      header (or, where the line falls between two, the next one starting in view), as
      "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
      paragraphs, the entry covering that line (a glossary term, a row of the numbers page, a work of
-     the bibliography), whose id
-     the other language shares: "#term-…". Null at the top of the page. */
+     the bibliography), whose id the other language shares: "#term-…". Null at the top of the page. */
   function placeBeingRead() {
     if (window.scrollY < 1) return null;
     var line = coveredLine();
     var blocks = document.querySelectorAll("article [data-para]");
     var entries = blocks.length ? blocks : document.querySelectorAll("main .glossary-entry[id], main tr.numbers-row[id], main li.bib-entry[id]");
     var found = null, below = null;
-    /* an entry whose last few px show below the line shows its padding, not its text: it is read;
-       so is a paragraph of which at most a line shows there, when the next one starts in view: the
-       reader reads that one (review 31-f #11: the switch carried the paragraph whose last line was
-       left under the header, and the twin page opened a paragraph early) */
+    /* a paragraph of which at most a line shows below the line, when the next one starts in view,
+       is behind the reader: the reader reads that next one (review 31-f #11: the switch carried the
+       paragraph whose last line was left under the header, and the twin page opened a paragraph early) */
     function sectionKey(block) { var key = block.getAttribute("data-para"); return key.slice(0, key.lastIndexOf(".")); }
     for (var i = 0; i < entries.length; i++) {
       /* an entry (a term, a work, a row) more than half of which has gone up under the header is
