@@ -422,6 +422,38 @@ def test_a_link_to_a_late_section_still_shows_it_after_the_content_above_settles
             assert started >= 2, f"{lang}/{target}: the labs above it have not started ({started})"
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_labs_growing_across_the_top_of_the_window_leave_the_text_below_them_in_view(site, lang):
+    """CI of 7d188ee: a link in a paragraph just below the labs, scrolled to the middle of the
+    window (no jump to an address), started the labs, which grew by 476 px and pushed it out of the
+    window (a preview card opened under the pointer landed off screen). The browser keeps the reading place by
+    anchoring to the first block in view, which, with the labs across the top of the window and the
+    skipped blocks not candidates, was one inside the labs that the growth replaced. The class: a
+    block that grows when its script arrives does not push what is being read out of view."""
+    context, page = open_page(site, f"{lang}/{CHAPTER}.html", **DESKTOP)
+    try:
+        height = page.evaluate("() => document.querySelector('.labs').getBoundingClientRect().height")
+        # scrolled there, and read at once (as a pointer's hover or a script reading the place does)
+        page.evaluate(
+            """link => { const after = document.querySelector(link);
+                 after.scrollIntoView({block: 'center'}); return after.getBoundingClientRect().top; }""",
+            SECTION_LINK,
+        )
+        page.wait_for_function("() => document.querySelectorAll('.labs .lab-js').length > 0")
+        page.wait_for_timeout(300)  # the labs drawn, the blocks around laid out
+        grown, top, bottom = page.evaluate(
+            """link => { const box = document.querySelector(link).getBoundingClientRect();
+                 return [document.querySelector('.labs').getBoundingClientRect().height, box.top, box.bottom]; }""",
+            SECTION_LINK,
+        )
+    finally:
+        context.close()
+    assert grown > height + 100, f"{lang}: the labs did not grow ({height:.0f} → {grown:.0f} px)"
+    assert 0 <= top and bottom <= DESKTOP["viewport"]["height"], (
+        f"{lang}: the link moved to {top:.0f}–{bottom:.0f} px"
+    )
+
+
 # -- search ----------------------------------------------------------------------------------------
 def _searched(page, query):
     """The query typed into the box, once its results are shown: the first three results' addresses."""
