@@ -75,6 +75,19 @@
     return { text: format_number(ms / 3600000, 1), unit: 'h' };
   }
 
+  /** As format_number, but a value asked with decimals that is not zero is never written as zero:
+   *  "0.00 GiB" for the 1.4 MiB of a few paged tokens read as nothing at all (review 31-i #13).
+   *  Decimals are added until two significant digits show ("0.0013"), at most six more than asked. */
+  function format_nonzero(value, digits) {
+    const asked = digits === undefined ? 0 : digits;
+    const text = format_number(value, asked);
+    if (!asked || !Number.isFinite(value) || value === 0 || /[1-9]/.test(text)) return text;
+    for (let more = asked + 1; more <= asked + 6; more += 1) {
+      if (/[1-9]/.test(format_number(value, more))) return format_number(value, Math.min(more + 1, asked + 6));
+    }
+    return text;
+  }
+
   /**
    * Display text of one output. `spec`: {digits} for numbers, {percent: true}
    * to show a 0..1 share as a percentage, {suffix: '%'} for a value already in
@@ -92,14 +105,17 @@
     if (typeof value === 'boolean') return String(value);
     if (typeof value === 'string') return value;
     if (s.duration) return format_duration(value, s.digits).text;
-    let text = s.percent ? format_number(value * 100, s.digits === undefined ? 1 : s.digits) + '%'
-      : format_number(value, s.digits) + (s.suffix || '');
+    /* an output asked with decimals never reads as zero; a count (no decimals) and a signed change
+       ("0%": no change worth a sign) keep their rounding */
+    const write = s.signed ? format_number : format_nonzero;
+    let text = s.percent ? write(value * 100, s.digits === undefined ? 1 : s.digits) + '%'
+      : write(value, s.digits) + (s.suffix || '');
     if (s.signed && value > 0 && /[1-9]/.test(text)) text = '+' + text;
     return text;
   }
 
   return {
     round_half_away: round_half_away, format_number: format_number, format_plain: format_plain,
-    format_duration: format_duration, format_output: format_output,
+    format_nonzero: format_nonzero, format_duration: format_duration, format_output: format_output,
   };
 });

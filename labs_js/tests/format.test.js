@@ -64,3 +64,12 @@ test('the shared rounding vectors: the same text the build (Python) writes', () 
     assert.equal(F.format_number(number, digits), text, `${value} at ${digits} decimals`);
   }
 });
+
+test('format_output: a value asked with decimals that is not zero never reads as zero', () => {
+  assert.equal(F.format_output(0.0013, { digits: 2 }), '0.0013'); // 11 tokens of 128 KiB, in GiB
+  assert.equal(F.format_output(0.00136, { digits: 2 }), '0.0014');
+  assert.equal(F.format_output(0.00004, { percent: true }), '0.0040%');
+  assert.equal(F.format_output(1e-12, { digits: 2 }), '0.00'); // below six more decimals: zero
+  assert.equal(F.format_output(0, { digits: 2 }), '0.00');
+  assert.equal(F.format_output(0.4, { digits: 0 }), '0'); // a count keeps its rounding
+});
