@@ -377,8 +377,10 @@
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && isOpen()) show(false, true);
     });
+    /* the side-by-side switch closes them too: what it does shows in the page under them, and a
+       switch pressed in a panel left open said nothing (review 31-i #14) */
     panel.addEventListener("click", function (event) {
-      if (event.target.closest("a") && isOpen()) show(false, false);
+      if (event.target.closest("a, [data-parallel-also]") && isOpen()) show(false, false);
     });
     document.addEventListener("click", function (event) {
       if (isOpen() && !panel.contains(event.target) && !toggle.contains(event.target)) show(false, false);
