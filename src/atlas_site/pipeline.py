@@ -80,6 +80,7 @@ class Run:
     timings: dict[str, float] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)  # stage name -> the version of its entries
     exported: list = field(default_factory=list)  # the editions an export made (export/run.py Made)
+    linked: tuple | None = None  # render: the editions to link, when not the store's (a release check's own)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -144,7 +145,9 @@ def _render(run: Run) -> bool:
     book, parsed = _need(run.book), run.parsed
     run.notices = {(lang, page): page_notices(book, run.translations, lang, page) for lang, page in parsed}
     # the editions an export made of these very inputs, linked from every page
-    downloads = current_downloads(run.root, book, run.versions["export"])
+    downloads = (
+        run.linked if run.linked is not None else current_downloads(run.root, book, run.versions["export"])
+    )
     run.env = make_environment(run.root, editions=downloads, book_css=bool(book.stylesheet))
     run.dependencies = Dependencies(book, run.computed)
     run.output, run.manifest = render_site(

@@ -87,3 +87,19 @@ def test_the_benchmark_weighs_a_written_site_as_the_rule_weighs_the_output(reade
         path: first_load_bytes(result.output, path) for path in result.output.html_pages()
     }
     assert weights["zh/ch1.html"] > weights["index.html"] > 0
+
+
+def test_a_release_weighs_each_page_as_published_with_its_editions_linked(workshop):
+    """A release check passed the Atlas's zh/tf-map.html at 60,767 B of its 61,440 while the page
+    the release published, its footer linking the editions, weighed 61,441. `check --release` makes
+    the editions, renders the pages with them linked and weighs those: a budget of the fullest
+    unlinked page passes a plain check and fails the release."""
+    output = assemble(workshop).output
+    fullest = max(first_load_bytes(output, path) for path in output.html_pages())
+    with_rule(workshop, f"page_weight: {{kb: {(fullest + 0.5) / 1024:.6f}}}")
+    plain = run_cli("check", cwd=workshop)
+    assert "error[rule.page_weight]" not in plain.stdout + plain.stderr, plain.stdout
+    release = run_cli("check", "--release", "--as-of", "2026-12-01", cwd=workshop)
+    over = [line for line in release.stdout.splitlines() if "error[rule.page_weight]" in line]
+    assert over and all("over its budget of" in line for line in over), release.stdout
+    assert release.returncode == 2

@@ -47,13 +47,28 @@ def site_path(book, lang: str, extension: str) -> str:
 def current_downloads(root: Path, book, version: str) -> tuple[Download, ...]:
     """The editions made from exactly these inputs, in the book's language order, PDF first."""
     folder = root / STORE / export_key(book, version)
+
+    def stored(path: str) -> bytes | None:
+        file = folder / Path(path).name
+        return file.read_bytes() if file.is_file() else None
+
+    return _in_order(book, stored)
+
+
+def made_downloads(book, made: dict[str, bytes]) -> tuple[Download, ...]:
+    """The editions in `made` (site path -> bytes: those a release check made), as current_downloads
+    gives the stored ones."""
+    return _in_order(book, made.get)
+
+
+def _in_order(book, data_of) -> tuple[Download, ...]:
     found = []
     for lang in book.languages:
         for extension in FORMATS:
             path = site_path(book, lang, extension)
-            file = folder / Path(path).name
-            if file.is_file():
-                found.append(Download(lang, extension, path, file.read_bytes()))
+            data = data_of(path)
+            if data is not None:
+                found.append(Download(lang, extension, path, data))
     return tuple(found)
 
 

@@ -183,9 +183,10 @@ def _epubcheck_said(path: str, run, folder: str) -> list[Diagnostic]:
 
 
 # -- the print edition ------------------------------------------------------------------------------
-def print_gates(result, root: Path, browser=None) -> list[GateReport]:
+def print_gates(result, root: Path, browser=None) -> tuple[list[GateReport], dict[str, bytes]]:
     """The PDF of every language: printed by Chromium (`browser`, or one of its own), its outline,
-    links, fonts and tags read."""
+    links, fonts and tags read. Returns the report and the PDFs (site path -> bytes; none when
+    they could not be printed)."""
     from ..export.assemble import assemble_edition
     from ..export.run import printed_editions
 
@@ -195,8 +196,8 @@ def print_gates(result, root: Path, browser=None) -> list[GateReport]:
     try:
         printed = printed_editions(root, result, editions, browser)
     except AtlasError as error:
-        return [GateReport("print editions", "not printed", error.diagnostics)]
-    return [printed_report(result, editions, printed)]
+        return [GateReport("print editions", "not printed", error.diagnostics)], {}
+    return [printed_report(result, editions, printed)], printed
 
 
 def printed_report(result, editions, printed: dict[str, bytes]) -> GateReport:
