@@ -237,7 +237,7 @@ STAGES = (
 )  # fmt: skip
 BY_NAME = {stage.name: stage for stage in STAGES}
 # what a caller sets on a Run
-OPTIONS = ("root", "cache", "release", "as_of", "formats", "destination", "search")
+OPTIONS = ("root", "cache", "release", "as_of", "formats", "destination", "search", "linked")
 # every input a build reads: what serve watches and what the no-change check of `build` hashes
 INPUTS = tuple(
     dict.fromkeys(path.split("/")[0] for stage in STAGES for path in stage.reads if path[0] != ".")

@@ -360,3 +360,18 @@ def test_a_section_card_quotes_the_first_prose_paragraph_whatever_its_attributes
     )
     card = section_previews("ch", html)["ch#q1"]
     assert card == {"title": "Queues", "first": "A queue grows when work arrives faster."}
+
+
+def test_a_prose_paragraph_carries_its_length_for_its_placeholder_height():
+    """Review 31-i #5: every skipped block was held 24rem tall, and a long page's first height was
+    70 % above its real one at 1280 px. A top-level paragraph carries its text's width in units
+    of one Chinese character (data-u); labels and blocks that are not prose carry none."""
+    from atlas_site.render.placeholders import text_units, with_lengths
+
+    assert text_units("预填充读完整段输入") == 9
+    # 缓存 2, and K V & x four halves: tags are no text, an entity is one character
+    assert text_units('<a href="#q3">KV</a> 缓存 &amp; <span class="badge">x</span>') == 4
+    html = '<p class="block-label">Note</p>\n<p data-para="q1.1">两个 tokens</p>\n<p>inner</p>'
+    assert with_lengths(html) == (
+        '<p class="block-label">Note</p>\n<p data-para="q1.1" data-u="5">两个 tokens</p>\n<p>inner</p>'
+    )

@@ -21,7 +21,7 @@ from .typography import typeset_text
 
 SECTION = re.compile(r'<h([23]) id="([^"]+)">(.*?)</h\1>(.*?)(?=<h[23] id="|</article>)', re.S)
 # a paragraph of prose (data-para="SECTION.N" pairs it with its twin), not a block's label or notice
-PARAGRAPH = re.compile(r'^<p(?: data-para="[^"]*")?>(.*?)</p>$', re.S | re.M)
+PARAGRAPH = re.compile(r'^<p(?: data-[a-z-]+="[^"]*")*>(.*?)</p>$', re.S | re.M)
 NOT_READ = re.compile(
     r'<span class="(?:badge[^"]*|claim-setting|cites|visually-hidden|evidence-note)"[^>]*>.*?</span>|<a class="anchor"[^>]*>.*?</a>',
     re.S,

@@ -27,6 +27,7 @@ from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
 from .numbers import claim_rows, render_numbers
 from .open_data import open_data_files
+from .placeholders import with_lengths
 from .previews import linked_sections, render_previews
 from .search_terms import search_terms, term_homes
 from .split import MARKER, split_chapters
@@ -100,7 +101,7 @@ def _render_parts(
             )
             local.resume(carried)
             local.notices = state.notices
-            text = md.renderer.render(tokens_of(part), md.options, {"state": local})
+            text = with_lengths(md.renderer.render(tokens_of(part), md.options, {"state": local}))
             return text, local.carry(), local.cites.places, local.record.dump()
 
         key = lambda part=part, uses=uses, carried=carried, notices=notices: digest(
