@@ -246,3 +246,24 @@ test("a question holding a term's longer name names the term (why is the first t
   assert.ok(!S.naming(kv, "为什么缓存这么大"), "a Chinese name of two characters is part of too many words");
   assert.ok(S.naming(kv, "how big is the kv cache per request"));
 });
+
+test("characters the segmenter leaves single side by side are one word of the question (带宽, 变快)", () => {
+  withTerms([["decode", "解码", "解码阶段"]], ["decode"], () => {
+    const keys = [...S.keysOf("解码阶段受内存带宽限制")];
+    assert.ok(keys.includes("带宽") && keys[0] === "解码阶段", keys.join(" "));
+    assert.ok(!keys.some((key) => key.length === 1), keys.join(" "));
+  });
+});
+
+test("a question about a term ranks the section titled by the term above one titled by a longer name holding it", () => {
+  // 解码为什么慢: the section on decode (titled in English on the Chinese page), not the one on 推测解码
+  withTerms([["decode", "解码"], ["speculative decoding", "推测解码"]], ["decode", "spec"], () => {
+    const pages = [found("/zh/a.html", "A", [
+      ["q12", "推测解码：一次验证多个 token", "推测解码 解码 解码 解码 慢 草稿 解码", 30],
+      ["q6", "Decode：每一步只走一个 token", "解码 每步 读 权重 慢", 3],
+    ])];
+    const words = S.keysOf("解码 慢");
+    const hits = S.rank(pages, "解码 慢", ["解码 慢"], [], [], words);
+    assert.strictEqual(hits[0].url, "/zh/a.html#q6", hits.map((h) => h.url).join(" "));
+  });
+});

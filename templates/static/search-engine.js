@@ -10,8 +10,9 @@
       term's other names (assets/search-terms.js): its subject (the title before a colon, without a
       year in brackets) is one of them; its subject, or else its whole title, holds one of them; the
       title holds every word typed;
-      a section that defines a term the query names (its <dfn>) comes next, above sections that only
-      mention it;
+      a section that defines a term the query names as a whole (its <dfn>) comes next, above sections
+      that only mention it; for a question of several words, a section titled by a term named among
+      them (Decode for 解码为什么慢), above one titled by a longer name holding it (推测解码);
    2. how often the section itself uses the words (Pagefind's weighted matches).
    A section is shown only when it holds a word of what was asked, a Chinese word whole (Pagefind
    answers 缓存 with the 存 of 保存); a query of one name of a term with words of its others ("KV 缓存")
@@ -514,13 +515,47 @@
     canon.split(/[^A-Za-z0-9\u3400-\u9fff\uf900-\ufaff]+/).forEach(function (chunk) {
       if (!chunk) return;
       var pieces = HAS_HAN.test(chunk) && SEGMENTER
-        ? Array.from(SEGMENTER.segment(chunk), function (part) { return part.segment; })
+        ? joinSingles(Array.from(SEGMENTER.segment(chunk), function (part) { return part.segment; }))
         : [chunk];
       pieces.forEach(function (piece) {
         if (piece.length >= 2 && !QUESTION_WORDS.test(piece.toLowerCase()) && keys.indexOf(piece) < 0) keys.push(piece);
       });
     });
     return keys.length > 1 || (keys.length === 1 && flat(keys[0]) !== flat(subject)) ? keys : [];
+  }
+
+  /* Characters the segmenter left single next to each other are one word: it knows 内存 but not
+     带宽 or 变快, and cut 受内存带宽限制 into 受 / 内存 / 带 / 宽 / 限制, so the question lost what it
+     was about (review 31-i #1). A single character between longer words stays single (受). */
+  function joinSingles(pieces) {
+    var out = [];
+    pieces.forEach(function (piece, i) {
+      var single = piece.length === 1 && HAS_HAN.test(piece);
+      var previous = i > 0 && pieces[i - 1].length === 1 && HAS_HAN.test(pieces[i - 1]);
+      if (single && previous) out[out.length - 1] += piece;
+      else out.push(piece);
+    });
+    return out;
+  }
+
+  /* Does `text` hold the term that `key`, a glossary name, names: one of its names (解码 or Decode
+     for 解码阶段), but not only inside a longer glossary name of another term (the 解码 of 推测解码,
+     the "decoding" of "speculative decoding")? */
+  var LONGER = {}; /* key -> [its names, the patterns of the longer names of other terms holding one] */
+  function holdsTerm(text, key) {
+    if (!LONGER[key]) {
+      var names = namesOf(key), all = [];
+      (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
+      all.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : 1); });
+      LONGER[key] = [names, all.filter(function (other) {
+        return names.indexOf(other) < 0 && flat(other).length > Math.min.apply(null, names.map(function (n) { return flat(n).length; })) && mentions(other, names);
+      }).map(function (other) {
+        return new RegExp(other.trim().split(/[\s-]+/).map(escaped).join("[\\s-]*") + (HAS_HAN.test(other) ? "" : "[A-Za-z]*"), "gi");
+      })];
+    }
+    var rest = text;
+    LONGER[key][1].forEach(function (pattern) { rest = rest.replace(pattern, " "); });
+    return mentions(rest, LONGER[key][0]);
   }
 
   /* The glossary's Chinese names that hold a Chinese word of the query inside them ("缓存" ->
@@ -573,12 +608,12 @@
      best first: by its title (or its definition of a term the query names), then by how much of what
      the query asks about it holds (each key weighted by how few sections hold it), then by Pagefind's
      weights */
-  function rank(found, query, names, keys, terms) {
+  function rank(found, query, names, keys, terms, words) {
     keys = keys || [];
     terms = terms || [];
     var byUrl = {};
     var list = [];
-    var keyNames = keys.filter(function (key) { return termsOf(key).length; });
+    var keyNames = (words || keys).filter(function (key) { return termsOf(key).length; });
     found.forEach(function (page) {
       var whole = ((page.meta && page.meta.title) || "") + " " + (page.content || "");
       if (!mentions(whole, names) && !(keys.length && mentions(whole, keys))) return;
@@ -610,13 +645,16 @@
       /* a key most sections hold (a word like "token") says less than one few do */
       var held = list.map(function (hit) {
         var text = hit.title + " " + hit.section.text;
-        return keys.map(function (key) { return mentions(text, [key]); });
+        return keys.map(function (key) { return keyNames.indexOf(key) >= 0 ? holdsTerm(text, key) : mentions(text, [key]); });
       });
       keys.forEach(function (key, k) {
         var count = held.filter(function (has) { return has[k]; }).length;
         var worth = Math.log(1 + list.length / (count || 1));
         /* in the title it counts twice: the title says what the section is about */
-        list.forEach(function (hit, i) { if (held[i][k]) hit.cover += worth * (mentions(hit.title, [key]) ? 2 : 1); });
+        var named = keyNames.indexOf(key) >= 0;
+        list.forEach(function (hit, i) {
+          if (held[i][k]) hit.cover += worth * ((named ? holdsTerm(hit.title, key) : mentions(hit.title, [key])) ? 2 : 1);
+        });
       });
     }
     return list.sort(function (a, b) { return b.level - a.level || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
@@ -819,9 +857,15 @@
     function run(query, relaxed) {
       var subject = subjectOf(query);
       var names = namesOf(subject);
-      var keys = relaxed ? keysOf(subject) : [];
+      /* a question's words: the glossary names among them rank what it finds by the titles
+         (the section titled by the term asked about first: Decode for 解码为什么慢, not 推测解码); all
+         of them are searched each on their own, and rank by how many a section holds, only when it
+         finds nothing as typed */
+      var words = keysOf(subject);
+      var keys = relaxed ? words : [];
+      /* the terms whose definition ranks a section up: those the query names as a whole, not every
+         term a question mentions on its way (解码为什么受带宽限制 does not ask what decode is) */
       var terms = termsOf(subject);
-      keys.forEach(function (key) { terms = terms.concat(termsOf(key)); });
       var chinese = /^(zh|ja)/.test(own);
       var foreign = HAS_HAN.test(query) && !chinese;
       var searched = function () {
@@ -832,7 +876,7 @@
           if ((chinese || merged || !HAS_HAN.test(key)) && asked.indexOf(key) < 0) asked.push(key);
         });
         if (chinese || merged) containing(subject).forEach(function (name) { if (asked.indexOf(name) < 0) asked.push(name); });
-        return searchAll(asked).then(function (pages) { return rank(pages, subject, names, keys, terms); });
+        return searchAll(asked).then(function (pages) { return rank(pages, subject, names, keys, terms, words); });
       };
       return (foreign ? mergeOthers() : Promise.resolve()).then(searched).then(function (hits) {
         var mine = hits.filter(function (hit) { return hit.lang === own; });
