@@ -330,6 +330,30 @@ def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(w
     assert "term-expansion" not in result.output.text("en/caching.html")
 
 
+def test_only_the_last_word_of_its_name_after_an_abbreviation_makes_the_phrase_its_name():
+    """ "PD disaggregation" is prefill-decode disaggregation's short form: no long name in brackets
+    between its words. "HBM bandwidth" is not high-bandwidth memory, though "bandwidth" is in the
+    name (review 30-m #2: HBM was never spelt out), nor "SRAM and", though "random" holds "and"."""
+    from atlas_site.model.ledger import Term
+
+    def term(abbr, zh, en):
+        return Term.model_validate({"id": abbr.lower(), "zh": zh, "en": en, "abbr": abbr,
+                                    "definition": {"zh": "释义", "en": "meaning"}})  # fmt: skip
+
+    hbm = term("HBM", "高带宽显存", "high-bandwidth memory")
+    assert not hbm.named_by_what_follows("en", " bandwidth is how fast")
+    assert hbm.named_by_what_follows("en", " memory holds the weights")
+    assert not hbm.named_by_what_follows("zh", " 带宽是翻查资料的速度")
+    assert hbm.named_by_what_follows("zh", "显存里放着权重")
+    assert not term("SRAM", "静态随机存取存储器", "static random-access memory").named_by_what_follows(
+        "en", " and registers"
+    )
+    pd = term("PD", "预填充–解码分离", "prefill-decode disaggregation")
+    assert pd.named_by_what_follows("en", " disaggregation moves prefill") and pd.named_by_what_follows(
+        "zh", " 分离"
+    )
+
+
 def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):
     """Everyday abbreviations (PDF, URL) and product names (AMD, MI350X) are no glossary terms:
     book.yaml `glossary: common` lists them, the terms gate accepts them and says how many uses it

@@ -375,3 +375,30 @@ def test_a_prose_paragraph_carries_its_length_for_its_placeholder_height():
     assert with_lengths(html) == (
         '<p class="block-label">Note</p>\n<p data-para="q1.1" data-u="5">两个 tokens</p>\n<p>inner</p>'
     )
+
+
+def test_a_list_of_misconceptions_quotes_each_mistake_from_the_ledger(tmp_path):
+    """Review 30-m #4: the chapter's index of misconceptions listed only what is true. `{{mistake:ID}}`
+    quotes the ledger's statement, marked as the mistake, where prose lists them; the statement is
+    never typed in prose (the forbidden-statements gate sees none), and an unknown id is an error."""
+    from conftest import make_project
+
+    workshop = make_project(tmp_path, "workshop")
+    for lang, line in (("en", "Index: {{mistake:stale-forever}} True: entries expire.\n"),
+                       ("de", "Index: {{mistake:stale-forever}} Wahr: Einträge verfallen.\n")):  # fmt: skip
+        page = workshop / "content" / lang / "caching" / "00-caching.md"
+        edit(page, ":::\n", ":::\n\n" + line)
+    result = assemble(workshop)
+    html = result.output.text("en/caching.html")
+    assert (
+        '<span class="misconception-wrong"><span class="misconception-tag">Common mistake</span> '
+        '<q class="misconception-statement">A cached entry is valid forever.</q></span> True: entries expire.'
+    ) in html
+    assert not [p for p in result.problems if p.code.startswith("gate.forbidden")]
+    edit(
+        workshop / "content" / "en" / "caching" / "00-caching.md",
+        "{{mistake:stale-forever}}",
+        "{{mistake:nope}}",
+    )
+    codes = [p.code for p in assemble(workshop).errors]
+    assert "block.unknown-misconception" in codes, codes

@@ -1,4 +1,5 @@
-"""Container directives: `::: NAME ARG` … `:::` marked blocks around prose."""
+"""Container directives: `::: NAME ARG` … `:::` marked blocks around prose; and `{{mistake:ID}}`, the inline
+quotation of a misconception that its block states."""
 
 from __future__ import annotations
 
@@ -46,6 +47,29 @@ MISCONCEPTION = Directive(
 )
 
 
+def _render_mistake(state, use) -> str:
+    """A misconception's statement quoted where prose lists it (the chapter's index of misconceptions),
+    marked as the mistake: the list showed only what is true, and a reader never saw what was wrong
+    (review 30-m #4). Like its block, it comes from the ledger, never typed in prose."""
+    statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == use.key)
+    return (
+        f'<span class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
+        f'<q class="misconception-statement">{escape(statement)}</q></span>'
+    )
+
+
+MISTAKE = Directive(
+    "mistake",
+    "inline",
+    "id",
+    "a misconception's statement quoted as the mistake it is, where prose lists the misconceptions",
+    render=_render_mistake,
+    check=_check_misconception,
+    depends=lambda deps, use: [deps.collection("misconceptions")],
+    example="{{mistake:m07}}",
+)
+
+
 def _render_lineage(state, use, opening: bool) -> str:
     if not opening:
         return "</section>\n"
@@ -90,4 +114,4 @@ NOTE = Directive(
     example="::: note … :::",
 )
 
-DIRECTIVES = (MISCONCEPTION, LINEAGE, NOTE)
+DIRECTIVES = (MISCONCEPTION, MISTAKE, LINEAGE, NOTE)

@@ -285,11 +285,12 @@ class Term(Frozen):
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def named_by_what_follows(self, lang: str, after: str) -> bool:
-        """Whether the words after the abbreviation go on with its name's own words ("PD
-        disaggregation", "PD 分离"): the phrase is the name's short form, and a long name in
-        brackets between its words would split it."""
+        """Whether the words after the abbreviation end its name ("PD disaggregation", "PD 分离" for
+        prefill-decode disaggregation): the phrase is the name's short form, and a long name in
+        brackets between its words would split it. A word from the middle of the name does not
+        ("HBM bandwidth" is not high-bandwidth memory: review 30-m #2 found HBM never spelt out)."""
         name, word = self.names.get(lang), NEXT_WORD.match(after.lstrip())
-        return bool(name and word and word.group(0).casefold() in name.casefold())
+        return bool(name and word and name.casefold().rstrip().endswith(word.group(0).casefold()))
 
     def expansion(self, lang: str) -> str | None:
         """The words an abbreviation stands for in `lang`, written after its first use on a page
