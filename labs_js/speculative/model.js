@@ -41,7 +41,7 @@
     return { expected_tokens: e, expected_accepted: e - 1, wasted_draft: k - (e - 1) };
   }
 
-  /** toy speedup = E[tokens] × C_t / (k × C_d + C_v(k)). */
+  /** toy speedup = E[tokens] × t_t / (k × t_d + t_v(k)): times in units of one target step. */
   function toy_speedup(args) {
     const k = draft_len(args);
     const c_t = num(args, 'target_cost', 1);
@@ -62,9 +62,9 @@
   }
 
   /**
-   * Scan k = 1..16 with the reader's own a, C_d, C_t and C_v: each bar is the toy speedup the lab
+   * Scan k = 1..16 with the reader's own a, t_d, t_t and t_v: each bar is the toy speedup the lab
    * shows when only k is set to it, so the best k read off the scan is the result at that k (a
-   * scan that rescaled C_v with k contradicted the direct result, review 31-f #4). The current k
+   * scan that rescaled t_v with k contradicted the direct result, review 31-f #4). The current k
    * only picks the bar; the scan does not depend on it.
    */
   function best_k(args) {

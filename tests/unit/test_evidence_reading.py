@@ -185,11 +185,15 @@ def test_the_settings_gate_still_fails_a_claim_left_unlabelled(mini):
 
 def test_a_pages_header_says_its_date_is_the_texts(mini):
     """The header dates the prose, and says that each number carries a date of its own (reviews 30-i
-    #11 and 30-j D7 read a later claim date under an earlier page date as a contradiction)."""
+    #11, 30-j D7 and 30-m #8 read a later claim date under an earlier page date as a contradiction)."""
     result = assemble(mini)
     for lang, words, numbers in (
-        ("en", "Text last verified: ", " (each number is dated)"),
-        ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期）"),
+        (
+            "en",
+            "Text last verified: ",
+            " (each number is dated)",
+        ),
+        ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期，可能晚于此日）"),
     ):
         html = result.output.text(f"{lang}/ch14.html")
         assert (
