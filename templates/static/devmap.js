@@ -603,12 +603,15 @@
     if (!focus) this.chips[id].scrollIntoView({ block: "center", inline: "center" });
   };
 
-  document.addEventListener("DOMContentLoaded", function () {
+  /* site.js loads this file when the reader first comes near a map, after the page has loaded */
+  function buildMaps() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-devmap]"), function (root, index) {
       if (!root.querySelector("[data-devmap-list] li[data-node]")) return;
       /* built when the reader comes within half a screen of it (its hundred nodes and their arrows
          are laid out only then); until then the readable list stands in its place */
       window.atlasWhenNear(root, "50% 0px", function () { new DevMap(root, index); });
     });
-  });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", buildMaps);
+  else buildMaps();
 })();

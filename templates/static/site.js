@@ -456,6 +456,21 @@
     observer.observe(host);
   };
 
+  /* The development map's code, fetched when the reader comes within half a screen of a map (its
+     list reads without it); devmap.js builds each map that is near once it runs. */
+  function loadMapsWhenNear() {
+    var loaded = false;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-devmap-script]"), function (host) {
+      window.atlasWhenNear(host, "50% 0px", function () {
+        if (loaded) return;
+        loaded = true;
+        var script = document.createElement("script");
+        script.src = host.getAttribute("data-devmap-script");
+        document.head.appendChild(script);
+      });
+    });
+  }
+
   function followMovedTarget() {
     /* the first page of a chapter published as several pages knows where its other sections went:
        an old link (chapter.html#q5) goes on to the page that holds the section now */
@@ -668,5 +683,6 @@
     revealCurrentPart();
     setupPrint();
     setupQuestionCards();
+    loadMapsWhenNear();
   });
 })();

@@ -271,7 +271,7 @@ def _render_dev_map(state, use) -> str:
     ]
     years = sorted({n.year for n in book.map_nodes})
     return state.env.get_template("devmap.html.j2").render(
-        lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years
+        lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years, script="../assets/devmap.js"
     )
 
 

@@ -110,8 +110,8 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
         "search.js",
     ]  # cards.js fetches assets/previews-<lang>.js when first needed
     scripts.append("parallel.js")  # side-by-side reading: the twin's text is fetched only when asked for
-    if parsed_page.uses_of("dev-map"):
-        scripts.append("devmap.js")
+    # devmap.js is not named: site.js loads it when the reader comes near the map (data-devmap-script),
+    # and the map's list reads without it (5.7 KB gzip of zh/tf-map.html's first load)
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
     if lab_ids:
         scripts += [f"labs/{s}" for s in eager_lab_scripts(lab_ids)] + ["labs-loader.js"]
