@@ -402,3 +402,23 @@ def test_a_list_of_misconceptions_quotes_each_mistake_from_the_ledger(tmp_path):
     )
     codes = [p.code for p in assemble(workshop).errors]
     assert "block.unknown-misconception" in codes, codes
+
+
+def test_a_definitions_formula_is_typeset_on_the_glossary_page_and_plain_in_cards_and_titles():
+    """Review 31-i #10: the glossary wrote its formulas in ASCII ("a^(k+1)", "C_eff") while the
+    chapters typeset theirs. A definition's $…$ is MathML on the glossary page, and where the text
+    stays plain (a card, a <dfn>'s title) it reads as a formula, not as LaTeX source."""
+    from atlas_site.render.mathml import formula_as_text, formulas_as_source, text_with_formulas
+
+    source = r"mass $a = \sum_x \min(p(x), q(x))$ yields $(1 - a^{k+1}) / (1 - a)$ tokens"
+    assert (
+        "<math" in text_with_formulas(source)
+        and "\\sum" not in text_with_formulas(source).split("alttext")[0]
+    )
+    assert formulas_as_source(source) == "mass a = Σ_x min(p(x), q(x)) yields (1 − a^(k+1)) / (1 − a) tokens"
+    assert (
+        formula_as_text(r"\text{TTFT} = t_{\text{first}} - t_{\text{arrive}}") == "TTFT = t_first − t_arrive"
+    )
+    assert formula_as_text(r"\max(F / C_{\text{eff}},\ M / BW_{\text{eff}})") == "max(F / C_eff, M / BW_eff)"
+    assert formula_as_text(r"\lceil T/S \rceil \times S - T") == "⌈T/S⌉ × S − T"
+    assert formula_as_text(r"t_i - t_{i-1}") == "t_i − t_{i−1}"  # cards.js sets t_{i−1} as a subscript

@@ -117,8 +117,30 @@ def text_with_formulas(text: str) -> str:
 
 
 def formulas_as_source(text: str) -> str:
-    """The same text where it stays plain (a tooltip, a preview card): each formula as its source."""
-    return DOLLARS.sub(lambda found: found.group(1), text)
+    """The same text where it stays plain (a tooltip, a preview card): each formula as plain text a
+    reader can read (cards.js sets "t_first", "H_kv" and "t_{i-1}" with subscripts)."""
+    return DOLLARS.sub(lambda found: formula_as_text(found.group(1)), text)
+
+
+# the commands a short formula of a definition uses, as the characters they print
+PLAIN_COMMANDS = {
+    "times": "×", "cdot": "·", "sum": "Σ", "max": "max", "min": "min", "approx": "≈", "leq": "≤",
+    "geq": "≥", "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "left": "", "right": "",
+}  # fmt: skip
+TEXT_COMMAND = re.compile(r"\\(?:text|mathrm)\{([^{}]*)\}")
+COMMAND = re.compile(r"\\([A-Za-z]+)|\\[ ,;:!]")
+SIMPLE_SCRIPT = re.compile(r"_\{([A-Za-z0-9]+)\}")
+POWER = re.compile(r"\^\{([^{}]*)\}")
+
+
+def formula_as_text(source: str) -> str:
+    """A formula's LaTeX as plain text: "t_{\\text{first}} - t_{\\text{arrive}}" as "t_first −
+    t_arrive": words out of \\text, a command as its sign, a power in brackets, a true minus sign."""
+    text = TEXT_COMMAND.sub(r"\1", source)
+    text = COMMAND.sub(lambda m: PLAIN_COMMANDS.get(m.group(1), m.group(1)) if m.group(1) else " ", text)
+    text = POWER.sub(r"^(\1)", SIMPLE_SCRIPT.sub(r"_\1", text))
+    text = re.sub(r"([⌈⌊]) | ([⌉⌋])", lambda m: m.group(1) or m.group(2), text.replace("-", "−"))
+    return re.sub(r" {2,}", " ", text).strip()
 
 
 # A display formula a phone cannot show on one line breaks before its top-level relations and
