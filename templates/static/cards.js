@@ -308,14 +308,20 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();
 
-  /* one listener per kind of event for the whole page: hundreds of links cost nothing at startup */
+  /* one listener per kind of event for the whole page: hundreds of links cost nothing at startup.
+     Hover is a mouse's: after a touch the browser emulates mouse events, and the page scrolled
+     under the finger (a sheet lifting the link above itself) sent the link a mouseout that closed
+     the card just opened (review 31-j #2: no card for a link in the lower fifth of a phone). */
+  var touching = false;
+  document.addEventListener("pointerdown", function (event) { touching = event.pointerType === "touch"; }, true);
+  document.addEventListener("pointermove", function (event) { if (event.pointerType === "mouse") touching = false; }, true);
   document.addEventListener("mouseover", function (event) {
     var link = previewable(event.target);
-    if (link && !(event.relatedTarget && link.contains(event.relatedTarget))) show(link);
+    if (!touching && link && !(event.relatedTarget && link.contains(event.relatedTarget))) show(link);
   });
   document.addEventListener("mouseout", function (event) {
     var link = previewable(event.target);
-    if (link && !(event.relatedTarget && link.contains(event.relatedTarget))) scheduleHide();
+    if (!touching && link && !(event.relatedTarget && link.contains(event.relatedTarget))) scheduleHide();
   });
   document.addEventListener("focusin", function (event) {
     var link = previewable(event.target);
@@ -345,7 +351,9 @@
       openBeforeTap = false;
       return;
     }
-    var link = previewable(event.target);
+    /* the click of a tap that began on a link is that link's, even where the sheet just lifted the
+       link from under the finger and the click landed beside it (it closed the card it opened) */
+    var link = previewable(event.target) || (touched && !(card && card.contains(event.target)) ? touched : null);
     if (link && link === touched && openBeforeTap && !link.href) {
       hide(); /* a term is not a link: the second tap closes its card */
     } else if (link && link === touched && !openBeforeTap) {

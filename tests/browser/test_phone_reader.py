@@ -572,9 +572,8 @@ def test_a_claim_setting_in_the_margin_is_painted_at_desk_width(site):
 
 
 def test_glossary_formulas_are_mathml_like_the_chapters(chromium, tmp_path):
-    """A definition's $…$ formula is MathML on the glossary page (the real book's ledger writes its
-    formulas as plain text until it marks them; the mini book here does), and plain source where it
-    stays text (the definition's tooltip, the preview card)."""
+    """A definition's $…$ formula is MathML on the glossary page, and plain text a reader reads
+    where it stays text (the definition's tooltip, the preview card): "t_first − t_arrive"."""
     project = make_project(tmp_path)
     edit(
         project / "ledger" / "glossary.md",
@@ -598,7 +597,11 @@ def test_glossary_formulas_are_mathml_like_the_chapters(chromium, tmp_path):
     )
     assert drop > 2, f"the subscript drops {drop:.1f} px"
     previews = (project / "_site" / "assets" / "previews-en.js").read_text(encoding="utf-8")
-    assert "t_{\\\\text{first}}" in previews and "$t_" not in previews, "the card shows the formula's source"
+    assert (
+        "t_first − t_arrive, from arrival" in previews
+        and "$t_" not in previews
+        and "\\\\text" not in previews
+    ), "the card shows the formula as plain text (review 31-i #10), not its LaTeX"
     page.close()
 
 
@@ -958,3 +961,26 @@ def test_glossary_headwords_set_their_subscripts(site, lang):
     assert not flat, f"ASCII subscripts in headwords: {flat}"
     assert page.locator(".glossary-entry dt sub").count() > 0
     context.close()
+
+
+@pytest.mark.parametrize("selector", ["a.cite", "dfn.term-def"])
+def test_a_card_opens_for_a_link_tapped_low_on_a_phone(site, selector):
+    """Review 31-j #2: a link tapped in the lower fifth of a phone's screen opened its sheet, the page
+    scrolled 14-18 px to lift the link above it, and the mouseout the browser emulated for the finger
+    closed the card at once (4 of 4 taps at y = 675 of 844; every tap at y = 337 worked); after a first
+    card, the tap's own click then landed beside the lifted link and closed the next one."""
+    context, page = _open(site, "en/ch1.html", **PHONE)
+    try:
+        for attempt in range(2):  # the first card of a load, and one after another was dismissed
+            link = page.locator(f".prose p {selector}").nth(attempt * 2 + 1)
+            link.evaluate("el => window.scrollBy(0, el.getBoundingClientRect().top - 760)")
+            page.wait_for_timeout(300)
+            assert 730 < link.evaluate("el => el.getBoundingClientRect().top") < 790  # under the sheet
+            link.tap()
+            page.wait_for_timeout(700)  # past the 300 ms a scheduled hide waits
+            card = page.locator("#cite-card")
+            assert card.is_visible(), f"{selector} #{attempt}: no card after a tap low on the screen"
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(200)
+    finally:
+        context.close()
