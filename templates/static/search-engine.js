@@ -492,6 +492,14 @@
     return units.length > 0 && mentions(text, units);
   }
 
+  /* every name of every glossary term, longest first (a longer name is matched before the names it
+     holds), alphabetical among equals */
+  function glossaryNames() {
+    var all = [];
+    (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
+    return all.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : 1); });
+  }
+
   /* The words of the subject that decide the ranking, when it is more than one name ("显存不够" ->
      显存, 不够; "first token slow" -> first, token, slow): the glossary names it holds, longest first,
      then its other words (Chinese cut into words by the browser's Intl.Segmenter; a single character
@@ -500,10 +508,7 @@
   function keysOf(subject) {
     var canon = " " + subject.replace(/[A-Za-z]+/g, american) + " ";
     var keys = [];
-    var all = [];
-    (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
-    all.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : 1); });
-    all.forEach(function (name) {
+    glossaryNames().forEach(function (name) {
       if (!HAS_HAN.test(name) && flat(name).length < 3) return; /* "KV", "TP": parts of other names */
       var pattern = name.replace(/[A-Za-z]+/g, american).trim().split(/[\s-]+/).map(escaped).join("[\\s-]*");
       var edge = HAS_HAN.test(name) ? "" : "(?![a-z0-9])";
@@ -544,10 +549,8 @@
   var LONGER = {}; /* key -> [its names, the patterns of the longer names of other terms holding one] */
   function holdsTerm(text, key) {
     if (!LONGER[key]) {
-      var names = namesOf(key), all = [];
-      (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
-      all.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : 1); });
-      LONGER[key] = [names, all.filter(function (other) {
+      var names = namesOf(key);
+      LONGER[key] = [names, glossaryNames().filter(function (other) {
         return names.indexOf(other) < 0 && flat(other).length > Math.min.apply(null, names.map(function (n) { return flat(n).length; })) && mentions(other, names);
       }).map(function (other) {
         return new RegExp(other.trim().split(/[\s-]+/).map(escaped).join("[\\s-]*") + (HAS_HAN.test(other) ? "" : "[A-Za-z]*"), "gi");
@@ -562,8 +565,7 @@
      键值缓存, 前缀缓存), longest word first, at most three: searched as well, since the index finds a
      word by its start only (its Chinese words are whole: 键值缓存 is not found by 缓存). */
   function containing(subject) {
-    var all = [];
-    (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
+    var all = glossaryNames();
     var out = [];
     subject.split(" ").filter(function (word) { return HAS_HAN.test(word) && word.length >= 2; })
       .sort(function (a, b) { return b.length - a.length; })
@@ -906,9 +908,7 @@
         if (!found || ticket !== pending) return null;
         /* nothing as typed: the query read with a typo mended, if the index has the word */
         var reading = found.hits.length ? null : knownWords().then(function (known) {
-          var glossary = [];
-          (window.AtlasSearchTerms || []).forEach(function (group) { glossary = glossary.concat(group); });
-          return corrected(subjectOf(query), known.concat(glossary));
+          return corrected(subjectOf(query), known.concat(glossaryNames()));
         });
         return Promise.resolve(reading).then(function (mended) {
           if (!mended || ticket !== pending) return { found: found, reading: null };

@@ -13,12 +13,10 @@ def _render_misconception(state, use, opening: bool) -> str:
     true": a reader sees the wrong version beside its correction."""
     if not opening:
         return "</aside>\n"
-    statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == use.key)
     return (
         f'<aside class="misconception" id="misconception-{escape(use.key)}" data-misconception="{escape(use.key)}">'
         f'<p class="block-label">{escape(state.ui("misconception"))} · {escape(use.key.upper())}</p>\n'
-        f'<p class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
-        f'<span class="misconception-statement">{escape(statement)}</span></p>\n'
+        f'<p class="misconception-wrong">{_mistake(state, use.key, "span")}</p>\n'
         f'<p class="misconception-tag misconception-true">{escape(state.ui("misconception_true"))}</p>\n'
     )
 
@@ -51,10 +49,16 @@ def _render_mistake(state, use) -> str:
     """A misconception's statement quoted where prose lists it (the chapter's index of misconceptions),
     marked as the mistake: the list showed only what is true, and a reader never saw what was wrong
     (review 30-m #4). Like its block, it comes from the ledger, never typed in prose."""
-    statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == use.key)
+    return f'<span class="misconception-wrong">{_mistake(state, use.key, "q")}</span>'
+
+
+def _mistake(state, key: str, element: str) -> str:
+    """The "common mistake" tag and the ledger's statement of misconception `key`, in `element` (a
+    block's span, a list's quotation)."""
+    statement = next(m.statement[state.lang] for m in state.book.misconceptions if m.id == key)
     return (
-        f'<span class="misconception-wrong"><span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
-        f'<q class="misconception-statement">{escape(statement)}</q></span>'
+        f'<span class="misconception-tag">{escape(state.ui("wrong"))}</span> '
+        f'<{element} class="misconception-statement">{escape(statement)}</{element}>'
     )
 
 
