@@ -234,17 +234,46 @@
       const list = document.createElement('ul');
       for (const found of problems) {
         const item = document.createElement('li');
-        set_text(item, found.kind === 'model' ? error_box.getAttribute('data-model')
-          : fill(error_box.getAttribute('data-' + found.kind), {
-            label: found.label, min: AtlasLabs.format.format_plain(Number(found.min)), max: AtlasLabs.format.format_plain(Number(found.max)),
-          }));
+        set_text(item, message(found));
         list.appendChild(item);
+        if (found.field) note_at_field(found.field, found);
       }
       error_box.appendChild(list);
       name_invalid(problems, at);
       const results = (at && at.closest('.lab-body') || panel).querySelector('.lab-results');
       if (results && error_box.parentNode !== results) results.insertBefore(error_box, results.firstChild);
       error_box.hidden = false;
+    }
+
+    function message(found) {
+      if (found.kind === 'model') return error_box.getAttribute('data-model');
+      return fill(error_box.getAttribute('data-' + found.kind), {
+        label: found.label, min: AtlasLabs.format.format_plain(Number(found.min)), max: AtlasLabs.format.format_plain(Number(found.max)),
+      });
+    }
+
+    /* The message is also written under the field at fault (its aria-describedby): the list by the
+       outputs is often off screen while the reader is at the field, and the field's own red frame
+       does not say which values it takes. */
+    function note_at_field(el, found) {
+      const field = el.closest('.lab-field');
+      if (!field) return;
+      let note = field.querySelector('.lab-field-note');
+      if (!note) {
+        note = document.createElement('p');
+        note.className = 'lab-field-note';
+        note.id = el.id + '-note';
+        field.appendChild(note);
+      }
+      set_text(note, message(found));
+      el.setAttribute('aria-describedby', note.id);
+    }
+    function clear_field_notes() {
+      for (const note of panel.querySelectorAll('.lab-field-note')) {
+        const el = note.id && panel.querySelector('[aria-describedby="' + note.id + '"]');
+        if (el) el.removeAttribute('aria-describedby');
+        note.remove();
+      }
     }
 
     /* The pinned summary names the first field at fault; a tap on the name takes the reader to it
@@ -270,7 +299,7 @@
       const field = model_field(err);
       if (!found || !field || !error_box || !error_box.hasAttribute('data-' + found.kind)) return { kind: 'model' };
       field.setAttribute('aria-invalid', 'true');
-      return { kind: found.kind, label: label_text(panel, field), min: found.min, max: found.max };
+      return { kind: found.kind, label: label_text(panel, field), min: found.min, max: found.max, field: field };
     }
 
     function clear_invalid() {
@@ -282,10 +311,11 @@
       const problems = [];
       const p = {};
       let at = null;
+      clear_field_notes();
       for (const el of boxes) {
         const found = problem(panel, el);
         el.setAttribute('aria-invalid', found ? 'true' : 'false');
-        if (found) { problems.push(found); at = at || el; }
+        if (found) { found.field = el; problems.push(found); at = at || el; }
       }
       /* a slider cannot show a value outside its range: it says its number box is invalid too */
       for (const el of sliders) {

@@ -202,7 +202,38 @@ def test_a_lab_works_from_the_keyboard(labs, contracts):
             break
         if name and name not in names:
             names.append(name)
-    assert names == [i["param"] for i in contracts["memory"]["inputs"]]
+    shown = lab.panel.evaluate(
+        "p => [...p.querySelectorAll('[data-param]:not([type=range])')]"
+        ".filter(el => el.getClientRects().length).map(el => el.dataset.param)"
+    )
+    assert names == [i["param"] for i in contracts["memory"]["inputs"] if i["param"] in shown]
+    lab.done()
+
+
+def test_inputs_a_choice_does_not_use_are_put_away_and_nothing_above_the_choice_moves(labs, contracts):
+    """Review 31-j #12: with GQA chosen, Lab A still showed the MLA ratio and the KDA inputs. The
+    inputs a choice does not use are out of sight (and of the Tab order) until one uses them, and
+    they come after the choice in the contract, so choosing never moves the choice itself."""
+    lab = labs.get("memory", "en")
+    shown = "p => [...p.querySelectorAll('[data-param]:not([type=range])')].filter(el => el.getClientRects().length).map(el => el.dataset.param)"
+    order = [i["param"] for i in contracts["memory"]["inputs"]]
+    choice = lab.panel.locator("select[data-param='attention']")
+    # measured from the top of the inputs: above them, the preset's note may change its length
+    WITHIN_INPUTS = (
+        "el => el.getBoundingClientRect().top - el.closest('.lab-inputs').getBoundingClientRect().top"
+    )
+    top = choice.evaluate(WITHIN_INPUTS)
+    seen = {}
+    for kind in ("gqa", "mla", "kda_hybrid", "mha"):
+        lab.set("attention", kind)
+        seen[kind] = set(lab.panel.evaluate(shown))
+        assert choice.evaluate(WITHIN_INPUTS) == top, kind
+    assert "kv_heads" in seen["gqa"] and not {"mla_latent_ratio", "kda_share", "kda_state_kib"} & seen["gqa"]
+    assert "mla_latent_ratio" in seen["mla"] and "kv_heads" not in seen["mla"]
+    assert {"kda_share", "kda_state_kib"} <= seen["kda_hybrid"]
+    assert seen["mha"] == set(order) - {"kv_heads", "mla_latent_ratio", "kda_share", "kda_state_kib"}
+    put_away = set(order) - set.intersection(*seen.values())
+    assert all(order.index(name) > order.index("attention") for name in put_away), put_away
     lab.done()
 
 

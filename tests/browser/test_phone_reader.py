@@ -396,11 +396,27 @@ def test_lab_summary_follows_the_group_stands_aside_for_its_outputs_and_names_th
     named = page.locator("#lab-cost-panel [data-lab-summary-field]")
     assert named.is_visible() and named.inner_text().strip(), "the summary names the field at fault"
     assert named.inner_text().strip() in label or not label, (named.inner_text(), label)
+    name = named.inner_text().strip()
     named.tap()
     page.wait_for_timeout(300)
     assert page.evaluate("document.activeElement.getAttribute('aria-invalid')") == "true", (
         "a tap goes to the field"
     )
+    # review 31-j #9: the field itself says which values it takes, and its input is described by it
+    note = field.evaluate(
+        "el => { const n = document.getElementById(el.getAttribute('aria-describedby') || '');"
+        " return n && n.closest('.lab-field') === el.closest('.lab-field') && n.getBoundingClientRect().height > 0"
+        " ? n.textContent : null; }"
+    )
+    minimum, maximum = field.get_attribute("min"), field.get_attribute("max")
+    assert note and name in note, f"no message at the field: {note!r}"
+    assert minimum in note and maximum in note.replace(",", ""), f"the message gives no range: {note!r}"
+    field.fill(minimum)
+    page.wait_for_timeout(100)
+    assert (
+        field.get_attribute("aria-describedby") is None
+        and not page.locator("#lab-cost-panel .lab-field-note").count()
+    ), "a valid value clears the field's message"
     context.close()
 
 
@@ -794,8 +810,12 @@ def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_searc
             inside: h && h.left >= n.left - 1 && h.right <= n.right + 1,
             overflows: nav.scrollWidth > nav.clientWidth, more: nav.getAttribute('data-more'),
             mask: getComputedStyle(nav).maskImage,
+            cut: [...nav.querySelectorAll('a')].filter(a => { const r = a.getBoundingClientRect();
+              return r.left < n.left - 1 || r.right > n.right + 1 || r.bottom > n.bottom + 1; }).map(a => a.textContent),
             search: document.querySelector('#search-input').getBoundingClientRect().width}; }"""
     )
+    # review 31-j #11: five links in one row were a strip cut at both ends; in two rows they all show
+    assert seen["cut"] == [], f"links cut at the phone's edge: {seen}"
     assert seen["here"] and seen["here"].endswith(path.split("/")[1]), seen
     assert int(seen["weight"]) >= 600 and seen["inside"], f"the page's own link is marked and in view: {seen}"
     assert not seen["overflows"] or ("gradient" in seen["mask"] and seen["more"] != "none"), seen
@@ -908,6 +928,11 @@ def test_question_cards_type_and_headings_on_a_phone(site, lang):
           return Math.abs(title.top - num.top) > 4; }).map(a => a.textContent.slice(0, 12))"""
     )
     assert not alone, f"a card's number alone on its line: {alone}"
+    # review 31-j #7: one-line Chinese cards are 40 px targets (the English ones keep the first screen)
+    lowest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('.qcard a')].map(a => a.getBoundingClientRect().height))"
+    )
+    assert lowest >= (40 if lang == "zh" else 24), f"a question card {lowest:.0f} px tall"
     page.goto(site["base"] + f"{lang}/ch1.html", wait_until="load")
     page.evaluate(LAY_OUT)
     seen = page.evaluate(

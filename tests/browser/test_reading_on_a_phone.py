@@ -72,9 +72,17 @@ def test_numbers_cards_on_a_phone_are_value_label_and_source(site, lang):
         shown = first.evaluate(
             """tr => [...tr.children].filter(td => td.getClientRects().length).map(td => td.cellIndex)"""
         )
-        assert shown == [0, 2, 3, 7], f"a card shows value, label, source and 'more' ({shown})"
+        # review 31-j #10: a number is never on its card without its setting (its first two lines)
+        assert shown == [0, 1, 2, 3, 7], f"a card shows value, setting, label, source and 'more' ({shown})"
+        lines = first.evaluate(
+            "tr => { const td = tr.querySelector('td.claim-setting'), cs = getComputedStyle(td);"
+            " return td.textContent.trim() ? td.getBoundingClientRect().height / parseFloat(cs.lineHeight) : 0; }"
+        )
+        assert 0.9 < lines < 2.5, f"the setting's lines on the card: {lines:.1f}"
+        named = first.evaluate("tr => getComputedStyle(tr.children[3], '::before').content")
+        assert named not in ("none", "normal", '""'), "the source is named on the card"
         heights = rows.evaluate_all("trs => trs.map(tr => tr.getBoundingClientRect().height)")
-        assert max(heights) < 260, f"a card is compact: {max(heights):.0f} px"
+        assert max(heights) < 300, f"a card is compact: {max(heights):.0f} px"
         more = first.locator(".numbers-more details")
         setting = first.locator("td.claim-setting").text_content().strip()
         assert not more.locator("dd").first.is_visible()

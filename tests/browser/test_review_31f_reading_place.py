@@ -109,6 +109,11 @@ def test_back_to_top_on_a_desk_stands_beside_the_text(site):
         _wheel(page, -60)
         assert page.evaluate(SHOWN), "beside the column it may show on any move back up"
         assert page.evaluate(COVERED) == []
+        # review 31-j #7: beside the column it has room to be a 40 px target
+        size = page.evaluate(
+            "(() => { const r = document.querySelector('.to-top').getBoundingClientRect(); return Math.min(r.width, r.height); })()"
+        )
+        assert size >= 40, f"back to the top is {size:.0f} px on a desk"
 
 
 # ---------------------------------------------------------------- #9: focus after a search result

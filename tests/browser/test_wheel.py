@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -26,6 +27,23 @@ def _run(*command, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess
     return done
 
 
+def _met(requirement: str, extra: str) -> bool:
+    """Whether this environment's installed distributions meet one Requires-Dist line (its marker
+    read with `extra`; a line for another extra needs nothing)."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+
+    wanted = Requirement(requirement)
+    if wanted.marker is not None and not wanted.marker.evaluate({"extra": extra}):
+        return True
+    try:
+        version = importlib.metadata.version(wanted.name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return wanted.specifier.contains(version, prereleases=True)
+
+
 def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_path, browser):
     wheels = tmp_path / "wheels"
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path)
@@ -43,8 +61,12 @@ def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_pat
     ]
 
     venv = tmp_path / "venv"
-    # a bare environment, filled by this interpreter's pip (--python): what an author's pip would
-    # install, without seeding a second pip into it (a third of the test's time)
+    # a bare environment holding the wheel alone, by this interpreter's pip (--python), with this
+    # environment's libraries after its own on its path: the engine and its theme come from the
+    # wheel, its dependencies are the versions the suite tests (installing them again took 30 s of
+    # the test's 40). The wheel's declared dependencies are its metadata's (checked here against
+    # what the engine runs on), and that every library the engine imports is declared is
+    # tests/unit/test_layers.py's.
     _run("python3", "-m", "venv", "--without-pip", venv, cwd=tmp_path)
     _run(
         sys.executable,
@@ -54,8 +76,33 @@ def test_a_wheel_installed_elsewhere_starts_builds_and_checks_a_new_book(tmp_pat
         venv / "bin" / "python",
         "install",
         "-q",
-        f"{wheel}[browser]",
+        "--no-deps",
+        wheel,
         cwd=tmp_path,
+    )
+    ours = sysconfig.get_paths()["purelib"]
+    theirs = _run(
+        venv / "bin" / "python",
+        "-c",
+        "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        cwd=tmp_path,
+    )
+    (Path(theirs.stdout.strip()) / "libraries-of-the-test.pth").write_text(ours + "\n", encoding="utf-8")
+    where = _run(venv / "bin" / "python", "-c", "import atlas_site; print(atlas_site.__file__)", cwd=tmp_path)
+    assert where.stdout.strip().startswith(str(venv)), (
+        f"the engine came from {where.stdout.strip()}, not the wheel"
+    )
+    requires = [
+        line.split(":", 1)[1].strip()
+        for line in zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+        .decode()
+        .splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
+    unmet = [r for r in requires if not _met(r, extra="browser")]
+    assert len(requires) > 10 and unmet == [], (
+        f"declared dependencies this environment does not meet: {unmet}"
     )
     tool = venv / "bin" / "atlas-site"
     _run(tool, "init", "mybook", cwd=tmp_path)

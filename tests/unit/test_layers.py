@@ -115,3 +115,48 @@ def test_every_folder_of_the_engine_is_a_package_a_wheel_carries():
     and import-linter could not see it as a layer)."""
     folders = {path.parent for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
     assert sorted(str(f.relative_to(PACKAGE)) for f in folders if not (f / "__init__.py").is_file()) == []
+
+
+def third_party_imports() -> dict[str, str]:
+    """Every top-level module outside the standard library and the engine that the engine imports,
+    anywhere (a lazy import inside a function too), with the first file:line that does."""
+    import sys
+
+    found: dict[str, str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top != "atlas_site" and top not in sys.stdlib_module_names:
+                    found.setdefault(top, f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    return found
+
+
+def test_every_library_the_engine_imports_is_a_dependency_it_declares():
+    """What a wheel installed elsewhere needs is what pyproject.toml declares (the wheel test runs its
+    copy beside this environment's libraries, so a dependency missing from the list would not show
+    there): each third-party import maps to a declared distribution, the browser's to the extra."""
+    import importlib.metadata
+    import re
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {
+        re.split(r"[\[<>=!~;\s]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        for requirement in project["dependencies"] + project["optional-dependencies"]["browser"]
+    }
+    distributions = importlib.metadata.packages_distributions()
+    imports = third_party_imports()
+    assert {"yaml", "jinja2", "playwright"} <= set(imports), "the reading of imports found the known ones"
+    undeclared = [
+        f"{where}: imports {module} ({', '.join(distributions.get(module, ['no installed distribution']))})"
+        for module, where in sorted(imports.items())
+        if not {d.lower().replace("_", "-") for d in distributions.get(module, [])} & declared
+    ]
+    assert undeclared == [], "\n".join(undeclared)
