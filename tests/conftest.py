@@ -251,3 +251,9 @@ def opened(site, path: str, **options):
         yield page
     finally:
         context.close()
+
+
+# The page as its first load leaves it, held there: the blocks far below are still at their
+# placeholders' heights, since the idle pass that lays each out once (site.js measureSkippedBlocks)
+# never starts. A slow phone stays in that state for longer; tests of it add this init script.
+FIRST_LOAD_HELD = "window.requestIdleCallback = undefined;"

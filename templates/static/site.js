@@ -234,6 +234,33 @@
     hold();
   }
 
+  /* A block the browser skips is held at an estimate until it is first shown (web.css), so the
+     page's length, and the scrollbar with it, changed as the reader went down (review 31-j #1: a
+     quarter of one page's length). Once the page has loaded, while the browser is idle, the skipped
+     blocks are shown a few at a time from the top, each for one frame: the browser then keeps
+     their real height for them (contain-intrinsic-size: auto) and goes on skipping them while they
+     are out of view. Nothing on screen moves: a block above the window that changes height is
+     compensated by scroll anchoring. Nothing is read back, so no layout is forced. */
+  function measureSkippedBlocks() {
+    if (typeof window.requestIdleCallback !== "function" || !window.CSS || !CSS.supports("content-visibility", "auto")) return;
+    var blocks = document.querySelectorAll("[data-skippable] > *");
+    var next = 0;
+    var shown = [];
+    /* Each idle period puts back the blocks the last one showed (the frame between has laid them
+       out and kept their size) and shows the next few. The writes are made only in idle time, never
+       in a frame's callbacks, where another script's read of the layout would then force it. */
+    function visit(deadline) {
+      shown.forEach(function (el) { el.classList.remove("is-measured"); });
+      shown = [];
+      while (next < blocks.length && shown.length < 40 && (shown.length === 0 || deadline.timeRemaining() > 2)) {
+        shown.push(blocks[next++]);
+      }
+      shown.forEach(function (el) { el.classList.add("is-measured"); });
+      if (shown.length) window.requestIdleCallback(visit, { timeout: 1000 });
+    }
+    if (blocks.length) window.addEventListener("load", function () { window.requestIdleCallback(visit, { timeout: 1000 }); });
+  }
+
   /* The section being read: the last heading above a line 30% down the window (at the very end
      of the page, where the last headings cannot reach that line, the last heading in view). The
      section the address names wins while the reader is still inside it (it may be too short, or
@@ -684,5 +711,6 @@
     setupPrint();
     setupQuestionCards();
     loadMapsWhenNear();
+    measureSkippedBlocks();
   });
 })();

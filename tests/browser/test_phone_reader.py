@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import edit, make_project, run_cli
+from conftest import FIRST_LOAD_HELD, edit, make_project, run_cli
 from conftest import open_page as _open
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -646,6 +646,7 @@ def test_targets_on_the_first_load_keep_their_room_while_blocks_are_skipped(site
         viewport={"width": 412, "height": 823}, is_mobile=True, has_touch=True
     )
     page = context.new_page()
+    page.add_init_script(FIRST_LOAD_HELD)
     page.goto(site["base"] + path, wait_until="load")
     skipped = page.evaluate(
         "() => [...document.querySelectorAll('[data-skippable] > *')]"

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import resource
+import select
 import signal
 import socket
 import subprocess
@@ -402,13 +403,13 @@ def test_an_endless_loop_in_a_lab_function_is_stopped_and_named(built):
         "function kv_bytes_per_token(args) {",
         "function kv_bytes_per_token(args) {\n    while (true) {}",
     )
-    result = run_with_deadline(project, "--no-cache", env={"ATLAS_LAB_TIMEOUT": "3"})
+    result = run_with_deadline(project, "--no-cache", env={"ATLAS_LAB_TIMEOUT": "2"})
     assert_refused(
         project,
         before,
         result,
         "ledger/examples.md:3:5: error[example.timeout]: labs_js/memory/model.js: "
-        "memory.kv_bytes_per_token did not return within 3 s (an endless loop?) (hint: fix the "
+        "memory.kv_bytes_per_token did not return within 2 s (an endless loop?) (hint: fix the "
         "function; ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time)",
     )
 
@@ -417,13 +418,13 @@ def test_an_endless_loop_at_the_top_of_a_lab_file_is_named(built):
     project, before = built
     path = project / "labs_js/fleet/model.js"
     path.write_text("while (true) {}\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
-    result = run_with_deadline(project, "--no-cache", env={"ATLAS_LAB_TIMEOUT": "3"})
+    result = run_with_deadline(project, "--no-cache", env={"ATLAS_LAB_TIMEOUT": "2"})
     assert_refused(
         project,
         before,
         result,
         "ledger/examples.md:3:5: error[example.timeout]: labs_js/fleet/model.js did not finish "
-        "loading within 3 s (an endless loop at its top level?) (hint: fix the file; "
+        "loading within 2 s (an endless loop at its top level?) (hint: fix the file; "
         "ATLAS_LAB_TIMEOUT=SECONDS allows a slower machine more time)",
     )
 
@@ -550,11 +551,23 @@ def test_a_second_build_waits_for_the_first(mini):
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(3)
+        # the lock is released once the second build says it waits (a fixed sleep was either too
+        # short for a slow start or idle time)
+        said = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not said[-1:] == [WAITING]:
+            ready, _, _ = select.select([waiting.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            line = waiting.stderr.readline() if ready else ""
+            if not line:
+                break
+            said.append(line.rstrip("\n"))
+        assert said[-1:] == [WAITING], f"the second build did not say it waits: {said}"
         assert waiting.poll() is None, "the second build did not wait for the lock"
     out, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err
-    assert "waiting for another build of this project to finish…" in err.splitlines()
+
+
+WAITING = "waiting for another build of this project to finish…"
 
 
 # ---------------------------------------------------------------- 6. located one-line diagnostics
