@@ -115,6 +115,16 @@ test("a question's question words are dropped, in Chinese and in English (怎么
   assert.strictEqual(S.subjectOf("PD 分离有什么好处"), "PD 分离 好处");
   assert.strictEqual(S.subjectOf("how do I reduce cost"), "reduce cost");
   assert.strictEqual(S.subjectOf("why is the first token slow"), "first token slow");
+  // review 31-j #4: 会不会, 多大 and 需要 asked, they did not name what was asked about
+  assert.strictEqual(S.subjectOf("量化会不会掉精度"), "量化 掉精度");
+  assert.strictEqual(S.subjectOf("KV 缓存多大"), "KV 缓存");
+  assert.strictEqual(S.subjectOf("权重需要多少显存"), "权重 显存");
+});
+
+test("the words typed together found on one page only are searched each on its own as well (量化 精度损失)", () => {
+  assert.ok(S.onOnePage([]));
+  assert.ok(S.onOnePage([{ url: "zh/a.html#x" }, { url: "zh/a.html#y" }]));
+  assert.ok(!S.onOnePage([{ url: "zh/a.html#x" }, { url: "zh/b.html#y" }]));
 });
 
 test("a glossary name keeps its little words: 'mixture of experts' is the name of MoE, not 'mixture experts'", () => {

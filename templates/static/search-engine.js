@@ -23,7 +23,8 @@
    are one word ("quantisation" ~ "quantization"). A query that finds nothing is read with a typo mended
    (a Latin word one edit from the index's, a Chinese word one character from a known name: "量花" ->
    量化), and then, for a question, by its subject's words each on its own, the sections that hold
-   most of them (the rarer ones counting more) first.
+   most of them (the rarer ones counting more) first; so is a query whose words, typed together,
+   only one page holds ("量化 精度损失").
    While a search runs the previous results stay (dimmed) and the status says so, so the panel does
    not flicker; Escape, a tap outside, the close button or following a result closes it. */
 (function () {
@@ -33,7 +34,7 @@
   var HAS_HAN = new RegExp("[" + HAN + "]");
   var QUESTION_WORDS = /^(a|an|the|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么") */
-  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|什么|这么|那么|多少|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -494,6 +495,11 @@
 
   /* every name of every glossary term, longest first (a longer name is matched before the names it
      holds), alphabetical among equals */
+  /* whether the hits (none, or all) are sections of one page */
+  function onOnePage(hits) {
+    return hits.every(function (hit) { return hit.url.split("#")[0] === (hits[0] && hits[0].url.split("#")[0]); });
+  }
+
   function glossaryNames() {
     var all = [];
     (window.AtlasSearchTerms || []).forEach(function (group) { all = all.concat(group); });
@@ -663,7 +669,7 @@
   }
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
-  window.AtlasSearchText = { tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
+  window.AtlasSearchText = { onOnePage: onOnePage, tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
                               subjectOf: subjectOf, keysOf: keysOf, rank: rank, touches: touches, naming: naming, containing: containing, isHome: isHome, american: american, british: british, otherSpellings: otherSpellings };
 
   window.AtlasSearch = function (form, offline) {
@@ -914,10 +920,11 @@
           if (!mended || ticket !== pending) return { found: found, reading: null };
           return run(mended).then(function (again) { return { found: again, reading: again.hits.length ? mended : null }; });
         }).then(function (result) {
-          /* still nothing: a question's subject words each on their own, the sections that hold
-             most of them first ("显存不够怎么办": 显存, 不够) */
-          if (result.found.hits.length || ticket !== pending || !keysOf(subjectOf(query)).length) return result;
-          return run(query, true).then(function (loose) { return { found: loose, reading: null }; });
+          /* still nothing, or only one page's sections (the words typed together on one page:
+             "量化 精度损失" found only the page that says 精度损失): a question's subject words each on
+             their own, the sections that hold most of them first ("显存不够怎么办": 显存, 不够) */
+          if (!onOnePage(result.found.hits) || ticket !== pending || !keysOf(subjectOf(query)).length) return result;
+          return run(query, true).then(function (loose) { return loose.hits.length ? { found: loose, reading: null } : result; });
         }).then(function (result) {
           var said = result.reading || subjectOf(query);
           var names = namesOf(subjectOf(said));
