@@ -45,6 +45,36 @@ def test_the_page_own_part_is_in_view_at_load_on_a_phone(site, lang):
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_series_list_is_one_line_on_a_phone_and_the_whole_list_on_a_desk(site, lang):
+    """Review 31-j #6: the tutorial's eight pages took four rows of a phone's first screen above the
+    text. On a phone the list is one line naming the page being read, which opens the list; on a desk
+    the list shows as before."""
+    seen = {}
+    for name, size in (("phone", PHONE), ("desk", LAPTOP)):
+        context, page = _open(site, f"{lang}/tut-labs.html", **size)
+        try:
+            seen[name] = page.evaluate(
+                """() => { const fold = document.querySelector('.series .series-fold'), list = fold.querySelector('ol');
+                  const summary = fold.querySelector('summary');
+                  return {list: list.checkVisibility() ? list.getBoundingClientRect().height : 0, summary: summary.getBoundingClientRect().height,
+                          said: summary.textContent, items: list.children.length,
+                          here: [...list.children].findIndex(li => li.querySelector('[aria-current=page]')) + 1}; }"""
+            )
+            if name == "phone":
+                page.locator(".series .series-fold summary").tap()
+                seen["opened"] = page.evaluate(
+                    "document.querySelector('.series-fold ol').getBoundingClientRect().height"
+                )
+        finally:
+            context.close()
+    phone, desk = seen["phone"], seen["desk"]
+    assert phone["list"] == 0 and phone["summary"] >= 24, f"the list is folded on a phone: {phone}"
+    assert str(phone["here"]) in phone["said"] and str(phone["items"]) in phone["said"], phone
+    assert seen["opened"], "a tap opens the list"
+    assert desk["list"] > 0 and desk["summary"] == 0, f"the whole list on a desk: {desk}"
+
+
 # ---------------------------------------------------------------- 2: wide tables and formulas
 
 CUE = """box => { const frame = box.parentElement, after = getComputedStyle(frame, '::after'), before = getComputedStyle(frame, '::before');
