@@ -114,6 +114,9 @@ def test_print_to_pdf_gives_clean_pages(browser, site_url):
     assert page.locator(".site-header").is_hidden()
     assert page.locator(".lab-static").first.is_visible()
     assert page.locator("figure.figure svg").first.is_visible()
+    # review 31-j #13: the legend of the labels is printed, open or not; the screen's page lists are not
+    assert page.locator(".badge-key dl").is_visible(), "the labels' legend is on paper"
+    assert page.locator(".series").count() and page.locator(".series").first.is_hidden()
     pdf = page.pdf(format="A4")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     # the whole page, not its first screen: the fixture's chapter page prints on 7 A4 pages (the Atlas's
