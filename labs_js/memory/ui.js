@@ -48,6 +48,19 @@
     A.svg('rect', { x: f.x0, y: weights_top, width: f.x1 - f.x0, height: f.y0 - weights_top, class: 'lab-area-resource' }, f.svg);
     const line = points.map(function (pt, i) { return (i ? 'L' : 'M') + x(pt[0]).toFixed(1) + ' ' + y(pt[1]).toFixed(1); }).join(' ');
     A.svg('path', { d: line, class: 'lab-line-state', 'clip-path': 'url(#' + clip + ')' }, f.svg);
+    // where the line leaves the top of the chart an arrow says it rises on (review 31-j: clipped at
+    // the ceiling, the curve seemed to stop there)
+    const out_at = points.findIndex(function (pt) { return pt[1] > y_top; });
+    if (out_at > 0 && words.above) {
+      // the drawn segment crosses the top between two samples: the arrow stands where it does
+      const a = points[out_at - 1], b = points[out_at];
+      const ex = x(a[0]) + (x(b[0]) - x(a[0])) * (y_top - a[1]) / (b[1] - a[1]);
+      const tip = f.y1 - 12; // in the margin above the plot: the line, steep there, goes on up to an arrowhead
+      const at = ex.toFixed(1);
+      A.svg('path', { d: 'M' + at + ' ' + f.y1 + ' L' + at + ' ' + tip + ' M' + (ex - 4).toFixed(1) + ' ' + (tip + 5) + ' L' + at + ' ' + tip + ' L' + (ex + 4).toFixed(1) + ' ' + (tip + 5), class: 'lab-line-state' }, f.svg);
+      const width = C.text_width(f, [words.above]);
+      C.text(f.svg, ex + 8 + width > f.x1 ? ex - 8 - width : ex + 8, tip + 9, words.above);
+    }
     A.svg('line', { x1: f.x0, x2: f.x1, y1: y(p.hbm_gib), y2: y(p.hbm_gib), class: 'lab-mark-limit' }, f.svg);
     // labelled at the left, where the line of a model that fits runs below it
     C.text(f.svg, f.x0 + 6, y(p.hbm_gib) - 5, words.hbm + ' ' + A.format.format_plain(p.hbm_gib) + ' GiB');

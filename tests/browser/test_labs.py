@@ -279,3 +279,16 @@ def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, reader_
     again.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
     assert again.evaluate(outputs) == changed
     context.close()
+
+
+def test_lab_a_marks_where_its_curve_leaves_the_chart(labs, reader_book):
+    """Review 31-j: the KV curve was cut at the chart's ceiling with no mark that it goes on. Where it
+    leaves the top an arrow and its label say so; a curve that stays inside the chart has none."""
+    words = reader_book.book.lab_strings["memory.chart.above"]["en"]
+    lab = labs.get("memory", "en")
+    texts = "p => [...p.querySelectorAll('[data-lab-chart] svg text')].map(t => t.textContent)"
+    assert words in lab.panel.evaluate(texts), "at 128K tokens and B = 4 the curve leaves an 80 GiB chart"
+    lab.set("concurrency", 1)
+    lab.set("hbm_gib", 4096)
+    assert words not in lab.panel.evaluate(texts), "a curve inside the chart gets no arrow"
+    lab.done()
