@@ -193,7 +193,8 @@ def test_a_pages_header_says_its_date_is_the_texts(mini):
             "Text last verified: ",
             " (each number is dated)",
         ),
-        ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期，可能晚于此日）"),
+        # review 30-n D5: "may be later" was wrong for numbers checked before the prose
+        ("zh", "正文最后核验：", "（每个数字另注其来源的核验日期）"),
     ):
         html = result.output.text(f"{lang}/ch14.html")
         assert (
