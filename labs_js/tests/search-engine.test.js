@@ -119,6 +119,13 @@ test("a question's question words are dropped, in Chinese and in English (怎么
   assert.strictEqual(S.subjectOf("量化会不会掉精度"), "量化 掉精度");
   assert.strictEqual(S.subjectOf("KV 缓存多大"), "KV 缓存");
   assert.strictEqual(S.subjectOf("权重需要多少显存"), "权重 显存");
+  // review 31-k: 是什么意思 is a question as 是什么 is
+  assert.strictEqual(S.subjectOf("goodput 是什么意思"), "goodput");
+  // and 的 after a glossary name is cut (the index read 分离的代价 as one word); 目的 stays a word
+  withTerms([["PD 分离", "PD disaggregation"]], ["pd"], () => {
+    assert.strictEqual(S.subjectOf("PD 分离的代价"), "PD 分离 代价");
+    assert.strictEqual(S.subjectOf("分块的目的"), "分块的目的");
+  });
 });
 
 test("the words typed together found on one page only are searched each on its own as well (量化 精度损失)", () => {

@@ -34,7 +34,7 @@
   var HAS_HAN = new RegExp("[" + HAN + "]");
   var QUESTION_WORDS = /^(a|an|the|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么") */
-  var ZH_QUESTION = /什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /是什么意思|什么意思|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -279,11 +279,21 @@
       .replace(/\s+/g, " ").trim();
   }
 
+  /* 的 after a glossary name joins it to the next word ("PD 分离的代价"), and the index reads the
+     two as one word that no page holds: the query is cut there (review 31-k). Only after a name:
+     目的 and 的确 are words of their own. */
+  function afterNames(query) {
+    glossaryNames().forEach(function (name) {
+      if (HAS_HAN.test(name)) query = query.split(name + "的").join(name + " ");
+    });
+    return query;
+  }
+
   /* what the query asks about, without its question words */
   function subjectOf(query) {
     /* a glossary name as typed keeps its little words ("mixture of experts" is a name, not "mixture experts") */
     if (termsOf(query).length) return normalise(query);
-    var words = query.replace(ZH_QUESTION, " ").split(" ").filter(function (word) {
+    var words = afterNames(query).replace(ZH_QUESTION, " ").split(" ").filter(function (word) {
       return word && !QUESTION_WORDS.test(word.toLowerCase().replace(/'/g, ""));
     });
     return words.length ? normalise(words.join(" ")) : query;
