@@ -257,3 +257,17 @@ def opened(site, path: str, **options):
 # placeholders' heights, since the idle pass that lays each out once (site.js measureSkippedBlocks)
 # never starts. A slow phone stays in that state for longer; tests of it add this init script.
 FIRST_LOAD_HELD = "window.requestIdleCallback = undefined;"
+
+
+# The page's height with every skipped block shown as a block in view is: content-visibility: auto
+# keeps layout, style and paint containment while it shows a block (the gates' .laid-out drops
+# them, and a block's margins then collapse differently)
+SHOWN_AS_READ = """async () => {
+  for (const el of document.querySelectorAll('[data-skippable] > *')) {
+    if (getComputedStyle(el).contentVisibility !== 'auto') continue;
+    el.style.contentVisibility = 'visible';
+    el.style.contain = 'layout style paint';
+  }
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return document.documentElement.scrollHeight;
+}"""

@@ -97,6 +97,8 @@
       article.classList.toggle("is-parallel", on && !!added);
       if (page) page.classList.toggle("is-parallel", on && !!added);
       if (added) added.forEach(function (twin) { twin.hidden = !on; });
+      /* the blocks' heights changed: site.js lays the skipped ones out again while idle */
+      document.dispatchEvent(new Event("atlas-relayout"));
     }
 
     function twinBlock(source, key) {

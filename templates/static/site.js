@@ -243,9 +243,10 @@
      compensated by scroll anchoring. Nothing is read back, so no layout is forced. */
   function measureSkippedBlocks() {
     if (typeof window.requestIdleCallback !== "function" || !window.CSS || !CSS.supports("content-visibility", "auto")) return;
-    var blocks = document.querySelectorAll("[data-skippable] > *");
+    var blocks = [];
     var next = 0;
     var shown = [];
+    var running = false;
     /* Each idle period puts back the blocks the last one showed (the frame between has laid them
        out and kept their size) and shows the next few. The writes are made only in idle time, never
        in a frame's callbacks, where another script's read of the layout would then force it. */
@@ -256,9 +257,22 @@
         shown.push(blocks[next++]);
       }
       shown.forEach(function (el) { el.classList.add("is-measured"); });
-      if (shown.length) window.requestIdleCallback(visit, { timeout: 1000 });
+      running = shown.length > 0;
+      if (running) window.requestIdleCallback(visit, { timeout: 1000 });
     }
-    if (blocks.length) window.addEventListener("load", function () { window.requestIdleCallback(visit, { timeout: 1000 }); });
+    /* from the top, with the blocks there are now: after the load, and again when the page's
+       blocks change their size or number (side-by-side reading adds twins beside or under them and
+       narrows the columns: the heights remembered before no longer hold; review 31-k) */
+    function start() {
+      blocks = document.querySelectorAll("[data-skippable] > *");
+      next = 0;
+      if (!running && blocks.length) {
+        running = true;
+        window.requestIdleCallback(visit, { timeout: 1000 });
+      }
+    }
+    window.addEventListener("load", start);
+    document.addEventListener("atlas-relayout", start);
   }
 
   /* The section being read: the last heading above a line 30% down the window (at the very end
@@ -465,26 +479,46 @@
     });
   }
 
-  /* Work the reader may never reach waits until they come near it: within `margin` of the window
-     (an IntersectionObserver rootMargin), or at once where the address points into it or the
-     browser has no IntersectionObserver. The labs (labs-loader.js) and the development map
-     (devmap.js) start this way, so a page's first load does not pay for them. */
+  /* Work below the first screen waits until the reader comes near it (within `margin` of the
+     window, an IntersectionObserver rootMargin) or the loaded page leaves the browser idle, or
+     starts at once where the address points into it or the browser has no IntersectionObserver.
+     The labs (labs-loader.js) and the development map (devmap.js) start this way, so a page's
+     first load does not pay for them. */
   window.atlasWhenNear = function (host, margin, start) {
+    var done = false;
+    var observer = null;
+    function begin() {
+      if (done) return;
+      done = true;
+      if (observer) observer.disconnect();
+      start();
+    }
     var target = addressTarget();
     if (!("IntersectionObserver" in window) || (target && host.contains(target))) {
-      start();
+      begin();
       return;
     }
-    var observer = new IntersectionObserver(function (entries) {
-      if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
-      observer.disconnect();
-      start();
+    observer = new IntersectionObserver(function (entries) {
+      if (entries.some(function (entry) { return entry.isIntersecting; })) begin();
     }, { rootMargin: margin });
     observer.observe(host);
+    /* and in any case once the page has loaded and the browser is idle: the page then has its whole
+       length before the reader comes near (review 31-k: a map's list folding away and a lab growing
+       as they started changed it by up to 3,600 px while the reader scrolled towards them) */
+    afterLoadWhenIdle(begin);
   };
 
-  /* The development map's code, fetched when the reader comes within half a screen of a map (its
-     list reads without it); devmap.js builds each map that is near once it runs. */
+  /* fn once the page has loaded and the browser is idle (not at all where it cannot say when it is
+     idle: then the reader's coming near starts things, as before) */
+  function afterLoadWhenIdle(fn) {
+    if (typeof window.requestIdleCallback !== "function") return;
+    var go = function () { window.requestIdleCallback(fn, { timeout: 2000 }); };
+    if (document.readyState === "complete") go();
+    else window.addEventListener("load", go);
+  }
+
+  /* The development map's code, fetched when the reader comes within half a screen of a map or the
+     loaded page is idle (its list reads without it); devmap.js builds each map the same way. */
   function loadMapsWhenNear() {
     var loaded = false;
     Array.prototype.forEach.call(document.querySelectorAll("[data-devmap-script]"), function (host) {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.gates.browser import render_everything
+from conftest import FIRST_LOAD_HELD
 
 PAGE = "tut-map"
 ARROWS = {"zh": "问题驱动的演进或组合", "en": "problem-driven evolution or composition"}
@@ -118,6 +119,34 @@ def test_readable_list_without_javascript(site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_idle_browser_builds_the_map_after_the_load_so_the_page_keeps_its_length(site, lang):
+    """Review 31-k: the map's readable list folded away only as the reader came near, and the page
+    lost 3,094 px (390 px) under the scrollbar. Once the page has loaded and the browser is idle,
+    the map's code is fetched and the map built without the reader scrolling; the page's length
+    then holds."""
+    context = site["browser"].new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{site['base']}{lang}/{PAGE}.html", wait_until="load")
+        page.wait_for_selector("[data-devmap].is-enhanced", state="attached", timeout=5000)
+        timing = page.evaluate(
+            """() => ({load: performance.getEntriesByType('navigation')[0].loadEventStart,
+                 map: performance.getEntriesByType('resource').filter(r => r.name.endsWith('/devmap.js')).map(r => r.startTime),
+                 y: scrollY})"""
+        )
+        assert timing["y"] == 0 and timing["map"] and min(timing["map"]) >= timing["load"], timing
+        page.wait_for_timeout(300)
+        length = page.evaluate("document.documentElement.scrollHeight")
+        page.mouse.wheel(0, length)
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollHeight") == length, "the length held"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_map_is_built_when_the_reader_comes_near_or_the_address_names_a_node(site, lang):
     """The first load of a phone does not pay for the map below its first screen: the readable list
     stands there until the reader scrolls within half a screen, and the map's code is fetched only
@@ -127,6 +156,7 @@ def test_the_map_is_built_when_the_reader_comes_near_or_the_address_names_a_node
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     page = context.new_page()
+    page.add_init_script(FIRST_LOAD_HELD)  # the idle browser would build it without the reader
     fetched = []
     page.on("request", lambda request: fetched.append(request.url.rsplit("/", 1)[-1]))
     try:

@@ -19,7 +19,7 @@ import pytest
 from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.search import results_shown, type_query
-from conftest import FIRST_LOAD_HELD, TWO_FRAMES, open_page
+from conftest import FIRST_LOAD_HELD, SHOWN_AS_READ, TWO_FRAMES, open_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -142,6 +142,8 @@ def test_lab_controls_wait_for_the_reader_and_their_text_shows_the_defaults(site
     70 lab inputs made that its longest task. So the first load holds no lab control; each input
     shows its default as text until the reader comes near the labs, and then the same default."""
     context, page = open_page(site, f"{lang}/{CHAPTER}.html", **PHONE)
+    page.add_init_script(FIRST_LOAD_HELD)  # the idle browser would start the labs on its own
+    page.reload()
     page.wait_for_timeout(500)
     assert page.locator(".labs input, .labs select").count() == 0
     text = page.evaluate(LAB_INPUT_TEXT)
@@ -229,20 +231,6 @@ def test_a_long_page_is_about_as_tall_on_the_first_load_as_once_laid_out(site, w
             )
     finally:
         page.close()
-
-
-# The page's height with every skipped block shown as a block in view is: content-visibility: auto
-# keeps layout, style and paint containment while it shows a block (the gates' .laid-out drops
-# them, and a block's margins then collapse differently)
-SHOWN_AS_READ = """async () => {
-  for (const el of document.querySelectorAll('[data-skippable] > *')) {
-    if (getComputedStyle(el).contentVisibility !== 'auto') continue;
-    el.style.contentVisibility = 'visible';
-    el.style.contain = 'layout style paint';
-  }
-  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-  return document.documentElement.scrollHeight;
-}"""
 
 
 @pytest.mark.parametrize("width", [390, 1280])
