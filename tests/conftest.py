@@ -271,3 +271,9 @@ SHOWN_AS_READ = """async () => {
   await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   return document.documentElement.scrollHeight;
 }"""
+
+
+# The page once the idle browser has laid out every skipped block and started what waits for the
+# reader (site.js measureSkippedBlocks and atlasWhenNear): a fixed wait was too short on a busy
+# machine (the run's 1 s saw nothing done yet)
+SETTLED = "() => document.documentElement.hasAttribute('data-blocks-measured') && !document.querySelector('[data-lab]:not(.lab-js)')"

@@ -259,6 +259,8 @@
       shown.forEach(function (el) { el.classList.add("is-measured"); });
       running = shown.length > 0;
       if (running) window.requestIdleCallback(visit, { timeout: 1000 });
+      /* said when every block has its height (the gates and the tests wait for it) */
+      else root.setAttribute("data-blocks-measured", "");
     }
     /* from the top, with the blocks there are now: after the load, and again when the page's
        blocks change their size or number (side-by-side reading adds twins beside or under them and
@@ -266,6 +268,7 @@
     function start() {
       blocks = document.querySelectorAll("[data-skippable] > *");
       next = 0;
+      root.removeAttribute("data-blocks-measured");
       if (!running && blocks.length) {
         running = true;
         window.requestIdleCallback(visit, { timeout: 1000 });

@@ -19,7 +19,7 @@ import pytest
 from atlas_site.gates import browser as browser_gates
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.search import results_shown, type_query
-from conftest import FIRST_LOAD_HELD, SHOWN_AS_READ, TWO_FRAMES, open_page
+from conftest import FIRST_LOAD_HELD, SETTLED, SHOWN_AS_READ, TWO_FRAMES, open_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -238,19 +238,20 @@ def test_the_pages_length_settles_soon_after_the_load(site, width):
     """Review 31-j #1: a page shrank by up to a quarter as the reader went down it (each skipped
     block's estimate replaced by its height only as it came near), so the scrollbar slid under the
     finger. Once loaded, the idle browser lays out every skipped block once (site.js
-    measureSkippedBlocks) and goes on skipping it at its real height: a second after the load the
+    measureSkippedBlocks) and goes on skipping it at its real height: once it has (site.js says so) the
     page is the length it has with every block laid out, and its blocks are still skipped."""
     page = site["browser"].new_page(viewport={"width": width, "height": 800})
     try:
         for path in (f"zh/{CHAPTER}.html", f"en/{CHAPTER}.html"):
             page.goto(site["base"] + path, wait_until="load")
             first = page.evaluate("() => document.documentElement.scrollHeight")
-            page.wait_for_timeout(1000)
+            page.wait_for_function(SETTLED, timeout=20000)
+            page.evaluate(TWO_FRAMES)
             settled = page.evaluate("() => document.documentElement.scrollHeight")
             skipped = page.evaluate(SKIPPED)
             real = page.evaluate(SHOWN_AS_READ)
             assert abs(settled - real) <= 0.005 * real, (
-                f"{path} at {width} px: {first} px at the load, {settled} px a second later, {real} px"
+                f"{path} at {width} px: {first} px at the load, {settled} px once settled, {real} px"
                 " with every block shown as the reader sees it"
             )
             assert skipped > 10, (
