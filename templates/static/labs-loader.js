@@ -1,7 +1,7 @@
 /* Loads the lab code when the reader comes near the labs or touches them, or the loaded page is
-   idle (site.js atlasWhenNear): the chapter's first screen does not pay for the labs' models. Classic scripts, inserted one after another in the
-   order the page lists (from file:// too). Until they arrive each lab shows its static worked
-   example, exactly as without script. */
+   idle (site.js atlasWhenNear): the chapter's first screen does not pay for the labs' models.
+   Classic scripts, inserted one after another in the order the page lists (from file:// too).
+   Until they arrive each lab shows its static worked example, exactly as without script. */
 (function () {
   "use strict";
   var started = false;

@@ -507,7 +507,8 @@
      holds), alphabetical among equals */
   /* whether the hits (none, or all) are sections of one page */
   function onOnePage(hits) {
-    return hits.every(function (hit) { return hit.url.split("#")[0] === (hits[0] && hits[0].url.split("#")[0]); });
+    var pageOf = function (hit) { return hit.url.split("#")[0]; };
+    return hits.every(function (hit) { return pageOf(hit) === pageOf(hits[0]); });
   }
 
   function glossaryNames() {

@@ -234,6 +234,12 @@
     hold();
   }
 
+  /* fn once the page has loaded (at once if it has) */
+  function afterLoad(fn) {
+    if (document.readyState === "complete") fn();
+    else window.addEventListener("load", fn);
+  }
+
   /* A block the browser skips is held at an estimate until it is first shown (web.css), so the
      page's length, and the scrollbar with it, changed as the reader went down (review 31-j #1: a
      quarter of one page's length). Once the page has loaded, while the browser is idle, the skipped
@@ -259,7 +265,7 @@
       shown.forEach(function (el) { el.classList.add("is-measured"); });
       running = shown.length > 0;
       if (running) window.requestIdleCallback(visit, { timeout: 1000 });
-      /* said when every block has its height (the gates and the tests wait for it) */
+      /* said when every block has its height (the browser tests wait for it) */
       else root.setAttribute("data-blocks-measured", "");
     }
     /* from the top, with the blocks there are now: after the load, and again when the page's
@@ -274,7 +280,7 @@
         window.requestIdleCallback(visit, { timeout: 1000 });
       }
     }
-    window.addEventListener("load", start);
+    afterLoad(start);
     document.addEventListener("atlas-relayout", start);
   }
 
@@ -515,9 +521,7 @@
      idle: then the reader's coming near starts things, as before) */
   function afterLoadWhenIdle(fn) {
     if (typeof window.requestIdleCallback !== "function") return;
-    var go = function () { window.requestIdleCallback(fn, { timeout: 2000 }); };
-    if (document.readyState === "complete") go();
-    else window.addEventListener("load", go);
+    afterLoad(function () { window.requestIdleCallback(fn, { timeout: 2000 }); });
   }
 
   /* The development map's code, fetched when the reader comes within half a screen of a map or the
