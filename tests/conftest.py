@@ -235,10 +235,14 @@ def reader_site(reader_build, reader_site_url, chromium):
     }
 
 
-def open_page(site, path: str, **options):
-    """(context, page): `path` of the served book loaded in a new context with these options."""
+def open_page(site, path: str, *, held: bool = False, **options):
+    """(context, page): `path` of the served book loaded in a new context with these options;
+    `held` keeps it as its first load leaves it (FIRST_LOAD_HELD) for tests that measure what
+    the idle browser would otherwise change before their first reading."""
     context = site["browser"].new_context(**options)
     page = context.new_page()
+    if held:
+        page.add_init_script(FIRST_LOAD_HELD)
     page.goto(site["base"] + path, wait_until="load")
     return context, page
 
