@@ -296,6 +296,12 @@
     if (!(cfg.prefill_rate > 0) || !(cfg.step > 0) || !(cfg.link_bytes_per_s > 0)) {
       throw new RangeError('batch: prefill_rate, decode_rate and kv_link_gbps must be > 0');
     }
+    /* a chunk larger than an iteration's whole budget is never taken whole: the budget is the
+       chunk (review 31-k #6: accepted without a word) */
+    if (strategy === 'chunked' && cfg.chunk > cfg.budget) {
+      throw lib.refuse('chunk_size ' + cfg.chunk + ' exceeds token_budget ' + cfg.budget,
+        { kind: 'not_above', param: 'chunk_size', min: 1, max: cfg.budget, other: 'token_budget' });
+    }
     return cfg;
   }
 

@@ -37,6 +37,12 @@
     const page = num(args, 'physical_page');
     const block = num(args, 'hash_block');
     if (block < 1) throw new RangeError('fleet: hash_block must be ≥ 1');
+    /* a hash block longer than the page: no block fits in a page, and the boundary means nothing
+       (review 31-k #6: "hash blocks per page 0" was shown without a word) */
+    if (block > page) {
+      throw lib.refuse('hash_block ' + block + ' exceeds physical_page ' + page,
+        { kind: 'not_above', param: 'hash_block', min: 1, max: page, other: 'physical_page' });
+    }
     const cached = num(args, 'cached_tokens', page);
     const limit = Math.min(num(args, 'shared_tokens'), cached);
     let boundary = 0;

@@ -43,6 +43,8 @@
     announce: ['recommendation'],
     relevant: {
       hot_share: function (p) { return p.routing === 'cache_affinity'; },
+      /* one cluster has no other to fail over to (review 31-k #6) */
+      secondary_failure: function (p) { return p.clusters >= 2; },
     },
     render: draw_loads,
   });

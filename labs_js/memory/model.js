@@ -67,10 +67,8 @@
    */
   function check_gqa_heads(q_heads, kv_heads) {
     if (kv_heads >= 1 && kv_heads <= q_heads && q_heads % kv_heads === 0) return;
-    const error = new RangeError('memory: GQA needs kv_heads ≤ q_heads with q_heads divisible by ' +
-      'kv_heads (q_heads ' + q_heads + ', kv_heads ' + kv_heads + ')');
-    error.problem = { kind: 'divides', param: 'kv_heads', min: 1, max: q_heads };
-    throw error;
+    throw lib.refuse('GQA needs kv_heads ≤ q_heads with q_heads divisible by kv_heads (q_heads ' +
+      q_heads + ', kv_heads ' + kv_heads + ')', { kind: 'divides', param: 'kv_heads', min: 1, max: q_heads });
   }
 
   /**

@@ -9,7 +9,7 @@
  *    data-min…data-max logarithmically. The number box (or select) holds the value;
  *    its HTML value / checked / selected attributes are the lab's defaults;
  *  - [data-output="<name>"] elements, written with textContent only, formatted from
- *    data-digits / data-percent / data-suffix / data-signed / data-duration /
+ *    data-digits / data-percent / data-suffix / data-signed / data-duration(="group") /
  *    data-labels; a following .lab-unit with data-one switches to the singular at "1";
  *  - preset buttons [data-preset] with data-preset-values (JSON) and data-preset-note,
  *    and [data-preset-reset]: a preset restores every default first, then sets its
@@ -126,6 +126,8 @@
     if (el.hasAttribute('data-suffix')) spec.suffix = el.getAttribute('data-suffix');
     if (el.hasAttribute('data-signed')) spec.signed = true;
     if (el.hasAttribute('data-duration')) spec.duration = true;
+    /* durations of one group (data-duration="ttft": a P50 and its P99) share one unit */
+    if (el.getAttribute('data-duration')) spec.group = el.getAttribute('data-duration');
     if (el.hasAttribute('data-labels')) spec.labels = JSON.parse(el.getAttribute('data-labels'));
     return spec;
   }
@@ -207,13 +209,28 @@
       }
     }
 
-    function write_output(el, value) {
+    /* The unit each group of durations shares: the one its largest value picks. */
+    function group_units(out) {
+      const largest = {};
+      for (const el of outputs) {
+        const group = el.getAttribute('data-duration');
+        const value = out[el.getAttribute('data-output')];
+        if (!group || !Number.isFinite(value)) continue;
+        largest[group] = Math.max(largest[group] || 0, Math.abs(value));
+      }
+      const picked = {};
+      for (const group of Object.keys(largest)) picked[group] = AtlasLabs.format.duration_unit(largest[group]);
+      return picked;
+    }
+
+    function write_output(el, value, shared) {
       const spec = output_spec(el);
+      if (spec.group && shared) spec.unit = shared[spec.group];
       const text = AtlasLabs.format.format_output(value, spec);
       el.textContent = text;
       const unit = unit_of(el);
       if (!unit) return text;
-      if (spec.duration) unit.textContent = units[AtlasLabs.format.format_duration(value, spec.digits).unit];
+      if (spec.duration) unit.textContent = units[AtlasLabs.format.format_duration(value, spec.digits, spec.unit).unit];
       else if (unit.hasAttribute('data-one')) {
         unit.textContent = unit.getAttribute(text === '1' ? 'data-one' : 'data-other');
       }
@@ -249,6 +266,7 @@
       if (found.kind === 'model') return error_box.getAttribute('data-model');
       return fill(error_box.getAttribute('data-' + found.kind), {
         label: found.label, min: AtlasLabs.format.format_plain(Number(found.min)), max: AtlasLabs.format.format_plain(Number(found.max)),
+        other: found.other || '',
       });
     }
 
@@ -299,7 +317,9 @@
       const field = model_field(err);
       if (!found || !field || !error_box || !error_box.hasAttribute('data-' + found.kind)) return { kind: 'model' };
       field.setAttribute('aria-invalid', 'true');
-      return { kind: found.kind, label: label_text(panel, field), min: found.min, max: found.max, field: field };
+      const other = found.other && box_of[found.other];
+      return { kind: found.kind, label: label_text(panel, field), min: found.min, max: found.max, field: field,
+        other: other ? label_text(panel, other) : '' };
     }
 
     function clear_invalid() {
@@ -334,10 +354,11 @@
       clear_invalid();
       mark_relevance(p);
       const changes = [];
+      const shared = group_units(out);
       for (const el of outputs) {
         const name = el.getAttribute('data-output');
         if (!(name in out)) continue;
-        const text = write_output(el, out[name]);
+        const text = write_output(el, out[name], shared);
         if ((opts.announce || []).indexOf(name) >= 0 && !el.closest('[data-lab-summary]')) {
           if (!first && announced[name] !== text) changes.push(label_of(el) + ': ' + text);
           announced[name] = text;

@@ -24,7 +24,11 @@
  *                                  registered, else labs_js/<name>/model.js or
  *                                  labs_js/formulas/<name>.js through require;
  *   lib.pick(source, names)        {name: source[name]} for each name: the outputs a result
- *                                  passes on from a part it computed.
+ *                                  passes on from a part it computed;
+ *   lib.refuse(text, problem)      a RangeError for a combination of inputs the model does not
+ *                                  take; `problem` ({kind, param, min?, max?, other?}) names the
+ *                                  input at fault and the lab's message (labs.invalid.<kind>),
+ *                                  `other` the input it is measured against (shared/bind.js).
  */
 (function (root) {
   'use strict';
@@ -66,7 +70,12 @@
     function num(args, key, fallback) {
       return finite(args && args[key] !== undefined ? args[key] : fallback, key);
     }
-    return { finite: finite, num: num, model: model, pick: pick };
+    function refuse(text, problem) {
+      const error = new RangeError(namespace + ': ' + text);
+      error.problem = problem;
+      return error;
+    }
+    return { finite: finite, num: num, model: model, pick: pick, refuse: refuse };
   }
 
   function define(namespace, factory) {

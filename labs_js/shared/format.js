@@ -66,13 +66,20 @@
    * A duration in milliseconds in the unit a reader takes in at a glance:
    * ms below 10 s (with `digits`), then s below 2 min, min below 2 h, else h
    * (one decimal each). Returns {text, unit} with unit one of ms, s, min, h.
+   * `unit`, where given, is used instead: durations read side by side (a P50 beside its P99)
+   * share the unit their largest value picks, so a glance compares their numbers (review 31-k #5).
    */
-  function format_duration(ms, digits) {
+  function format_duration(ms, digits, unit) {
+    const picked = unit || duration_unit(ms);
+    if (picked === 'ms') return { text: format_number(ms, digits === undefined ? 0 : digits), unit: 'ms' };
+    return { text: format_number(ms / MS_IN[picked], 1), unit: picked };
+  }
+  const MS_IN = { ms: 1, s: 1000, min: 60000, h: 3600000 };
+  function duration_unit(ms) {
     const abs = Math.abs(ms);
-    if (!(abs >= 10000)) return { text: format_number(ms, digits === undefined ? 0 : digits), unit: 'ms' };
-    if (abs < 120000) return { text: format_number(ms / 1000, 1), unit: 's' };
-    if (abs < 7200000) return { text: format_number(ms / 60000, 1), unit: 'min' };
-    return { text: format_number(ms / 3600000, 1), unit: 'h' };
+    if (!(abs >= 10000)) return 'ms';
+    if (abs < 120000) return 's';
+    return abs < 7200000 ? 'min' : 'h';
   }
 
   /** As format_number, but a value asked with decimals that is not zero is never written as zero:
@@ -93,7 +100,7 @@
    * to show a 0..1 share as a percentage, {suffix: '%'} for a value already in
    * percent, {signed: true} to mark a rise with "+", {labels: {code: text}} for
    * enums and booleans (keys "true"/"false"), {duration: true} for
-   * milliseconds shown in the unit format_duration picks (text only; the unit
+   * milliseconds shown in the unit format_duration picks or in {unit} (text only; the unit
    * comes from format_duration(...).unit).
    */
   function format_output(value, spec) {
@@ -104,7 +111,7 @@
     }
     if (typeof value === 'boolean') return String(value);
     if (typeof value === 'string') return value;
-    if (s.duration) return format_duration(value, s.digits).text;
+    if (s.duration) return format_duration(value, s.digits, s.unit).text;
     /* an output asked with decimals never reads as zero; a count (no decimals) and a signed change
        ("0%": no change worth a sign) keep their rounding */
     const write = s.signed ? format_number : format_nonzero;
@@ -116,6 +123,7 @@
 
   return {
     round_half_away: round_half_away, format_number: format_number, format_plain: format_plain,
-    format_nonzero: format_nonzero, format_duration: format_duration, format_output: format_output,
+    format_nonzero: format_nonzero, format_duration: format_duration,
+    duration_unit: duration_unit, format_output: format_output,
   };
 });

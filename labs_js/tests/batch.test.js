@@ -191,3 +191,14 @@ test('the PD 2 GB/s preset shows a hand-off ten times longer than at 20 GB/s on 
   assert.ok(handoff(2) >= kv_ms_at(2), 'at least the bare transfer at 2 GB/s: ' + handoff(2));
   assert.ok(handoff(20) >= kv_ms_at(20) && handoff(20) < kv_ms_at(2) / 2, 'at 20 GB/s: ' + handoff(20));
 });
+
+test('chunked: a chunk larger than the token budget is refused with both inputs named (review 31-k #6)', () => {
+  assert.throws(
+    () => batch.simulate({ ...LAB, strategy: 'chunked', chunk_size: 512, token_budget: 64 }),
+    (err) => err instanceof RangeError && err.problem.kind === 'not_above' &&
+      err.problem.param === 'chunk_size' && err.problem.other === 'token_budget' && err.problem.max === 64,
+  );
+  // the chunk equal to the budget is taken; other strategies ignore the chunk size
+  assert.ok(batch.simulate({ ...LAB, strategy: 'chunked', chunk_size: 64, token_budget: 64 }).req_throughput > 0);
+  assert.ok(batch.simulate({ ...LAB, strategy: 'continuous', chunk_size: 512, token_budget: 64 }).req_throughput > 0);
+});

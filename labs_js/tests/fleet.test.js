@@ -145,3 +145,12 @@ test('cluster loads: the hot owner and the rest add up to the whole traffic; fai
     }
   }
 });
+
+test('a hash block longer than the physical page is refused with both inputs named (review 31-k #6)', () => {
+  assert.throws(
+    () => fleet.hit_boundary({ physical_page: 6144, hash_block: 7000, shared_tokens: 2800 }),
+    (err) => err instanceof RangeError && err.problem.kind === 'not_above' &&
+      err.problem.param === 'hash_block' && err.problem.other === 'physical_page' && err.problem.max === 6144,
+  );
+  assert.equal(fleet.hit_boundary({ physical_page: 6144, hash_block: 6144, shared_tokens: 7000 }).hash_blocks_per_page, 1);
+});

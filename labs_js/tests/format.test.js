@@ -73,3 +73,11 @@ test('format_output: a value asked with decimals that is not zero never reads as
   assert.equal(F.format_output(0, { digits: 2 }), '0.00');
   assert.equal(F.format_output(0.4, { digits: 0 }), '0'); // a count keeps its rounding
 });
+
+test('format_duration in a unit given: a P50 read beside its P99 in seconds', () => {
+  // review 31-k #5: "7,183 ms" beside "14.4 s" read as the smaller P99
+  assert.equal(F.duration_unit(14400), 's');
+  assert.deepEqual(F.format_duration(7183, 0, F.duration_unit(14400)), { text: '7.2', unit: 's' });
+  assert.deepEqual(F.format_duration(7183, 0, 'ms'), { text: '7,183', unit: 'ms' });
+  assert.equal(F.format_output(7183, { duration: true, digits: 0, unit: 's' }), '7.2');
+});

@@ -60,11 +60,14 @@ test('every worked example is registered once: no two entries run the same funct
   }
 });
 
-/** What a lab shows for one output, language-neutral: enum codes as codes, a duration with its unit code. */
-function shown(value, o) {
+/** What a lab shows for one output, language-neutral: enum codes as codes, a duration with its
+ *  unit code (a group's durations in the unit their largest value picks). */
+function shown(value, o, out, outputs) {
   if (o.labels) return String(value);
   if (o.duration) {
-    const d = F.format_duration(value, o.digits);
+    const group = typeof o.duration === 'string' ? outputs.filter((other) => other.duration === o.duration) : [o];
+    const largest = Math.max(...group.map((other) => Math.abs(out[other.name])));
+    const d = F.format_duration(value, o.digits, F.duration_unit(largest));
     return d.text + ' ' + d.unit;
   }
   return F.format_output(value, { digits: o.digits, percent: o.percent, suffix: o.suffix, signed: o.signed });
@@ -77,7 +80,7 @@ test('ledger/labs.md: static_outputs equal the formatted result for the defaults
     assert.equal(lab.fn.split('.')[0], lab.id, lab.id + ': fn lives in labs_js/' + lab.id + '/model.js');
     const [out] = run([{ fn: lab.fn, args: lab.defaults }], modules);
     for (const o of lab.outputs) {
-      const want = shown(out[o.name], o);
+      const want = shown(out[o.name], o, out, lab.outputs);
       assert.equal(lab.static_outputs[o.name], want, lab.id + '.' + o.name);
       if (o.labels) assert.ok(o.labels.map(String).includes(want), lab.id + '.' + o.name + ' code ' + want + ' not listed');
       if (o.group !== undefined) assert.ok(lab.groups.includes(o.group), lab.id + '.' + o.name + ' in unknown group');
@@ -112,7 +115,7 @@ test('ledger/labs.md: every preset is a complete scenario that shows what its no
       for (const [name, want] of Object.entries(preset.expect || {})) {
         const o = lab.outputs.find((x) => x.name === name);
         assert.ok(o, lab.id + ' preset ' + preset.id + ' expects unknown output ' + name);
-        assert.equal(shown(out[name], o), String(want), lab.id + ' preset ' + preset.id + ': ' + name);
+        assert.equal(shown(out[name], o, out, lab.outputs), String(want), lab.id + ' preset ' + preset.id + ': ' + name);
       }
     }
   }
@@ -131,7 +134,7 @@ test('ledger/labs.md: every preset changes what the reader sees, or is the one b
       const watched = Object.keys(preset.expect || {}).length ? Object.keys(preset.expect) : lab.outputs.map((o) => o.name);
       const changed = watched.filter((name) => {
         const o = lab.outputs.find((x) => x.name === name);
-        return shown(out[name], o) !== shown(base[name], o);
+        return shown(out[name], o, out, lab.outputs) !== shown(base[name], o, base, lab.outputs);
       });
       assert.ok(changed.length, lab.id + ' preset ' + preset.id + ': none of ' + watched.join(', ') +
         ' differs from what the defaults show');

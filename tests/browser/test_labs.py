@@ -3,7 +3,8 @@ pinned on a phone while each input is edited, the keyboard, the address that hol
 units in the singular. Every preset, Reset, click order, bad value and chart of every lab, and every
 number against the model in Node, are the gate's, on every page of any book. The interface is the
 engine's: it is driven on Lab A as the reader's fixture book (tests/projects/reader) places it, alone
-on its chapter's first page."""
+on its chapter's first page; Labs B and D, their refusals and their paired durations, on its
+tutorial page in their place (other_labs)."""
 
 from __future__ import annotations
 
@@ -40,13 +41,13 @@ def contracts(reader_book) -> dict:
 class Lab:
     """One lab on a freshly loaded page, its code live."""
 
-    def __init__(self, browser, base: str, lab: str, lang: str, viewport=LAPTOP):
+    def __init__(self, browser, base: str, lab: str, lang: str, viewport=LAPTOP, page_id: str | None = None):
         self.context = browser.new_context(viewport=viewport)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.url = base + f"{lang}/{PAGE_OF[lab]}.html"
+        self.url = base + f"{lang}/{page_id or PAGE_OF[lab]}.html"
         self.lab, self.lang = lab, lang
         self.open()
 
@@ -98,14 +99,14 @@ class LoadedLabs:
     (the labs' gate proves that on every page, for every lab), or freshly reloaded when what it
     checks is the page as it loads."""
 
-    def __init__(self, browser, base: str):
-        self.browser, self.base, self.pages = browser, base, {}
+    def __init__(self, browser, base: str, page_of: dict[str, str] = PAGE_OF):
+        self.browser, self.base, self.page_of, self.pages = browser, base, page_of, {}
 
     def get(self, lab: str, lang: str, viewport=LAPTOP, fresh: bool = False) -> Lab:
         key = (lab, lang, viewport["width"], viewport["height"])
         page = self.pages.get(key)
         if page is None:
-            page = self.pages[key] = Lab(self.browser, self.base, lab, lang, viewport)
+            page = self.pages[key] = Lab(self.browser, self.base, lab, lang, viewport, self.page_of[lab])
         elif fresh:
             page.open()
         else:
@@ -153,7 +154,12 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id
                 f"{lab_id}.{name}: pinned output off screen {item}"
             )
             assert not item["overlaps"], f"{lab_id}.{name}: the pinned outputs cover the input"
-            assert item["text"] == item["main"]
+            # a state reads by its name ("FIT"), its sentence by the outputs (review 31-k #9)
+            assert item["text"] == item["main"] or item["main"].startswith(item["text"] + ":"), item
+    summary = lab.panel.locator(".lab-summary").bounding_box()
+    assert summary["height"] <= 0.1 * PHONE["height"], (
+        f"{lab_id}: the pinned summary is {summary['height']:.0f} px"
+    )
     lab.done()
 
 
@@ -292,3 +298,68 @@ def test_lab_a_marks_where_its_curve_leaves_the_chart(labs, reader_book):
     lab.set("hbm_gib", 4096)
     assert words not in lab.panel.evaluate(texts), "a curve inside the chart gets no arrow"
     lab.done()
+
+
+@pytest.fixture(scope="module")
+def other_labs(browser, tmp_path_factory):
+    """The reader's book with Labs B and D where its tutorial places C and E: the engine's form
+    code over the models that refuse a pair of inputs and show durations side by side."""
+    from atlas_site.gates.browser import serve_folder
+    from conftest import built_cleanly, edit, make_reader
+
+    workspace = tmp_path_factory.mktemp("other-labs")
+    project = make_reader(workspace)
+    for lang in ("zh", "en"):
+        edit(
+            project / "content" / lang / "tut-labs" / "index.md",
+            "{{labs:speculative,cost}}",
+            "{{labs:batch,fleet}}",
+        )
+    with serve_folder(built_cleanly(project, workspace / "_site")[1]) as url:
+        pages = LoadedLabs(browser, url, {"batch": "tut-labs", "fleet": "tut-labs"})
+        yield pages
+        pages.close()
+
+
+def _field_note(lab: Lab, name: str) -> str:
+    """The message under the field of input `name` ('' when there is none), that field's
+    aria-describedby pointing at it."""
+    box = lab.panel.locator(f"[data-param='{name}']:not([type=range])")
+    return box.evaluate(
+        "el => { const id = el.getAttribute('aria-describedby'); const note = id && document.getElementById(id);"
+        " return note ? note.textContent : ''; }"
+    )
+
+
+def test_a_pair_of_inputs_the_model_does_not_take_is_refused_at_the_field_naming_the_other(other_labs):
+    """Review 31-k #6: a hash block longer than the physical page, a prefill chunk larger than the
+    token budget and a secondary failure with one cluster were taken without a word."""
+    fleet = other_labs.get("fleet", "en")
+    fleet.set("hash_block", 7000)
+    assert fleet.panel.get_attribute("data-invalid") == "true"
+    assert _field_note(fleet, "hash_block") == "Hash block must not exceed “Physical page” (6,144)."
+    fleet.set("hash_block", 512)
+    assert fleet.panel.get_attribute("data-invalid") is None and _field_note(fleet, "hash_block") == ""
+    failure = fleet.panel.locator("[data-param='secondary_failure']")
+    fleet.set("clusters", 1)
+    assert not failure.is_visible(), "one cluster has none to fail over to"
+    fleet.set("clusters", 2)
+    assert failure.is_visible()
+    fleet.done()
+    batch = other_labs.get("batch", "zh")
+    batch.set("strategy", "chunked")
+    batch.set("token_budget", 64)
+    assert _field_note(batch, "chunk_size") == "“prefill 块大小”不能大于“每轮 token 预算”（64）。"
+    batch.set("strategy", "continuous")  # the chunk size is not used: nothing to refuse
+    assert batch.panel.get_attribute("data-invalid") is None
+    batch.done()
+
+
+def test_a_p50_is_shown_in_the_unit_of_its_p99(other_labs):
+    """Review 31-k #5: static batching showed TTFT P50 "7,183 ms" beside P99 "14.4 s"."""
+    batch = other_labs.get("batch", "en")
+    outputs = batch.preset_and_state("static")["outputs"]
+    p50, p99 = outputs["ttft_p50_ms"].split(), outputs["ttft_p99_ms"].split()
+    assert p50[1] == p99[1] == "s", outputs
+    assert float(p50[0].replace(",", "")) < float(p99[0].replace(",", ""))
+    batch.done()

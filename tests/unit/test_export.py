@@ -393,6 +393,26 @@ def test_with_a_site_url_a_lab_names_its_interactive_address_in_full(book, proje
     assert links == ["https://atlas.example/en/ch14.html#lab-memory-panel"]
 
 
+def test_a_numbered_edition_gives_its_day_to_the_cover_and_the_files(book, project):
+    """Review 31-k #7: the site said edition 1 of 2026-12-05, the PDF and EPUB the newest page's
+    verification day (2026-10-02). Where book.yaml numbers the edition, every edition gives its day."""
+    import datetime as dt
+
+    from atlas_site.export.cover import render_cover
+    from atlas_site.model.profile import Edition as Numbered
+
+    env = make_environment(project)
+    unnumbered = assemble_edition(book.book, book.output, "en", env)
+    assert unnumbered.date is not None and "Edition of " + unnumbered.date.isoformat() in render_cover(
+        unnumbered, env, "export_print_edition"
+    )
+    day = dt.date(2027, 3, 1)
+    profile = book.book.profile.model_copy(update={"edition": Numbered(number=2, date=day)})
+    edition = assemble_edition(book.book.model_copy(update={"profile": profile}), book.output, "en", env)
+    assert edition.date == day and edition.day == day
+    assert "Edition 2, 2027-03-01</text>" in render_cover(edition, env, "export_ebook_edition")
+
+
 def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
     from pypdf.generic import DecodedStreamObject
 

@@ -96,25 +96,39 @@ def test_only_a_chapter_is_split(book):
     assert checked.returncode != 0 and "only a chapter is split" in checked.stdout + checked.stderr
 
 
-def test_the_editions_are_made_of_whole_chapters(book):
+def test_the_editions_are_made_of_whole_chapters_naming_the_page_that_holds_each_lab(book):
+    """Review 31-k #8: the PDF sent readers of a lab to the chapter's first page (en/ch14.html#lab-…),
+    reached only through its moved-link script; the lab is on the part page that holds it."""
+    from atlas_site.export.assemble import assemble_edition
     from atlas_site.pipeline import IN_MEMORY, Run, run
+    from atlas_site.render.templates import make_environment
 
+    _lab_in_the_second_part(book)
     state = run(Run(root=book), IN_MEMORY)
     whole = state.output.document("en/ch14.html")
     assert 'id="q1"' in whole and 'id="more"' in whole and 'href="#more"' in whole
     assert 'id="more"' not in state.output.text("en/ch14.html")
+    edition = assemble_edition(state.book, state.output, "en", make_environment(book))
+    (line,) = [e for e in edition.chapter("ch14").body.iter() if "lab-online" in (e.get("class") or "")]
+    assert "en/ch14-more.html#lab-memory-panel" in "".join(line.itertext())
 
 
-def test_the_open_data_addresses_follow_the_split(book):
-    """examples.json's lab link and its places name the page that holds their target."""
+def _lab_in_the_second_part(book: Path, example: bool = False) -> None:
+    """Lab A (the Atlas's labs ledger) at the end of the chapter's second part, after a worked example."""
     (book / "ledger/labs.md").write_text(
         (ROOT / "ledger/labs.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
     for lang in ("zh", "en"):
         more = book / "content" / lang / "ch14" / "10-more.md"
+        shown = "\n{{ex:kv-per-token}}\n" if example else ""
         more.write_text(
-            more.read_text(encoding="utf-8") + "\n{{ex:kv-per-token}}\n\n{{labs:memory}}\n", encoding="utf-8"
+            more.read_text(encoding="utf-8") + f"{shown}\n{{{{labs:memory}}}}\n", encoding="utf-8"
         )
+
+
+def test_the_open_data_addresses_follow_the_split(book):
+    """examples.json's lab link and its places name the page that holds their target."""
+    _lab_in_the_second_part(book, example=True)
     edit(
         book / "book.yaml",
         "  - generated: bibliography",

@@ -71,7 +71,11 @@ class Edition:
 
     @property
     def date(self) -> dt.date | None:
-        """The edition's date: the newest `last_verified` of its pages (never the clock)."""
+        """The edition's date: book.yaml's `edition` where it names one (the day the site, the PDF
+        and the EPUB all give; review 31-k #7), else the newest `last_verified` of its pages (never
+        the clock)."""
+        if self.profile.edition is not None:
+            return self.profile.edition.date
         dates = [p.meta.last_verified for p in self.book.pages_in(self.lang) if p.meta.last_verified]
         return max(dates) if dates else None
 
@@ -136,10 +140,10 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
                 and not any(c.id == GLOSSARY for c in chapters)
                 and _needs_glossary(book)
             ):
-                chapters.append(_glossary_chapter(book, lang, env))
+                chapters.append(_glossary_chapter(book, output, lang, env))
             path = f"{lang}/{part.generated}.html"
             if path in output:
-                chapters.append(_chapter(book, lang, part.generated, output.document(path), None))
+                chapters.append(_chapter(book, output, lang, part.generated, None))
                 if part.generated == GLOSSARY:
                     chapters[
                         -1
@@ -151,9 +155,9 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
                 continue
             chapter = _chapter(
                 book,
+                output,
                 lang,
                 page_id,
-                output.document(page.output_path),
                 f"{part.title[lang]} · {page.meta.short_title or page.meta.title}"
                 if part.series and part.title
                 else None,
@@ -161,7 +165,7 @@ def assemble_edition(book: Book, output: Output, lang: str, env) -> Edition:
             chapter.series = part.title[lang] if part.series and part.title else None
             chapters.append(chapter)
     if _needs_glossary(book) and not any(c.id == GLOSSARY for c in chapters):
-        chapters.append(_glossary_chapter(book, lang, env))
+        chapters.append(_glossary_chapter(book, output, lang, env))
     edition = Edition(book, lang, chapters)
     _canonical_links(edition)
     return edition
@@ -172,13 +176,15 @@ def _needs_glossary(book: Book) -> bool:
     return bool(book.terms) and not any(p.generated == GLOSSARY for p in book.profile.parts)
 
 
-def _glossary_chapter(book: Book, lang: str, env) -> Chapter:
+def _glossary_chapter(book: Book, output: Output, lang: str, env) -> Chapter:
     section = parse_html(f"<main>{render_glossary(book, lang, env)}</main>")
-    return _from_main(book, lang, GLOSSARY, _main_of(section), None)
+    return _from_main(book, output, lang, GLOSSARY, _main_of(section), None)
 
 
-def _chapter(book: Book, lang: str, chapter_id: str, page_html: str, running: str | None) -> Chapter:
-    return _from_main(book, lang, chapter_id, _main_of(parse_html(page_html)), running)
+def _chapter(book: Book, output: Output, lang: str, chapter_id: str, running: str | None) -> Chapter:
+    """The chapter `chapter_id` whole (a chapter published as several pages as one document)."""
+    page_html = output.document(f"{lang}/{chapter_id}.html")
+    return _from_main(book, output, lang, chapter_id, _main_of(parse_html(page_html)), running)
 
 
 def _main_of(document) -> ET.Element:
@@ -188,18 +194,23 @@ def _main_of(document) -> ET.Element:
     return main
 
 
-def _from_main(book: Book, lang: str, chapter_id: str, main: ET.Element, running: str | None) -> Chapter:
-    body = clean_page(main, lambda panel_id: _lab_address(book, lang, chapter_id, panel_id))
+def _from_main(
+    book: Book, output: Output, lang: str, chapter_id: str, main: ET.Element, running: str | None
+) -> Chapter:
+    body = clean_page(main, lambda panel_id: _lab_address(book, output, lang, chapter_id, panel_id))
     external_links(body)
     headings = _headings(body)
     title = headings[0].text if headings else chapter_id
     return Chapter(chapter_id, title, running or title, body, headings)
 
 
-def _lab_address(book: Book, lang: str, page_id: str, panel_id: str) -> ET.Element:
+def _lab_address(book: Book, output: Output, lang: str, page_id: str, panel_id: str) -> ET.Element:
     """The web address of a lab's interactive version: absolute when book.yaml has `site_url`,
-    otherwise the page's path in the web edition, said to be relative."""
-    path = f"{lang}/{page_id}.html#{panel_id}"
+    otherwise the page's path in the web edition, said to be relative. The page is the one that
+    holds the lab: a part page where the chapter is published as several (review 31-k #8: the
+    chapter's first page was printed, reached only through its moved-link script)."""
+    page = output.page_holding(lang, page_id, f'id="{panel_id}"') or f"{lang}/{page_id}.html"
+    path = f"{page}#{panel_id}"
     site_url = book.profile.site_url
     if site_url:
         link = html(

@@ -24,6 +24,15 @@ def render_cover(edition: Edition, env, edition_key: str) -> str:
         title=edition.title,
         lines=cover_lines(edition),
         edition=edition.ui(edition_key),
-        date_label=edition.ui("export_edition_date"),
-        date=edition.date.isoformat() if edition.date else "",
+        dated=_dated(edition),
     )
+
+
+def _dated(edition: Edition) -> str:
+    """The cover's date line: "Edition 1, 2026-12-05" where book.yaml numbers the edition."""
+    if edition.date is None:
+        return ""
+    numbered = edition.profile.edition
+    if numbered is not None:
+        return edition.ui("export_edition_numbered").format(n=numbered.number, date=edition.date.isoformat())
+    return f"{edition.ui('export_edition_date')} {edition.date.isoformat()}"

@@ -75,6 +75,7 @@ ENGINE_KEYS = (
     "open_numbers",
     "caution_label",
     "labs.invalid.divides",  # a lab's own refusal of a combination of inputs (directives/blocks.py)
+    "labs.invalid.not_above",
 )
 
 
