@@ -19,6 +19,9 @@
   var pending = null;
   var card = null;
   var owner = null;
+  /* where a sheet scrolled the page to lift its link clear ({from, to}); closing the card puts the
+     page back while the reader has not scrolled since (review 31-k #13) */
+  var lifted = null;
   var hideTimer = null;
   var refreshed = 0;  // under atlas-site serve: the build whose card data to fetch next (0: as shipped)
 
@@ -215,7 +218,11 @@
       close.addEventListener("click", function () { var back = owner; hide(); if (back) back.focus({ preventScroll: true }); });
       box.insertBefore(close, box.firstChild);
       var covered = rect.bottom - (window.innerHeight - box.offsetHeight - MARGIN);
-      if (covered > 0) window.scrollBy(0, covered);
+      if (covered > 0) {
+        var from = lifted ? lifted.from : window.scrollY;
+        window.scrollBy(0, covered);
+        lifted = { from: from, to: window.scrollY };
+      }
       return;
     }
     var width = box.offsetWidth;
@@ -242,6 +249,8 @@
 
   function hide() {
     if (!card) return;
+    if (lifted && !card.hidden && Math.abs(window.scrollY - lifted.to) < 2) window.scrollTo(window.scrollX, lifted.from);
+    lifted = null;
     card.hidden = true;
     if (owner) { owner.removeAttribute("aria-describedby"); expanded(owner, "false"); }
     owner = null;

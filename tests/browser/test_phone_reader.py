@@ -1010,3 +1010,29 @@ def test_a_card_opens_for_a_link_tapped_low_on_a_phone(site, selector):
             page.wait_for_timeout(200)
     finally:
         context.close()
+
+
+def test_a_card_that_lifted_its_link_puts_the_page_back_when_it_closes(site):
+    """Review 31-k #13: a citation tapped low on the screen scrolls the page up, so that the sheet
+    leaves it in view; closing the card left the page there. It goes back, unless the reader has
+    scrolled in the meantime."""
+    context, page = _open(site, "en/ch1.html", **PHONE)
+    cite = page.locator("article a.cite").nth(1)
+    LOW = "el => { el.scrollIntoView({block: 'end'}); window.scrollBy(0, 8); return window.scrollY; }"
+    card = page.locator("#cite-card")
+    for close, scrolled in (("button", False), ("Escape", False), ("button", True)):
+        before = cite.evaluate(LOW)
+        cite.tap()
+        card.wait_for(state="visible", timeout=5000)
+        lifted = page.evaluate("window.scrollY")
+        assert lifted > before, "the sheet lifted the link clear"
+        if scrolled:
+            page.evaluate("window.scrollBy(0, 40)")
+        if close == "button":
+            card.locator(".cite-card-close").tap()
+        else:
+            page.keyboard.press("Escape")
+        card.wait_for(state="hidden", timeout=3000)
+        after = page.evaluate("window.scrollY")
+        assert after == (lifted + 40 if scrolled else before), (close, scrolled, before, lifted, after)
+    context.close()
