@@ -203,6 +203,25 @@ def test_a_pages_header_says_its_date_is_the_texts(mini):
         ) in html
 
 
+def test_a_number_verified_after_the_prose_gives_the_header_its_day(mini):
+    """Review 30-o D2: "text last verified 2026-07-29" stood above numbers stamped 2026-10-02. Where
+    a number on the page was verified after its prose, the header names that day too."""
+    edit(mini / "ledger/claims.md", "    verified: 2026-07-29", "    verified: 2026-10-02")
+    edit(
+        mini / "sources/nodes.yaml",
+        'en: "PD goodput"}\n  evidence: paper\n  verified: 2026-07-29',
+        'en: "PD goodput"}\n  evidence: paper\n  verified: 2026-10-02',
+    )
+    result = assemble(mini)
+    assert not result.errors, [str(e) for e in result.errors]
+    for lang, numbers in (
+        ("en", '; its numbers verified up to <time datetime="2026-10-02">2026-10-02</time>, each dated'),
+        ("zh", '；文中数字最晚核验于 <time datetime="2026-10-02">2026-10-02</time>，各自注明日期'),
+    ):
+        html = result.output.text(f"{lang}/ch14.html")
+        assert f'2026-07-29</time><span class="last-verified-numbers">{numbers}</span></p>' in html, lang
+
+
 def test_the_citations_gate_fails_a_page_that_names_a_work_by_two_numbers(mini):
     """Every page keeps one number per work (gates/citations.py): a page where the chapter's
     FlashAttention shows as N04 in one place and as 42 in another fails, naming both."""

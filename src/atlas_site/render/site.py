@@ -149,6 +149,16 @@ def _entering(book: Book, lang: str, part, following) -> str | None:
     return other.title[lang]
 
 
+def _numbers_verified(book: Book, parsed_page):
+    """The newest day a number on the page was verified, when it is after the day of the page's
+    prose: the header says both (review 30-o D2: "text last verified 2026-07-29" above numbers
+    stamped 2026-10-02 read as a contradiction)."""
+    days = [book.claims[use.key].verified for use in parsed_page.uses_of("claim") if use.key in book.claims]
+    newest = max(days, default=None)
+    prose = parsed_page.page.meta.last_verified
+    return newest if newest and prose and newest > prose else None
+
+
 def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
     """The works one page cites, in the order it first cites them, with the labels it uses: the
     list printed at the end of the page so that "[N25]" can be looked up on paper."""
@@ -224,6 +234,7 @@ def render_site(
                     cited=_works_cited(book, state.cites),
                     cited_lists=_lists_cited(book, lang, state.cites),
                     cite=cite_page(book, lang, page.output_path, page.id, page.meta.title),
+                    numbers_verified=_numbers_verified(book, parsed_page),
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "",
                 )
                 return html, state.cites.places, state.record.dump()
