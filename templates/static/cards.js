@@ -322,7 +322,13 @@
      under the finger (a sheet lifting the link above itself) sent the link a mouseout that closed
      the card just opened (review 31-j #2: no card for a link in the lower fifth of a phone). */
   var touching = false;
-  document.addEventListener("pointerdown", function (event) { touching = event.pointerType === "touch"; }, true);
+  /* a press inside the open card takes the focus from its link: that is no leaving (review 31-l #2:
+     a tap on a sheet's text closed it) */
+  var pressInCard = false;
+  document.addEventListener("pointerdown", function (event) {
+    touching = event.pointerType === "touch";
+    pressInCard = !!(card && !card.hidden && card.contains(event.target));
+  }, true);
   document.addEventListener("pointermove", function (event) { if (event.pointerType === "mouse") touching = false; }, true);
   document.addEventListener("mouseover", function (event) {
     var link = previewable(event.target);
@@ -337,7 +343,10 @@
     if (link) show(link);
   });
   document.addEventListener("focusout", function (event) {
-    if (previewable(event.target)) scheduleHide();
+    var into = event.relatedTarget;
+    var pressed = pressInCard;
+    pressInCard = false; /* that press only: a Tab away later still closes the card */
+    if (previewable(event.target) && !pressed && !(into && card && card.contains(into))) scheduleHide();
   });
 
   /* touch: the first tap opens the card (focus and emulated mouse events may already have opened it

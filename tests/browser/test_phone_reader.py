@@ -1036,3 +1036,27 @@ def test_a_card_that_lifted_its_link_puts_the_page_back_when_it_closes(site):
         after = page.evaluate("window.scrollY")
         assert after == (lifted + 40 if scrolled else before), (close, scrolled, before, lifted, after)
     context.close()
+
+
+@pytest.mark.parametrize("kind", ["a.cite", "dfn.term-def[data-term]"])
+def test_a_tap_inside_an_open_card_keeps_it_open(site, kind):
+    """Review 31-l #2: a tap on the sheet's own text (its title, its note, the space beside its
+    link) took the focus from the link and closed the card; only a tap outside it, ✕ and Escape
+    close it."""
+    context, page = _open(site, "en/ch1.html", **PHONE)
+    link = page.locator(f"article {kind}").nth(1)
+    link.evaluate("el => el.scrollIntoView({block: 'center'})")
+    link.tap()
+    card = page.locator("#cite-card")
+    card.wait_for(state="visible", timeout=5000)
+    box = card.bounding_box()
+    for x, y in (
+        (box["x"] + 40, box["y"] + 14),
+        (box["x"] + box["width"] - 20, box["y"] + box["height"] - 12),
+    ):
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(450)  # longer than the card's hide delay
+        assert card.is_visible(), f"a tap inside the card at ({x:.0f}, {y:.0f}) closed it"
+    page.touchscreen.tap(4, box["y"] - 60)  # the page's margin, above the sheet
+    card.wait_for(state="hidden", timeout=3000)
+    context.close()
