@@ -566,7 +566,7 @@
       var room = box.scrollWidth - box.clientWidth;
       var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
       var scroll = -1;
-      var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current='page']");
+      var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current]");
       if (current && room > 1) {
         /* first laid out: the strip starts scrolled to the page's own link */
         var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;

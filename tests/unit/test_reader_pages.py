@@ -146,3 +146,20 @@ def test_standfirst_comes_from_the_description_and_is_never_invented(mini, tmp_p
     assert '<p class="standfirst">推理服务的时间与成本花在哪里。</p>' in described.output.text("zh/ch14.html")
     h1 = described.output.text("en/ch14.html").index("<h1>")
     assert h1 < described.output.text("en/ch14.html").index("standfirst")
+
+
+def test_the_navigation_marks_the_part_on_every_page_of_it(site):
+    """Review 31-l #5: the header marked only the first page of a series and of a chapter published
+    as several pages; on the other 14 of 16 pages nothing said where the reader was."""
+    nav = re.compile(r'<nav class="site-nav"[^>]*>(.*?)</nav>', re.S)
+    for path, part in (
+        ("en/ch1-fleet.html", "en/ch1.html"),
+        ("zh/ch1-summary.html", "zh/ch1.html"),
+        ("en/tut-map.html", "en/tut-basics.html"),
+        ("en/tut-labs.html", "en/tut-basics.html"),
+    ):
+        links = nav.search(site.output.text(path)).group(1)
+        marked = re.findall(r'<a href="([^"]+)" aria-current="true">', links)
+        assert [m.rsplit("/", 1)[-1] for m in marked] == [part.split("/")[1]], (path, marked)
+    glossary = nav.search(site.output.text("en/glossary.html")).group(1)
+    assert "aria-current" not in glossary  # a generated page is marked by its address (site.js)
