@@ -378,6 +378,11 @@
       sync_sliders();
       for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
       if (preset_status) set_text(preset_status, button.getAttribute('data-preset-note') || '');
+      /* the pinned summary shows the group the preset sets (review 31-l #3: Lab D's hit-boundary
+         preset left it on the routing outputs, its answer screens further down) */
+      const set = Object.keys(values).map(function (name) { return box_of[name] && box_of[name].closest('.lab-body[data-group]'); })
+        .filter(Boolean)[0];
+      if (set && summary_items.length) show_group(set.getAttribute('data-group'));
       update(button);
     }
 

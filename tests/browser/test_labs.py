@@ -363,3 +363,17 @@ def test_a_p50_is_shown_in_the_unit_of_its_p99(other_labs):
     assert p50[1] == p99[1] == "s", outputs
     assert float(p50[0].replace(",", "")) < float(p99[0].replace(",", ""))
     batch.done()
+
+
+def test_the_pinned_summary_shows_the_group_a_preset_sets(other_labs):
+    """Review 31-l #3: on a phone Lab D's hit-boundary preset left the pinned summary on the routing
+    outputs; its answer (2,560 tokens) was screens further down."""
+    fleet = other_labs.get("fleet", "en", PHONE)
+    fleet.preset("k3-hit-boundary")
+    shown = fleet.panel.evaluate(
+        "p => [...p.querySelectorAll('.lab-summary-item')].filter(el => !el.hidden)"
+        ".map(el => [el.dataset.group, el.querySelector('[data-output]').textContent])"
+    )
+    assert shown and all(group == "boundary" for group, _ in shown), shown
+    assert ["boundary", "2,560"] in shown, shown
+    fleet.done()
