@@ -205,9 +205,14 @@ def _parts_strip(family: Family, index: int, strings: dict) -> str:
             if number == index
             else f'<li><a href="{posixpath.basename(page.path)}"{hint}>{name}</a></li>'
         )
-    # its own name: the contents beside it are "In this chapter" (two landmarks, two names)
+    # its own name: the contents beside it are "In this chapter" (two landmarks, two names); on a
+    # phone the list is folded under it, as a series' list is (the heading above already says
+    # "Part 2 of 8"; review 31-l: eight open rows above the text, the tutorial's one line)
     label = html.escape(str(strings.get("split_parts", "Parts of this chapter")))
-    return f'<nav class="series series-parts" aria-label="{label}" data-pagefind-ignore>\n  <ol>{"".join(items)}</ol>\n</nav>\n'
+    return (
+        f'<nav class="series series-parts" aria-label="{label}" data-pagefind-ignore>\n'
+        f'  <details class="series-fold"><summary>{label}</summary><ol>{"".join(items)}</ol></details>\n</nav>\n'
+    )
 
 
 PRINT_REFS = re.compile(
