@@ -169,7 +169,9 @@ def test_pages_keep_mathml_and_svg_and_hold_no_script(epubs, book):
         for name in archive.namelist():
             if name.endswith(".xhtml"):
                 text = archive.read(name).decode("utf-8")
-                assert not re.search(r"<script\b|\son[a-z]+=|\sstyle=|<button\b|<input\b", text), name
+                assert not re.search(r"<script\b|\son[a-z]+=|\sstyle=|<button\b|<input\b|<output\b", text), (
+                    name
+                )
 
 
 def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
@@ -179,8 +181,13 @@ def test_labs_are_their_formulas_and_worked_example_with_the_web_address(epubs):
         assert len(panels) == 1  # Lab A
         for panel in panels:
             classes = {c for e in panel.iter() for c in (e.get("class") or "").split()}
-            assert {"lab-formulas", "lab-static", "lab-online"} <= classes
+            assert {"lab-formulas", "lab-static", "lab-online", "lab-defaults"} <= classes
             assert not classes & {"lab-body", "lab-presets", "lab-tablist", "lab-summary"}
+            # review 31-l #1: what the lab gives for its defaults, to read its formulas by
+            defaults = next(e for e in panel.iter() if "lab-defaults" in (e.get("class") or ""))
+            shown = " ".join("".join(defaults.itertext()).split())
+            assert "131072" in shown and "14.90" in shown and "FIT" in shown, shown
+            assert not [e for e in defaults.iter() if e.get("id") or e.tag == f"{XHTML}output"]
             address = "".join(
                 next(e for e in panel.iter() if "lab-online" in (e.get("class") or "")).itertext()
             )

@@ -197,7 +197,11 @@ def _main_of(document) -> ET.Element:
 def _from_main(
     book: Book, output: Output, lang: str, chapter_id: str, main: ET.Element, running: str | None
 ) -> Chapter:
-    body = clean_page(main, lambda panel_id: _lab_address(book, output, lang, chapter_id, panel_id))
+    body = clean_page(
+        main,
+        lambda panel_id: _lab_address(book, output, lang, chapter_id, panel_id),
+        book.ui("export_lab_defaults", lang),
+    )
     external_links(body)
     headings = _headings(body)
     title = headings[0].text if headings else chapter_id

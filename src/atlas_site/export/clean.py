@@ -6,6 +6,7 @@ version; closed `<details>` open up; attributes that only scripts read are dropp
 
 from __future__ import annotations
 
+import copy
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
@@ -56,12 +57,17 @@ SCRIPT_ATTRIBUTES = {"tabindex", "aria-selected", "aria-controls", "aria-live", 
 WIDGET_ROLES = {"tab", "tablist", "tabpanel"}
 
 
-def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET.Element:
+def clean_page(
+    main: ET.Element, lab_address: Callable[[str], ET.Element], defaults_title: str = ""
+) -> ET.Element:
     """`main` of a rendered page -> a `<section>` of the book (the same content, nothing to click
-    or run). `lab_address(panel_id)` makes the line that names a lab's interactive version."""
+    or run). `lab_address(panel_id)` makes the line that names a lab's interactive version;
+    `defaults_title` heads what each lab shows for its default inputs, kept from its controls."""
     main.tag = f"{{{XHTML}}}section"
     main.attrib.clear()
     main.tail = None  # what follows <main> is the page's frame (its footer), not the book's text
+    if defaults_title:
+        _keep_lab_defaults(main, defaults_title)
     tree = parents(main)
     for element in list(main.iter()):
         parent = tree.get(element)
@@ -90,6 +96,31 @@ def clean_page(main: ET.Element, lab_address: Callable[[str], ET.Element]) -> ET
         position = list(panel).index(title) + 1 if title is not None else 0
         panel.insert(position, lab_address(panel.get("id") or ""))
     return main
+
+
+def _keep_lab_defaults(main: ET.Element, title: str) -> None:
+    """Before a lab's controls go: its inputs as the page loads them and the outputs they give, as
+    two lists (review 31-l #1: the printed lab had its formulas but no result to read them by)."""
+    tree = parents(main)
+    for body in [e for e in main.iter() if "lab-body" in classes(e)]:
+        lists = [
+            copy.deepcopy(e)
+            for e in body.iter(f"{{{XHTML}}}dl")
+            if classes(e) & {"lab-static-inputs", "lab-outputs"}
+        ]
+        if len(lists) != 2:
+            continue
+        block = html("div", {"class": "lab-defaults"})
+        block.append(html("p", {"class": "lab-defaults-title"}, title))
+        for found in lists:
+            for element in found.iter():
+                if name(element) == "output":
+                    element.tag = f"{{{XHTML}}}span"  # a value, no longer a form's result
+                for key in ("id", "aria-labelledby"):
+                    element.attrib.pop(key, None)
+            block.append(found)
+        parent = tree[body]
+        parent.insert(list(parent).index(body), block)
 
 
 def _label_cell(cell: ET.Element) -> None:
