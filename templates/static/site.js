@@ -289,9 +289,11 @@
      section the address names wins while the reader is still inside it (it may be too short, or
      too near the end, to reach the line), so the switch never trades it for a neighbour. */
   function setupSectionTracking() {
-    var heads = Array.prototype.slice.call(document.querySelectorAll("article > h2[id], article > h3[id]"));
+    /* the glossary's letters are its sections, and its strip of letters its contents: the strip
+       marks the letter being read (review 31-l: at "C" nothing was marked) */
+    var heads = Array.prototype.slice.call(document.querySelectorAll("article > h2[id], article > h3[id], .glossary-group > h2[id]"));
     var tocLinks = {};
-    Array.prototype.forEach.call(document.querySelectorAll(".toc a[href^='#']"), function (a) {
+    Array.prototype.forEach.call(document.querySelectorAll(".toc a[href^='#'], .glossary-letters a[href^='#']"), function (a) {
       tocLinks[a.getAttribute("href").slice(1)] = a;
     });
     var chapterOf = {};
@@ -350,6 +352,13 @@
       Object.keys(tocLinks).forEach(function (key) { tocLinks[key].removeAttribute("aria-current"); });
       var link = head && tocLinks[chapterOf[id]];
       if (link) link.setAttribute("aria-current", "true");
+      /* a strip that scrolls sideways (the glossary's letters on a phone) brings its mark into view */
+      var strip = link && link.parentNode;
+      if (strip && strip.classList.contains("glossary-letters") && strip.scrollWidth > strip.clientWidth + 1) {
+        var left = link.offsetLeft - strip.offsetLeft, right = left + link.offsetWidth;
+        if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - 24);
+        else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth + 24;
+      }
       if (indicator) {
         indicator.textContent = link ? link.textContent : contents;
         toggle.setAttribute("aria-label", link ? contents + ": " + link.textContent : contents);

@@ -1060,3 +1060,24 @@ def test_a_tap_inside_an_open_card_keeps_it_open(site, kind):
     page.touchscreen.tap(4, box["y"] - 60)  # the page's margin, above the sheet
     card.wait_for(state="hidden", timeout=3000)
     context.close()
+
+
+def test_the_glossary_strip_marks_the_letter_being_read(site):
+    """Review 31-l: scrolled into "C" on a phone, the glossary's sticky strip of letters marked
+    nothing (and showed only A-K without scrolling sideways)."""
+    context, page = _open(site, "en/glossary.html", **PHONE)
+    letters = page.eval_on_selector_all(".glossary-group > h2[id]", "els => els.map(el => el.id)")
+    assert len(letters) >= 3, letters
+    for letter in (letters[2], letters[-1]):
+        page.evaluate(
+            "id => { const h = document.getElementById(id); window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 200); }",
+            letter,
+        )
+        page.wait_for_timeout(300)
+        marked = page.evaluate(
+            """() => { const a = document.querySelector('.glossary-letters a[aria-current]'); if (!a) return null;
+              const strip = a.parentNode.getBoundingClientRect(), box = a.getBoundingClientRect();
+              return [a.getAttribute('href'), box.left >= strip.left - 1 && box.right <= strip.right + 1]; }"""
+        )
+        assert marked == [f"#{letter}", True], (letter, marked)
+    context.close()
