@@ -178,7 +178,7 @@
     const preset_status = panel.querySelector('[data-preset-status]');
     const error_box = panel.querySelector('[data-lab-error]');
     const summary = panel.querySelector('[data-lab-summary]');
-    const summary_items = Array.prototype.slice.call(panel.querySelectorAll('[data-lab-summary] [data-group]'));
+    const summary_items = Array.prototype.slice.call(panel.querySelectorAll('[data-lab-summary] .lab-summary-group'));
     const state_output = panel.getAttribute('data-state-output');
     const units = JSON.parse(panel.getAttribute('data-units') || '{}');
     const announced = {};
@@ -389,7 +389,7 @@
     let shown_group = null;
     let aside = function () {}; // watch_summary: does the summary stand aside for the group now shown?
     function show_group(group) {
-      for (const item of summary_items) item.hidden = item.getAttribute('data-group') !== group;
+      for (const item of summary_items) item.classList.toggle('lab-summary-off', item.getAttribute('data-group') !== group);
       shown_group = group;
       aside();
     }

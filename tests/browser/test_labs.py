@@ -140,7 +140,7 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id
         seen = lab.panel.evaluate(
             """(panel, name) => {
           const field = panel.querySelector(`[data-param='${name}']:not([type=range])`).getBoundingClientRect();
-          const items = [...panel.querySelectorAll('.lab-summary-item')].filter(el => !el.hidden);
+          const items = [...panel.querySelectorAll('.lab-summary-item')].filter(el => !el.closest('.lab-summary-off'));
           return items.map(el => { const r = el.getBoundingClientRect(); const out = el.querySelector('[data-output]');
             const main = [...panel.querySelectorAll(`[data-output='${out.dataset.output}']`)].find(o => !o.closest('[data-lab-summary]'));
             return {top: r.top, bottom: r.bottom, text: out.textContent, main: main.textContent,
@@ -371,9 +371,27 @@ def test_the_pinned_summary_shows_the_group_a_preset_sets(other_labs):
     fleet = other_labs.get("fleet", "en", PHONE)
     fleet.preset("k3-hit-boundary")
     shown = fleet.panel.evaluate(
-        "p => [...p.querySelectorAll('.lab-summary-item')].filter(el => !el.hidden)"
-        ".map(el => [el.dataset.group, el.querySelector('[data-output]').textContent])"
+        "p => [...p.querySelectorAll('.lab-summary-group:not(.lab-summary-off) .lab-summary-item')]"
+        ".map(el => [el.parentNode.dataset.group, el.querySelector('[data-output]').textContent])"
     )
     assert shown and all(group == "boundary" for group, _ in shown), shown
     assert ["boundary", "2,560"] in shown, shown
+    fleet.done()
+
+
+def test_the_pinned_summary_keeps_one_height_whichever_group_it_shows(other_labs):
+    """Review 31-l #6: the tutorial's cost lab made its page 24 px longer and shorter as the reader
+    scrolled through it, its summary one line for one group and two for the next. The summary
+    keeps the height of its tallest group."""
+    fleet = other_labs.get("fleet", "en", PHONE)
+    heights = {}
+    for group in fleet.panel.evaluate(
+        "p => [...new Set([...p.querySelectorAll('.lab-summary [data-group]')].map(el => el.dataset.group))]"
+    ):
+        box = fleet.panel.locator(f".lab-body[data-group='{group}'] input:not([type=range])").first
+        box.focus()
+        heights[group] = fleet.panel.evaluate(
+            "p => p.querySelector('.lab-summary').getBoundingClientRect().height"
+        )
+    assert len(heights) >= 3 and max(heights.values()) - min(heights.values()) <= 1, heights
     fleet.done()

@@ -363,7 +363,7 @@ def _summary(page):
     return page.evaluate(
         """() => { const s = document.querySelector('#lab-cost-panel .lab-summary');
            return {visibility: getComputedStyle(s).visibility,
-                   groups: [...s.querySelectorAll('.lab-summary-item')].filter(e => !e.hidden).map(e => e.dataset.group)}; }"""
+                   groups: [...s.querySelectorAll('.lab-summary-group:not(.lab-summary-off)')].map(e => e.dataset.group)}; }"""
     )
 
 
