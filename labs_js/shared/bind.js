@@ -127,7 +127,7 @@
     if (el.hasAttribute('data-signed')) spec.signed = true;
     if (el.hasAttribute('data-duration')) spec.duration = true;
     /* durations of one group (data-duration="ttft": a P50 and its P99) share one unit */
-    if (el.getAttribute('data-duration')) spec.group = el.getAttribute('data-duration');
+    if (el.getAttribute('data-duration')) spec.unit_group = el.getAttribute('data-duration');
     if (el.hasAttribute('data-labels')) spec.labels = JSON.parse(el.getAttribute('data-labels'));
     return spec;
   }
@@ -225,7 +225,7 @@
 
     function write_output(el, value, shared) {
       const spec = output_spec(el);
-      if (spec.group && shared) spec.unit = shared[spec.group];
+      if (spec.unit_group && shared) spec.unit = shared[spec.unit_group];
       const text = AtlasLabs.format.format_output(value, spec);
       el.textContent = text;
       const unit = unit_of(el);

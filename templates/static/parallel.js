@@ -6,7 +6,7 @@
    Opened from a file, the browser refuses the fetch: the reader is told to serve the site. */
 (function () {
   "use strict";
-  var KEY = "atlas-parallel";
+  var KEY = "atlas-parallel"; /* site.js reads it too, to load this file only where it is wanted */
   var MATHML = "http://www.w3.org/1998/Math/MathML";
   var TAGS = { P: 1, UL: 1, OL: 1, LI: 1, A: 1, EM: 1, STRONG: 1, CODE: 1, SUB: 1, SUP: 1, SPAN: 1, B: 1, I: 1,
     BR: 1, ABBR: 1, DFN: 1, KBD: 1, SMALL: 1, TIME: 1, Q: 1 };
@@ -172,5 +172,8 @@
     if (stored()) turnOn();
   }
 
-  document.addEventListener("DOMContentLoaded", setup);
+  /* loaded by site.js, after the page was parsed (at once where the choice is kept, else at the
+     reader's first press of the switch) */
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
+  else setup();
 })();

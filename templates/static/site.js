@@ -542,6 +542,29 @@
     afterLoad(function () { window.requestIdleCallback(fn, { timeout: 2000 }); });
   }
 
+  /* Side-by-side reading's code (parallel.js), fetched where the reader kept it on, or at the first
+     press of its switch, which is pressed again once the code has set the switch up. */
+  function loadParallelWhenAsked() {
+    var button = document.querySelector("[data-parallel-script]");
+    if (!button) return;
+    var switches = Array.prototype.slice.call(document.querySelectorAll("[data-parallel-toggle], [data-parallel-also]"));
+    function load(then) {
+      var script = document.createElement("script");
+      script.src = button.getAttribute("data-parallel-script");
+      if (then) script.onload = then;
+      document.head.appendChild(script);
+    }
+    var kept = false;
+    try { kept = window.localStorage.getItem("atlas-parallel") === "1"; } catch (e) { /* private mode */ }
+    if (kept) { load(); return; }
+    function first(event) {
+      var pressed = event.currentTarget;
+      switches.forEach(function (each) { each.removeEventListener("click", first); });
+      load(function () { pressed.click(); });
+    }
+    switches.forEach(function (each) { each.addEventListener("click", first); });
+  }
+
   /* The development map's code, fetched when the reader comes within half a screen of a map or the
      loaded page is idle (its list reads without it); devmap.js builds each map the same way. */
   function loadMapsWhenNear() {
@@ -770,6 +793,7 @@
     setupPrint();
     setupQuestionCards();
     loadMapsWhenNear();
+    loadParallelWhenAsked();
     measureSkippedBlocks();
   });
 })();

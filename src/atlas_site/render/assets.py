@@ -109,7 +109,8 @@ def page_assets(parsed_page, lang: str) -> tuple[list[str], list[str]]:
         "cards.js",
         "search.js",
     ]  # cards.js fetches assets/previews-<lang>.js when first needed
-    scripts.append("parallel.js")  # side-by-side reading: the twin's text is fetched only when asked for
+    # parallel.js (side-by-side reading) is not named either: site.js loads it when the reader asks
+    # for it or kept it on (2.2 KB gzip of every page's first load; zh/tf-cluster was 330 B under)
     # devmap.js is not named: site.js loads it when the reader comes near the map (data-devmap-script),
     # and the map's list reads without it (5.7 KB gzip of zh/tf-map.html's first load)
     lab_ids = [lab for use in parsed_page.uses_of("labs") for lab in use.keys]
