@@ -366,9 +366,24 @@
       }
       if (state_output) panel.setAttribute('data-' + state_output.replace(/_/g, '-'), String(out[state_output]));
       last = { out: out, params: p };
-      if (opts.render) opts.render(panel, out, p);
+      if (opts.render) { opts.render(panel, out, p); legend_what_is_drawn(); }
       if (live && changes.length) live.textContent = changes.join('; ');
       first = false;
+    }
+
+    /* A chart's legend names only what the chart draws (review 31-l: Lab B listed "KV hand-off"
+       under a timeline with no hand-off, its strategy not PD): an entry whose swatch's mark is
+       nowhere in the drawn chart is put away until it is. */
+    function legend_what_is_drawn() {
+      for (const legend of panel.querySelectorAll('.lab-legend')) {
+        const box = legend.nextElementSibling;
+        if (!box || !box.hasAttribute('data-lab-chart') || !box.querySelector('svg')) continue;
+        for (const entry of legend.children) {
+          const swatch = entry.querySelector('.lab-swatch');
+          const mark = swatch && Array.prototype.filter.call(swatch.classList, function (name) { return name.indexOf('lab-seg-') === 0; })[0];
+          if (mark) entry.hidden = !box.querySelector('.' + mark);
+        }
+      }
     }
 
     function apply_preset(button) {
@@ -470,7 +485,7 @@
       for (const el of panel.querySelectorAll('.lab-body[data-group]')) group_seen.observe(el);
     }
     if (opts.render && AtlasLabs.chart) {
-      const redraw = function () { if (last) opts.render(panel, last.out, last.params); };
+      const redraw = function () { if (last) { opts.render(panel, last.out, last.params); legend_what_is_drawn(); } };
       for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.chart.watch(box, redraw);
     }
     // A lab's state lives in the page address: restored here, and copied by "link to this state".

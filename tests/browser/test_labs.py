@@ -395,3 +395,15 @@ def test_the_pinned_summary_keeps_one_height_whichever_group_it_shows(other_labs
         )
     assert len(heights) >= 3 and max(heights.values()) - min(heights.values()) <= 1, heights
     fleet.done()
+
+
+def test_a_charts_legend_names_only_what_it_draws(other_labs):
+    """Review 31-l: Lab B's timeline legend listed "KV hand-off" under a continuous-batching run,
+    which has none."""
+    batch = other_labs.get("batch", "en")
+    LEGEND = "p => [...p.querySelectorAll('.lab-legend li')].filter(li => !li.hidden).map(li => li.textContent.trim())"
+    batch.set("strategy", "continuous")
+    assert "KV hand-off" not in batch.panel.evaluate(LEGEND)
+    batch.set("strategy", "pd")
+    assert "KV hand-off" in batch.panel.evaluate(LEGEND)
+    batch.done()
