@@ -129,8 +129,31 @@
       });
     }
 
+    /* The paragraph being read stays where it is while the page settles: the blocks above it that
+       the browser skips take their new heights only as the idle pass lays them out again, after the
+       switch (review 31-m #3: on a phone the paragraph went from 535 to 933 px, off the screen).
+       Held each frame for a few seconds, until the reader scrolls. */
+    function holdInPlace(anchor, before) {
+      if (!anchor) return;
+      var until = Date.now() + 3000;
+      var expected = -1;
+      function step() {
+        if (expected >= 0 && Math.abs(window.scrollY - expected) > 1) return; /* the reader scrolled */
+        var drift = anchor.getBoundingClientRect().top - before;
+        if (Math.abs(drift) >= 1) window.scrollBy(0, drift);
+        expected = window.scrollY;
+        if (Date.now() < until) window.requestAnimationFrame(step);
+      }
+      step();
+    }
+
     function turnOn() {
-      if (added) { show(true); return; }
+      if (added) {
+        var kept = firstInView(), top = kept ? kept.getBoundingClientRect().top : 0;
+        show(true);
+        holdInPlace(kept, top);
+        return;
+      }
       if (loading) return;
       loading = true;
       press(true);
@@ -143,7 +166,7 @@
         var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
         place(new DOMParser().parseFromString(text, "text/html"));
         show(button.getAttribute("aria-pressed") === "true");
-        if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+        holdInPlace(anchor, before);
       }).catch(function () {
         press(false);
         say(button.getAttribute(window.location.protocol === "file:" ? "data-file" : "data-failed"));
@@ -166,7 +189,7 @@
       if (on) turnOn();
       else { var anchor = firstInView(), before = anchor ? anchor.getBoundingClientRect().top : 0;
         show(false);
-        if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before); }
+        holdInPlace(anchor, before); }
     }
     switches.forEach(function (each) { each.addEventListener("click", toggle); });
     if (stored()) turnOn();
