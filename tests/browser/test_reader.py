@@ -135,6 +135,25 @@ def test_print_to_pdf_gives_clean_pages(browser, site_url):
     page.close()
 
 
+def test_the_numbers_table_keeps_its_columns_on_paper(browser, site_url):
+    """Review 31-m #1: an A4 page is narrower than the phone's 700 px, so the phone's cards (three
+    cells of each row hidden, the row a grid) were printed under the table's seven heads."""
+    page = browser.new_page(viewport={"width": 600, "height": 900})
+    page.goto(site_url + "en/numbers.html")
+    page.emulate_media(media="print")
+    row = page.evaluate(
+        """() => { const tr = document.querySelector('.numbers-table tbody tr');
+          return [getComputedStyle(tr).display, [...tr.children].filter(td => !td.matches('.numbers-more'))
+            .map(td => getComputedStyle(td).display)]; }"""
+    )
+    assert row == ["table-row", ["table-cell"] * 7], row
+    page.emulate_media(media="screen")  # on a phone-wide screen, cards
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('.numbers-table tbody tr')).display") == "grid"
+    )
+    page.close()
+
+
 # the relative luminance of a computed CSS colour: rgb(r, g, b)
 LUMINANCE = """c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(v => { v /= 255;
   return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }"""

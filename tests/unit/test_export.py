@@ -420,6 +420,24 @@ def test_a_numbered_edition_gives_its_day_to_the_cover_and_the_files(book, proje
     assert "Edition 2, 2027-03-01</text>" in render_cover(edition, env, "export_ebook_edition")
 
 
+def test_the_editions_drop_a_numbers_citation_to_copy():
+    """Review 31-m #1: a number's "Cite this number" block, opened up on paper, filled the numbers
+    table's first column one word a line; the bibliography holds the works."""
+    from atlas_site.export.clean import clean_page
+    from atlas_site.export.xhtml import parse_html
+
+    main = parse_html(
+        '<main><table><tr><td><strong>7.4×</strong><details class="cite-number"><summary>Cite this number'
+        "</summary><p>DistServe (2024)</p></details></td><td>setting</td></tr></table></main>"
+    )
+    section = clean_page(next(main.iter("{http://www.w3.org/1999/xhtml}main")), lambda panel_id: None)
+    cells = [
+        " ".join("".join(cell.itertext()).split())
+        for cell in section.iter("{http://www.w3.org/1999/xhtml}td")
+    ]
+    assert cells == ["7.4×", "setting"], cells
+
+
 def test_text_layer_radicals_become_the_ideographs_that_share_their_glyph():
     from pypdf.generic import DecodedStreamObject
 

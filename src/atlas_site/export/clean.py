@@ -33,6 +33,9 @@ SCREEN_ONLY = {
     "numbers-more-head",
     "glossary-letters",
     "badge-key",  # a folded key beside the page's controls; closed, it prints nothing on the site either
+    # a number's citation to copy from the web page (review 31-m #1: opened on paper, it filled the
+    # numbers table's first column, one word a line); the bibliography holds the works
+    "cite-number",
 }
 # what a web page prints for itself (its address, the works it cites): the edition has its own
 # page numbers and one bibliography, so these would be said twice
