@@ -6,7 +6,8 @@
    Opened from a file, the browser refuses the fetch: the reader is told to serve the site. */
 (function () {
   "use strict";
-  var KEY = "atlas-parallel"; /* site.js reads it too, to load this file only where it is wanted */
+  /* where the choice is kept: named once, on the switch (page.html.j2), which site.js reads too */
+  var KEY = "";
   var MATHML = "http://www.w3.org/1998/Math/MathML";
   var TAGS = { P: 1, UL: 1, OL: 1, LI: 1, A: 1, EM: 1, STRONG: 1, CODE: 1, SUB: 1, SUP: 1, SPAN: 1, B: 1, I: 1,
     BR: 1, ABBR: 1, DFN: 1, KBD: 1, SMALL: 1, TIME: 1, Q: 1 };
@@ -17,8 +18,8 @@
   var DROPPED = ".claim-setting, .claim-more, .anchor, button, [hidden]";
   var KEPT_CLASS = /^badge(-[a-z-]+)?$/; /* the classes that style an evidence label */
 
-  function stored() { try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
-  function store(on) { try { window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* private mode */ } }
+  function stored() { try { return !!KEY && window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
+  function store(on) { try { if (KEY) window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* private mode */ } }
 
   /* a copy of `node` in this document holding only allowed elements and attributes */
   function clean(node, base) {
@@ -70,6 +71,7 @@
     var article = document.querySelector("article.prose");
     var twinLink = document.querySelector("[data-lang-switch]");
     if (!button || !article || !twinLink) return;
+    KEY = button.getAttribute("data-parallel-store") || "";
     var status = document.querySelector("[data-parallel-status]");
     var page = article.closest(".page");
     var twinUrl = new URL(twinLink.getAttribute("href").split("#")[0].split("?")[0], window.location.href);

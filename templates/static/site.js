@@ -287,6 +287,15 @@
     document.addEventListener("atlas-relayout", start);
   }
 
+  /* the scrollLeft that brings `link` into view inside the sideways strip `box`, `margin` px from
+     its edge, or -1 where it is in view already (a strip of links: the header's, the glossary's) */
+  function scrollShowing(box, link, margin) {
+    var left = link.offsetLeft - box.offsetLeft, right = left + link.offsetWidth;
+    if (left < box.scrollLeft) return Math.max(0, left - margin);
+    if (right > box.scrollLeft + box.clientWidth - margin) return right - box.clientWidth + margin;
+    return -1;
+  }
+
   /* fn once the next frame has been drawn (its style and layout done): a frame's callback runs
      before them, so the one after it */
   function afterFrame(fn) {
@@ -364,9 +373,8 @@
       /* a strip that scrolls sideways (the glossary's letters on a phone) brings its mark into view */
       var strip = link && link.parentNode;
       if (strip && strip.classList.contains("glossary-letters") && strip.scrollWidth > strip.clientWidth + 1) {
-        var left = link.offsetLeft - strip.offsetLeft, right = left + link.offsetWidth;
-        if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - 24);
-        else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth + 24;
+        var scroll = scrollShowing(strip, link, 24);
+        if (scroll >= 0) strip.scrollLeft = scroll;
       }
       if (indicator) {
         indicator.textContent = link ? link.textContent : contents;
@@ -555,7 +563,7 @@
       document.head.appendChild(script);
     }
     var kept = false;
-    try { kept = window.localStorage.getItem("atlas-parallel") === "1"; } catch (e) { /* private mode */ }
+    try { kept = window.localStorage.getItem(button.getAttribute("data-parallel-store")) === "1"; } catch (e) { /* private mode */ }
     if (kept) { load(); return; }
     function first(event) {
       var pressed = event.currentTarget;
@@ -608,11 +616,8 @@
       var more = room < 2 ? "none" : box.scrollLeft < 2 ? "end" : box.scrollLeft > room - 2 ? "start" : "both";
       var scroll = -1;
       var current = box.classList.contains("site-nav") && !box.hasAttribute("data-more") && box.querySelector("a[aria-current]");
-      if (current && room > 1) {
-        /* first laid out: the strip starts scrolled to the page's own link */
-        var right = current.offsetLeft - box.offsetLeft + current.offsetWidth;
-        if (right > box.clientWidth - 48) scroll = right - box.clientWidth + 48;
-      }
+      /* first laid out: the strip starts scrolled to the page's own link */
+      if (current && room > 1) scroll = scrollShowing(box, current, 48);
       /* how much lies beyond each edge, up to a fade's width (site.css: no fade is wider) */
       var start = Math.max(0, Math.min(40, Math.round(box.scrollLeft)));
       var end = Math.max(0, Math.min(40, Math.round(room - box.scrollLeft)));

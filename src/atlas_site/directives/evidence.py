@@ -7,6 +7,7 @@ from html import escape
 from ..diagnostics import closest
 from ..model import registry_kind
 from ..model.profile import DEGREE
+from ..render.dated import dated
 from ..render.evidence_blocks import long_unit
 from ..render.mathml import formulas_as_source
 from ..render.state import source_label
@@ -46,12 +47,6 @@ CITE = Directive(
 
 
 # -- claim: {{claim:id}} -----------------------------------------------------------------------
-def dated(template: str, day) -> str:
-    """An interface string with a {date} placeholder, the date as a <time> element."""
-    before, _, after = template.partition("{date}")
-    return f'{escape(before)}<time datetime="{day.isoformat()}">{day.isoformat()}</time>{escape(after)}'
-
-
 def _claim_evidence(state, claims: list) -> str:
     """Inside the setting line: when the number (the numbers sharing the setting) was last verified
     and, for a living or unresolved source, how far it was read (that cannot be checked against a

@@ -21,6 +21,7 @@ from .assets import GENERATED_PAGE_STYLES, add_assets, page_assets, shipped_css
 from .bibliography import render_bibliography
 from .changes import atom_feed, book_changes, changes_context
 from .citation import cite_page
+from .dated import dated
 from .dependencies import Dependencies
 from .glossary import render_glossary
 from .home import render_chooser, render_home, render_not_found
@@ -149,14 +150,16 @@ def _entering(book: Book, lang: str, part, following) -> str | None:
     return other.title[lang]
 
 
-def _numbers_verified(book: Book, parsed_page):
-    """The newest day a number on the page was verified, when it is after the day of the page's
-    prose: the header says both (review 30-o D2: "text last verified 2026-07-29" above numbers
-    stamped 2026-10-02 read as a contradiction)."""
+def _verified_both(book: Book, lang: str, parsed_page) -> Markup | None:
+    """The header's two days, where a number on the page was verified after its prose ("Text
+    verified 2026-07-29; numbers up to 2026-10-02"; review 30-o D2: the prose's day alone, above
+    numbers stamped later, read as a contradiction); None where the prose's day says it all."""
     days = [book.claims[use.key].verified for use in parsed_page.uses_of("claim") if use.key in book.claims]
     newest = max(days, default=None)
     prose = parsed_page.page.meta.last_verified
-    return newest if newest and prose and newest > prose else None
+    if not (newest and prose and newest > prose):
+        return None
+    return Markup(dated(book.ui("page_verified_both", lang), text=prose, numbers=newest))
 
 
 def _works_cited(book: Book, cites: CiteIndex) -> list[dict]:
@@ -234,7 +237,7 @@ def render_site(
                     cited=_works_cited(book, state.cites),
                     cited_lists=_lists_cited(book, lang, state.cites),
                     cite=cite_page(book, lang, page.output_path, page.id, page.meta.title),
-                    numbers_verified=_numbers_verified(book, parsed_page),
+                    verified_both=_verified_both(book, lang, parsed_page),
                     page_url=f"{book.profile.site_url}{page.output_path}" if book.profile.site_url else "",
                 )
                 return html, state.cites.places, state.record.dump()
