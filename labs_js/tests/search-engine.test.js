@@ -284,3 +284,29 @@ test("a question about a term ranks the section titled by the term above one tit
     assert.strictEqual(hits[0].url, "/zh/a.html#q6", hits.map((h) => h.url).join(" "));
   });
 });
+
+test("a word with -ing names the term written without it (decoding ~ decode, caching ~ cache)", () => {
+  assert.ok(S.naming(["decode", "解码"], "decoding"));
+  assert.ok(S.naming(["KV cache"], "KV caching"));
+  assert.ok(!S.naming(["decode", "解码"], "decoder"), "another word that starts the same");
+});
+
+test("a phrase readers type for a term leads to it without being one of its names (separate GPUs)", () => {
+  const pd = ["PD disaggregation", "prefill–decode disaggregation", "PD 分离"];
+  assert.ok(!S.naming(pd, "should prefill and decode run on separate GPUs"));
+  assert.ok(S.naming(pd, "should prefill and decode run on separate GPUs", ["separate GPUs"]));
+  assert.ok(S.naming(pd, "为什么要分开部署", ["分开部署"]));
+  assert.ok(!S.naming(pd, "separate", ["separate GPUs"]), "one word of a phrase is not the phrase");
+  withTerms([pd], ["pd"], () => {
+    window.AtlasSearchTermPhrases = [["separate GPUs"]];
+    try {
+      assert.strictEqual(S.subjectOf("should prefill and decode run on separate GPUs"), "should prefill and decode run on separate GPUs",
+        "a query that names a term keeps its words");
+    } finally { delete window.AtlasSearchTermPhrases; }
+  });
+});
+
+test("a word of degree is no subject of a question (很慢 asks about 慢, as \"very slow\" about slow)", () => {
+  assert.strictEqual(S.subjectOf("为什么解码很慢"), "解码 慢");
+  assert.strictEqual(S.subjectOf("why is decode very slow"), "decode slow");
+});

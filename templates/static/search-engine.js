@@ -32,9 +32,10 @@
   var SHOWN = 8; /* the results shown at first, and how many more each "Show more" adds */
   var HAN = "\u3400-\u9fff\uf900-\ufaff";
   var HAS_HAN = new RegExp("[" + HAN + "]");
-  var QUESTION_WORDS = /^(a|an|the|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
-  /* question words and the little words around them, longest first ("怎么办" before "怎么") */
-  var ZH_QUESTION = /是什么意思|什么意思|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
+  var QUESTION_WORDS = /^(a|an|the|very|really|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
+  /* question words and the little words around them, longest first ("怎么办" before "怎么"), and
+     the words of degree (很慢 asks about 慢: "很" is no subject, as "very" is none) */
+  var ZH_QUESTION = /是什么意思|什么意思|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|很|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -352,8 +353,12 @@
   /* lower case, one stem per Latin word ("weights" ~ "weight", "parallelism" ~ "parallel"), one
      spelling (American), no spaces or punctuation: what two ways of writing one name have in common */
   function stem(word) {
-    word = /^[a-z]+$/.test(word) ? american(word) : word;
-    return word.length > 4 ? word.replace(/(ies)$/, "y").replace(/(ism|ing|s)$/, "") : word;
+    var latin = /^[a-z]+$/.test(word);
+    word = latin ? american(word) : word;
+    if (word.length > 4) word = word.replace(/(ies)$/, "y").replace(/(ism|ing|s)$/, "");
+    /* and without a final silent e, which "-ing" drops: "decoding" ~ "decode", "caching" ~ "cache"
+       (review 31-m: "decoding" did not find the section titled Decode) */
+    return latin && word.length > 4 ? word.replace(/([^e])e$/, "$1") : word;
   }
   function flat(value) {
     return value.toLowerCase().split(/[^a-z0-9\u3400-\u9fff\uf900-\ufaff]+/).map(stem).join("");
@@ -366,9 +371,10 @@
      them with words of another ("KV 缓存": the abbreviation KV and the 缓存 of 键值缓存; "TTFT 延迟"):
      every word is a whole name, a word of a Latin name or a part of a Chinese name of the term, and
      one at least is a whole name. */
-  function naming(group, query) {
+  function naming(group, query, phrases) {
     var typed = flat(query);
     if (group.some(function (name) { return flat(name) === typed; })) return true;
+    if ((phrases || []).some(function (phrase) { return holds(query, phrase); })) return true;
     var parts = query.split(" ").filter(Boolean);
     if (parts.length < 2) return false;
     var whole = false;
@@ -401,11 +407,17 @@
     });
   }
 
+  /* the phrases a reader types for the term of group i, which are none of its names ("separate
+     GPUs" for disaggregation): they lead to the term, and are not searched or ranked as its names */
+  function phrasesOf(i) {
+    return (window.AtlasSearchTermPhrases || [])[i] || [];
+  }
+
   /* the query and, when it names a glossary term, the term's other names (each spelling once) */
   function namesOf(query) {
     var names = [query];
-    (window.AtlasSearchTerms || []).forEach(function (group) {
-      if (naming(group, query)) names = names.concat(group);
+    (window.AtlasSearchTerms || []).forEach(function (group, i) {
+      if (naming(group, query, phrasesOf(i))) names = names.concat(group);
     });
     return once(names);
   }
@@ -418,7 +430,7 @@
   function termsOf(query) {
     var ids = window.AtlasSearchTermIds || [];
     return (window.AtlasSearchTerms || []).map(function (group, i) {
-      return naming(group, query) ? ids[i] : null;
+      return naming(group, query, phrasesOf(i)) ? ids[i] : null;
     }).filter(Boolean);
   }
 

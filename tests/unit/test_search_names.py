@@ -38,3 +38,25 @@ def test_the_built_index_lists_the_chinese_names_most_frequent_first(tmp_path):
     search_index.index_search(site, (ROOT,))
     names = json.loads((site / "pagefind" / "atlas-names.json").read_text(encoding="utf-8"))
     assert names == ["KV 量化", "级联", "蒸馏", "量化", "推测解码", "模型路由"], names
+
+
+def test_a_terms_search_phrases_reach_the_search_box_and_not_the_glossary(mini, tmp_path):
+    from conftest import built_cleanly, edit
+
+    edit(
+        mini / "ledger" / "glossary.md",
+        '    definition: {zh: "每个 token 在每一层留下的键与值。"',
+        '    search_phrases: {zh: ["上下文记忆"], en: ["attention memory"]}\n'
+        '    definition: {zh: "每个 token 在每一层留下的键与值。"',
+    )
+    _, site = built_cleanly(mini, tmp_path / "site")
+    script = (site / "assets" / "search-terms.js").read_text(encoding="utf-8")
+    groups = json.loads(script.split("window.AtlasSearchTerms=")[1].split(";\n")[0])
+    phrases = json.loads(script.split("window.AtlasSearchTermPhrases=")[1].split(";\n")[0])
+    assert len(phrases) == len(groups)
+    (kv,) = [i for i, names in enumerate(groups) if "KV" in names]
+    assert phrases[kv] == ["上下文记忆", "attention memory"]
+    assert not any("attention memory" in names for names in groups), "a phrase is not a name"
+    for page in site.glob("*/*.html"):  # the term's cards and definitions show names only
+        text = page.read_text(encoding="utf-8")
+        assert "attention memory" not in text and "上下文记忆" not in text, page

@@ -283,6 +283,9 @@ class Term(Frozen):
     abbr: str | None = None
     definition: Localized
     aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    # What readers type when they mean the term without naming it ("separate GPUs" for
+    # disaggregation): the search box leads them to it; the glossary never shows these.
+    search_phrases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def named_by_what_follows(self, lang: str, after: str) -> bool:
         """Whether the words after the abbreviation end its name ("PD disaggregation", "PD 分离" for

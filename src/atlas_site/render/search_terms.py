@@ -15,19 +15,24 @@ def search_terms(book: Book, homes: dict[str, str]) -> str:
     (in the same order), so a query that names a term also offers its glossary entry;
     `AtlasSearchTermHomes`, the section where the book first defines each ("ch2#q1", the glossary's
     "first defined in"; "" when none): of the many sections that define a term at its first use on
-    their page, that one explains it, and ranks first among them."""
+    their page, that one explains it, and ranks first among them; `AtlasSearchTermPhrases`, what
+    readers type for each term without naming it (the glossary's `search_phrases`)."""
     groups = []
     for term in book.terms.values():
         names = [term.names[lang] for lang in book.languages] + ([term.abbr] if term.abbr else [])
         names += [alias for lang in book.languages for alias in term.aliases.get(lang, ())]
-        groups.append((sorted(dict.fromkeys(n for n in names if n.strip())), term.id))
+        phrases = [phrase for lang in book.languages for phrase in term.search_phrases.get(lang, ())]
+        groups.append((sorted(dict.fromkeys(n for n in names if n.strip())), term.id, phrases))
     groups.sort()
-    names_payload = json.dumps([names for names, _ in groups], ensure_ascii=False, separators=(",", ":"))
-    ids_payload = json.dumps([term_id for _, term_id in groups], ensure_ascii=False, separators=(",", ":"))
-    homes_payload = json.dumps([homes.get(term_id, "") for _, term_id in groups], separators=(",", ":"))
+
+    def payload(values: list) -> str:
+        return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
+
     return (
-        f"window.AtlasSearchTerms={names_payload};\nwindow.AtlasSearchTermIds={ids_payload};\n"
-        f"window.AtlasSearchTermHomes={homes_payload};\n"
+        f"window.AtlasSearchTerms={payload([names for names, _, _ in groups])};\n"
+        f"window.AtlasSearchTermIds={payload([term_id for _, term_id, _ in groups])};\n"
+        f"window.AtlasSearchTermHomes={payload([homes.get(term_id, '') for _, term_id, _ in groups])};\n"
+        f"window.AtlasSearchTermPhrases={payload([phrases for _, _, phrases in groups])};\n"
     )
 
 
