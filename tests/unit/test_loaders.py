@@ -187,6 +187,18 @@ def test_bibtex_values_are_text_in_braces():
     assert [p.code for p in problems] == ["bib.macro"]
 
 
+def test_bibtex_dashes_in_a_title_are_typeset_and_an_address_keeps_its_hyphens():
+    from atlas_site.load.bibtex import parse_bibtex
+
+    records, problems = parse_bibtex(
+        "w.bib",
+        "@misc{a,\n  title = {Prefill--Decode---a study},\n  url = {https://x.org/a--b},\n  year = {2026}\n}\n",
+    )
+    assert problems == []
+    assert records[0][0]["title"] == "Prefill\u2013Decode\u2014a study"
+    assert records[0][0]["url"] == "https://x.org/a--b"
+
+
 def test_read_text_locates_a_bad_byte(tmp_path):
     from atlas_site.load.project import read_text
 

@@ -18,6 +18,15 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report every 
 
 STRAY_FIELD = re.compile(r"^\s*,?\s*([A-Za-z][\w-]*)\s*=", re.M)
 NUMBER = re.compile(r"^\d+$")
+# Fields read as prose, whose TeX dashes are typeset as BibTeX would (`--` en dash, `---` em dash:
+# "Prefill--Decode" printed its hyphens, review 30-q D9); an address or identifier keeps them.
+PROSE_FIELDS = frozenset(
+    {"title", "booktitle", "journal", "publisher", "series", "organization", "institution"}
+)
+
+
+def _typeset_dashes(text: str) -> str:
+    return text.replace("---", "\u2014").replace("--", "\u2013")
 
 
 def _enclosed(value: str) -> str | None:
@@ -58,6 +67,8 @@ def parse_bibtex(path: str, text: str) -> tuple[list[tuple[dict, SourceLocation]
                     )
                 )
                 value = field.value.strip()  # kept as written, so no follow-on "missing title"
+            if field.key.lower() in PROSE_FIELDS:
+                value = _typeset_dashes(value)
             record[field.key.lower()] = value
         records.append((record, SourceLocation(path, _line(entry), 1)))
     previous = sorted((_line(entry), entry.key) for entry in library.entries)
