@@ -9,7 +9,8 @@ A directive is declared once, in its module under directives/, with
   what it needs from its own page (a figure reference needs the figure on the same page);
 - `render`: its HTML, given the render state (render/state.py);
 - `depends`: the digests of the records it shows, for the incremental cache;
-- `parity`: whether zh and en must hold the same uses of it per section (gates/parity.py).
+- `parity`: where zh and en must hold the same uses of it: in each `section`, on each `page` (the
+  same ids, wherever each language's prose needs them), or `none` (gates/parity.py).
 markdown/ reads the names and forms, resolve/ the argument and check, render/ the renderer,
 gates/ the parity role. A directive that is not declared is a located error everywhere."""
 
@@ -41,7 +42,7 @@ class Directive:
     check: Callable | None = None  # (book, use, computed, out: Collector) -> None
     page_check: Callable | None = None  # (book, parsed page, use, out: Collector) -> None
     depends: Callable | None = None  # (dependencies, use) -> list of digests
-    parity: bool = True  # zh and en hold the same uses of it in each section
+    parity: str = "section"  # section | page | none: where zh and en hold the same uses of it
     example: str = ""  # how to write it
 
     def argument_problem(self, arg: str, text: str | None = None) -> str | None:

@@ -105,7 +105,7 @@ FIGREF = Directive(
         book, use, out, "figures", book.figures, "figref.unknown", "figure"
     ),
     page_check=_check_figref_page,
-    parity=True,  # both languages point the reader at the same figures in the same sections
+    parity="section",  # both languages point the reader at the same figures in the same sections
     example="{{figref:kv-formula}}",
 )
 

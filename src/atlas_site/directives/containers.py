@@ -114,7 +114,7 @@ NOTE = Directive(
     "none",
     "an aside",
     render=_render_note,
-    parity=False,
+    parity="none",
     example="::: note … :::",
 )
 

@@ -303,7 +303,9 @@ TERM = Directive(
     render=_render_term,
     check=_check_term,
     depends=lambda deps, use: [deps.term(use.key)],
-    parity=False,  # each language defines its terms where its own prose first needs them
+    # each language defines its terms where its own prose first needs them, and a page defines the
+    # same terms in both (review 30-q D8: GEMM a term on one twin, plain words on the other)
+    parity="page",
     example="{{term:goodput}} · {{term:ttft|TTFT}}",
 )
 

@@ -6,6 +6,7 @@ are reported at the heading or use that has no counterpart. The browser half cli
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..directives import REGISTRY
@@ -17,9 +18,19 @@ def _per_section(parsed) -> dict[str, Counter]:
     table: dict[str, Counter] = {}
     for use in parsed.uses:
         directive = REGISTRY.get(use.kind)
-        if directive is not None and directive.parity:
+        if directive is not None and directive.parity == "section":
             table.setdefault(use.section, Counter())[(use.kind, use.key)] += 1
     return table
+
+
+def _per_page(parsed) -> dict[tuple[str, str], Any]:
+    """(kind, id) -> its first use on the page, for the directives whose twins agree page by page."""
+    firsts: dict[tuple[str, str], Any] = {}
+    for use in parsed.uses:
+        directive = REGISTRY.get(use.kind)
+        if directive is not None and directive.parity == "page":
+            firsts.setdefault((use.kind, use.key), use)
+    return firsts
 
 
 def _compare(first, other) -> list[Diagnostic]:
@@ -57,6 +68,17 @@ def _compare(first, other) -> list[Diagnostic]:
                         f"{f' ({count}× more)' if count > 1 else ''} but not in {twin}",
                     )
                 )
+    page_a, page_b = _per_page(first), _per_page(other)
+    for here, there, lang, twin in ((page_a, page_b, a, b), (page_b, page_a, b, a)):
+        for kind, key in sorted(set(here) - set(there)):
+            problems.append(
+                Diagnostic(
+                    here[(kind, key)].location,
+                    "gate.parity.uses",
+                    f"{page_id}: {kind}:{key} is on the {lang} page but not on its {twin} twin",
+                    f"use {{{{{kind}:{key}}}}} where the {twin} page first needs it, or leave it out of both",
+                )
+            )
     return problems
 
 
