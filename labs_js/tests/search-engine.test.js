@@ -310,3 +310,17 @@ test("a word of degree is no subject of a question (很慢 asks about 慢, as \"
   assert.strictEqual(S.subjectOf("为什么解码很慢"), "解码 慢");
   assert.strictEqual(S.subjectOf("why is decode very slow"), "decode slow");
 });
+
+test("a question's term brings the section it titles, though that section lacks the question's other words", () => {
+  withTerms([["decode", "解码"], ["speculative decoding", "推测解码"]], ["decode", "spec"], () => {
+    const pages = [
+      found("/en/a.html", "A", [["q12", "Speculative decoding: verify many tokens", "decode not use gpu fully speculative", 30]]),
+      found("/en/b.html", "B", [["q6", "Decode: one token per step", "each step reads the weights", 3],
+                                 ["q9", "Kernels", "each step reads the weights again", 3]]),
+    ];
+    const subject = "decode not use gpu fully";
+    const hits = S.rank(pages, subject, [subject], [], [], S.keysOf(subject));
+    assert.deepStrictEqual(Array.from(hits, (h) => h.url), ["/en/b.html#q6", "/en/a.html#q12"], "q9 holds neither the question nor the term's title");
+    assert.deepStrictEqual(Array.from(S.answering(hits), (h) => h.url), ["/en/a.html#q12"], "only q12 holds what was asked");
+  });
+});

@@ -35,7 +35,7 @@
   var QUESTION_WORDS = /^(a|an|the|very|really|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么"), and
      the words of degree (很慢 asks about 慢: "很" is no subject, as "very" is none) */
-  var ZH_QUESTION = /是什么意思|什么意思|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|很|多少|多大|多久|需要|我们|我|应该|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -517,6 +517,12 @@
 
   /* every name of every glossary term, longest first (a longer name is matched before the names it
      holds), alphabetical among equals */
+  /* the hits that hold what was asked (not only a term the question names on its way, rank()):
+     whether they are none, or on one page, decides the searches that follow */
+  function answering(hits) {
+    return hits.filter(function (hit) { return hit.asked !== false; });
+  }
+
   /* whether the hits (none, or all) are sections of one page */
   function onOnePage(hits) {
     var pageOf = function (hit) { return hit.url.split("#")[0]; };
@@ -645,9 +651,14 @@
     var byUrl = {};
     var list = [];
     var keyNames = (words || keys).filter(function (key) { return termsOf(key).length; });
+    /* the sections titled by a term the question names are found for it too (searched on their
+       own, run()), though they lack the question's other words ("why does decode not use the gpu
+       fully": Decode; review 31-n #1) */
+    var titledOnly = !keys.length && keyNames.length;
     found.forEach(function (page) {
       var whole = ((page.meta && page.meta.title) || "") + " " + (page.content || "");
-      if (!mentions(whole, names) && !(keys.length && mentions(whole, keys))) return;
+      var asked = mentions(whole, names) || (keys.length && mentions(whole, keys));
+      if (!asked && !titledOnly) return;
       var subs = page.sub_results && page.sub_results.length ? page.sub_results : [page];
       var pageTitle = (page.meta && page.meta.title) || page.url;
       subs.forEach(function (sub) {
@@ -657,16 +668,18 @@
           var title = sub.title || pageTitle;
           /* the section itself holds a word of what was asked (a Chinese word whole): Pagefind
              answers a Chinese word with its single characters ("缓存" found the 存 of 保存 and 显存) */
-          if (sub !== page && !touches(title + " " + sectionOf(page, sub).text, names.concat(keys))) return;
+          if (sub !== page && !touches(title + " " + sectionOf(page, sub).text, names.concat(keys))
+              && !(titledOnly && !asked)) return;
+          var keyLevel = 0;
+          keyNames.forEach(function (key) { keyLevel = Math.max(keyLevel, titleLevel(title, key, namesOf(key))); });
+          if (!asked && keyLevel < 4) return;
           var level = titleLevel(title, query, names);
           /* a section defining a term the query names: the book's own first definition of it first */
           if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = isHome(url, terms) ? 2.75 : 2.5;
           /* a key that is a glossary name, as the title's subject: after how much of the question the
              section holds ("why isn't quantization faster" is not the section on quantization) */
-          var keyLevel = 0;
-          keyNames.forEach(function (key) { keyLevel = Math.max(keyLevel, titleLevel(title, key, namesOf(key))); });
           hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), section: sectionOf(page, sub === page ? {} : sub),
-                               level: level, keyLevel: keyLevel, weight: 0, cover: 0 };
+                               level: level, keyLevel: keyLevel, weight: 0, cover: 0, asked: !!asked };
           list.push(hit);
         }
         hit.weight += weight(sub);
@@ -692,7 +705,7 @@
   }
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
-  window.AtlasSearchText = { onOnePage: onOnePage, tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
+  window.AtlasSearchText = { onOnePage: onOnePage, answering: answering, tidy: tidy, sectionOf: sectionOf, excerptParts: excerptParts, corrected: corrected, oneEdit: oneEdit, finder: finder,
                               subjectOf: subjectOf, keysOf: keysOf, rank: rank, touches: touches, naming: naming, containing: containing, isHome: isHome, american: american, british: british, otherSpellings: otherSpellings };
 
   window.AtlasSearch = function (form, offline) {
@@ -906,6 +919,12 @@
         keys.slice(0, 4).forEach(function (key) {
           if ((chinese || merged || !HAS_HAN.test(key)) && asked.indexOf(key) < 0) asked.push(key);
         });
+        /* and, as typed, the terms a question names on its way: their own sections (rank()) */
+        if (!keys.length && words.length > 1) {
+          words.filter(function (word) { return termsOf(word).length; }).slice(0, 2).forEach(function (word) {
+            if ((chinese || merged || !HAS_HAN.test(word)) && asked.indexOf(word) < 0) asked.push(word);
+          });
+        }
         if (chinese || merged) containing(subject).forEach(function (name) { if (asked.indexOf(name) < 0) asked.push(name); });
         return searchAll(asked).then(function (pages) { return rank(pages, subject, names, keys, terms, words); });
       };
@@ -936,7 +955,7 @@
       }).then(function (found) {
         if (!found || ticket !== pending) return null;
         /* nothing as typed: the query read with a typo mended, if the index has the word */
-        var reading = found.hits.length ? null : knownWords().then(function (known) {
+        var reading = answering(found.hits).length ? null : knownWords().then(function (known) {
           return corrected(subjectOf(query), known.concat(glossaryNames()));
         });
         return Promise.resolve(reading).then(function (mended) {
@@ -946,7 +965,7 @@
           /* still nothing, or only one page's sections (the words typed together on one page:
              "量化 精度损失" found only the page that says 精度损失): a question's subject words each on
              their own, the sections that hold most of them first ("显存不够怎么办": 显存, 不够) */
-          if (!onOnePage(result.found.hits) || ticket !== pending || !keysOf(subjectOf(query)).length) return result;
+          if (!onOnePage(answering(result.found.hits)) || ticket !== pending || !keysOf(subjectOf(query)).length) return result;
           return run(query, true).then(function (loose) { return loose.hits.length ? { found: loose, reading: null } : result; });
         }).then(function (result) {
           var said = result.reading || subjectOf(query);
