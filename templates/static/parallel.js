@@ -21,8 +21,14 @@
   function stored() { try { return !!KEY && window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
   function store(on) { try { if (KEY) window.localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* private mode */ } }
 
-  /* a copy of `node` in this document holding only allowed elements and attributes */
-  function clean(node, base) {
+  /* the links that open a card, by the key of its data: kept on a twin's link, whose card then opens
+     in the reader's language (review 31-n #2: a twin's [N27] left the chapter for the other
+     language's bibliography) */
+  var CARD_LINKS = ["cite", "term", "figref"];
+
+  /* a copy of `node` in this document holding only allowed elements and attributes; a link into
+     the twin's language is pointed at the same place in the reader's (`relink`) */
+  function clean(node, base, relink) {
     if (node.nodeType === 3) return document.createTextNode(node.nodeValue);
     if (node.nodeType !== 1 || (node.matches && node.matches(DROPPED))) return null;
     var copy, name = node.localName;
@@ -41,14 +47,21 @@
       }
       if (name === "a" && node.hasAttribute("href")) {
         var url = new URL(node.getAttribute("href"), base);
-        if (/^(https?|file):$/.test(url.protocol)) copy.setAttribute("href", url.href);
+        if (/^(https?|file):$/.test(url.protocol)) copy.setAttribute("href", relink(url.href));
+        CARD_LINKS.forEach(function (kind) {
+          var key = node.getAttribute("data-" + kind);
+          if (node.classList.contains(kind) && key && /^[A-Za-z0-9_.:-]+$/.test(key)) {
+            copy.classList.add(kind);
+            copy.setAttribute("data-" + kind, key);
+          }
+        });
       }
       if (name === "time" && node.hasAttribute("datetime")) copy.setAttribute("datetime", node.getAttribute("datetime"));
     } else {
       copy = document.createDocumentFragment(); /* an unknown element: its content only */
     }
     Array.prototype.forEach.call(node.childNodes, function (child) {
-      var kept = clean(child, base);
+      var kept = clean(child, base, relink);
       if (kept) copy.appendChild(kept);
     });
     return copy;
@@ -76,6 +89,11 @@
     var page = article.closest(".page");
     var twinUrl = new URL(twinLink.getAttribute("href").split("#")[0].split("?")[0], window.location.href);
     var twinLang = twinLink.getAttribute("lang") || twinLink.getAttribute("hreflang") || "";
+    /* the twin's pages are the reader's in the other language, under the same names and ids */
+    var twinFolder = new URL(".", twinUrl).href, ownFolder = new URL(".", window.location.href).href;
+    function relink(href) {
+      return href.indexOf(twinFolder) === 0 && href.indexOf("/", twinFolder.length) < 0 ? ownFolder + href.slice(twinFolder.length) : href;
+    }
     var added = null; /* the twins placed, once fetched */
     var loading = false;
 
@@ -108,7 +126,7 @@
       box.className = "twin";
       box.setAttribute("lang", twinLang);
       box.setAttribute("data-twin", key);
-      var kept = clean(source, twinUrl.href);
+      var kept = clean(source, twinUrl.href, relink);
       if (kept) box.appendChild(kept);
       return box;
     }

@@ -266,3 +266,29 @@ def test_side_by_side_reading_keeps_the_pages_length_while_the_reader_scrolls(si
     finally:
         page.evaluate("() => localStorage.clear()")
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_twins_citation_and_term_open_their_cards_in_the_readers_language(site, lang):
+    """Review 31-n #2: a twin's [N27] had lost its class, so a tap left the chapter for the other
+    language's bibliography. A twin's links that open a card keep what opens it, and every link of a
+    twin into the other language's pages points at the same place in the reader's."""
+    context, page = _open(site, f"{lang}/ch1.html", **PHONE)
+    try:
+        page.locator("[data-parallel-toggle]").tap()
+        page.wait_for_selector("article.is-parallel .twin")
+        links = page.evaluate(
+            """() => [...document.querySelectorAll('article .twin a[href]')].map(a => ({
+              href: a.getAttribute('href'), cite: a.matches('a.cite[data-cite]'), term: a.matches('a.term[data-term]')}))"""
+        )
+        other = {"en": "zh", "zh": "en"}[lang]
+        assert links and not [link for link in links if f"/{other}/" in link["href"]], links
+        assert any(link["cite"] for link in links) and any(link["term"] for link in links), links
+        cite = page.locator("article .twin a.cite").first
+        cite.scroll_into_view_if_needed()
+        cite.tap()
+        page.locator("#cite-card").wait_for(state="visible", timeout=5000)
+        assert page.url.endswith(f"/{lang}/ch1.html"), "the first tap opens the card, it does not leave the page"
+        assert page.locator("#cite-card").get_attribute("lang") in (None, lang), "the card is in the reader's language"
+    finally:
+        context.close()
