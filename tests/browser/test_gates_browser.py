@@ -73,6 +73,13 @@ CRAMPED_FIGURE = (
 )
 
 
+# a formula wider than a phone's column, in a box that scrolls: the page fits, the reader swipes
+WIDE_FORMULA = (
+    '<h2 id="wide-zone">W</h2><div class="scroll-frame math-block-frame"><div class="math-block" tabindex="0">'
+    f'<math display="block"><mtext>{"x" * 120}</mtext></math></div></div>'
+)
+
+
 def test_browser_gates_catch_breaks(built, site, chromium):
     tamper(site, "assets/atlas.css", ":root{", ".prose{min-width:700px}:root{")
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
@@ -94,7 +101,7 @@ def test_browser_gates_catch_breaks(built, site, chromium):
         site,
         "zh/ch14.html",
         '<article class="prose" data-pagefind-body data-skippable>',
-        '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE,
+        '<article class="prose" data-pagefind-body data-skippable>' + CRAMPED_FIGURE + WIDE_FORMULA,
     )
     found = reports(site, browser_rules(built, cards=18, tabs=4), browser=chromium)
 
@@ -103,6 +110,12 @@ def test_browser_gates_catch_breaks(built, site, chromium):
         "_site/en/ch14.html: error[gate.390.overflow]: en/ch14.html at 390 px: document scrolls sideways"
         in "\n".join(overflow)
     )
+    assert any(
+        line.startswith(
+            "_site/zh/ch14.html #wide-zone: error[gate.390.scroller]: zh/ch14.html at 390 px: a formula in §wide-zone is wider than the column"
+        )
+        for line in overflow
+    ), overflow
     first = [str(p) for p in found["first screen"].problems]
     assert any(
         line.startswith(

@@ -288,7 +288,11 @@ def test_a_twins_citation_and_term_open_their_cards_in_the_readers_language(site
         cite.scroll_into_view_if_needed()
         cite.tap()
         page.locator("#cite-card").wait_for(state="visible", timeout=5000)
-        assert page.url.endswith(f"/{lang}/ch1.html"), "the first tap opens the card, it does not leave the page"
-        assert page.locator("#cite-card").get_attribute("lang") in (None, lang), "the card is in the reader's language"
+        assert page.url.endswith(f"/{lang}/ch1.html"), (
+            "the first tap opens the card, it does not leave the page"
+        )
+        assert page.locator("#cite-card").get_attribute("lang") in (None, lang), (
+            "the card is in the reader's language"
+        )
     finally:
         context.close()

@@ -74,6 +74,18 @@ class Findings:
     tab_checks: int = 0
 
 
+# A formula or a prose table wider than a phone's column: read by scrolling it sideways, a sliver at
+# a time (review 31-n #3, #4). [kind, the section it is in, its width, its box's].
+WIDE_BOXES = """() => [...document.querySelectorAll('.math-block, .table-scroll')]
+  .filter((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1)
+  .map((box) => {
+    const headings = [...document.querySelectorAll('main :is(h2, h3, h4)[id]')]
+      .filter((h) => h.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const section = headings.length ? headings[headings.length - 1].id : '';
+    return [box.classList.contains('math-block') ? 'formula' : 'table', section, box.scrollWidth, box.clientWidth];
+  })"""
+
+
 def _where(path: str, selector: str = "") -> SourceLocation:
     return SourceLocation(f"_site/{path}" + (f" {selector}" if selector else ""))
 
@@ -113,6 +125,14 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
         ]
         (found.pending if draft else found.first_screen).extend(issues)
     if viewport == "390":
+        found.overflow += [
+            Diagnostic(
+                _where(path, f"#{section}" if section else ""),
+                "gate.390.scroller",
+                f"{path} at 390 px: a {kind} in §{section or '(top)'} is wider than the column ({wide} > {box} px): it scrolls sideways",
+            )
+            for kind, section, wide, box in page.evaluate(WIDE_BOXES)
+        ]
         found.figure_count = page.locator("figure.figure[data-figure]").count()
         found.figures += [
             Diagnostic(_where(path, "figure"), "gate.figures.layout", f"{path} at 390 px: {p}")

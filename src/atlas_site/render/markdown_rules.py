@@ -159,8 +159,48 @@ def _math(display: bool):
     return rule
 
 
+STACKING_COLUMNS = 3  # a table of this many columns or more is read row by row on a phone (site.css)
+
+
+def _heading_text(inline) -> str:
+    """A column heading's words as plain text (a directive in it has none: the table is then not
+    stacked, rather than label a column wrongly)."""
+    kinds = {child.type for child in inline.children or []}
+    if kinds - {"text", "code_inline", "softbreak"}:
+        return ""
+    return " ".join("".join(child.content for child in inline.children or []).split())
+
+
+def _label_cells(tokens, idx) -> int:
+    """Each body cell of the table at `idx` carries its column's heading (`data-label`), and the
+    table is marked `stacks`, when it has STACKING_COLUMNS columns or more, each headed in words.
+    The number of columns stacked, or 0."""
+    headings, cells, column = [], [], 0
+    for position in range(idx + 1, len(tokens)):
+        token = tokens[position]
+        if token.type == "table_close":
+            break
+        if token.type == "th_open":
+            headings.append(_heading_text(tokens[position + 1]))
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "td_open":
+            cells.append((token, column))
+            column += 1
+    if len(headings) < STACKING_COLUMNS or not all(headings):
+        return 0
+    for cell, column in cells:
+        if column < len(headings):
+            cell.attrSet("data-label", headings[column])
+    tokens[idx].attrSet("class", "stacks")
+    return len(headings)
+
+
 def _table_open(self, tokens, idx, options, env):
-    """A table whose cells hold several numbers of one kind says their label once, in its caption."""
+    """A table whose cells hold several numbers of one kind says their label once, in its caption.
+    On a phone a table of several columns is read row by row (`_label_cells`): a stacked row is as
+    tall as its cells together, so it counts as that many rows for its frame."""
+    stacked = _label_cells(tokens, idx)
     rows = 0
     cells = []
     for token in tokens[idx + 1 :]:
@@ -172,7 +212,8 @@ def _table_open(self, tokens, idx, options, env):
     state = env["state"]
     open_block(state, cells, "table")
     caption = note(state, state.block)
-    return scroll_box_open("table-scroll", rows) + self.renderToken(tokens, idx, options, env) + caption
+    shown_rows = rows * stacked if stacked else rows
+    return scroll_box_open("table-scroll", shown_rows) + self.renderToken(tokens, idx, options, env) + caption
 
 
 def _table_close(self, tokens, idx, options, env):
