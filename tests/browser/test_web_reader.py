@@ -418,6 +418,13 @@ def test_numbers_page_filters_and_sorts(site):
     assert header.get_attribute("aria-sort") == "descending"
     values = _first_column(page)
     assert values == sorted(values, reverse=True), values
+    collapses = page.evaluate(
+        """() => [...document.querySelectorAll('th')].filter(th => getComputedStyle(th).position === 'sticky')
+          .map(th => getComputedStyle(th.closest('table')).borderCollapse)"""
+    )
+    assert collapses and set(collapses) == {"separate"}, (
+        "a sticky head cell of a collapsed table let the text scrolled beneath show through its top (review 31-n #5)"
+    )
     context.close()
 
 
