@@ -243,7 +243,9 @@
       for (const el of outputs) el.textContent = '—';
       for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.clear(box);
       last = null;
-      if (!error_box) return;
+      /* the outputs said last are gone: once the inputs are mended they are said again */
+      for (const name of Object.keys(announced)) delete announced[name];
+      if (!error_box) { if (live) live.textContent = ''; return; }
       AtlasLabs.clear(error_box);
       const title = document.createElement('p');
       title.textContent = error_box.getAttribute('data-title');
@@ -260,6 +262,9 @@
       const results = (at && at.closest('.lab-body') || panel).querySelector('.lab-results');
       if (results && error_box.parentNode !== results) results.insertBefore(error_box, results.firstChild);
       error_box.hidden = false;
+      /* a screen reader hears what went wrong, not the last verdict (review 31-n #10: "FIT" while
+         every output showed "—") */
+      if (live) live.textContent = title.textContent + ' ' + problems.map(message).join('; ');
     }
 
     function message(found) {

@@ -355,6 +355,20 @@ def test_a_pair_of_inputs_the_model_does_not_take_is_refused_at_the_field_naming
     batch.done()
 
 
+def test_a_screen_reader_hears_what_is_wrong_and_then_the_mended_outputs(other_labs):
+    """Review 31-n #10: with every output showing "—", the lab's live status still said the last
+    verdict; once the inputs are mended, the outputs are said again."""
+    fleet = other_labs.get("fleet", "en")
+    live = fleet.panel.locator("[data-lab-live]")
+    fleet.set("hash_block", 7000)
+    said = live.text_content()
+    assert "Hash block must not exceed" in said, said
+    fleet.set("hash_block", 512)
+    said = live.text_content()
+    assert said and "must not exceed" not in said, said
+    fleet.done()
+
+
 def test_a_p50_is_shown_in_the_unit_of_its_p99(other_labs):
     """Review 31-k #5: static batching showed TTFT P50 "7,183 ms" beside P99 "14.4 s"."""
     batch = other_labs.get("batch", "en")
