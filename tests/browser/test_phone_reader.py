@@ -813,7 +813,13 @@ def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_searc
             mask: getComputedStyle(nav).maskImage,
             cut: [...nav.querySelectorAll('a')].filter(a => { const r = a.getBoundingClientRect();
               return r.left < n.left - 1 || r.right > n.right + 1 || r.bottom > n.bottom + 1; }).map(a => a.textContent),
-            search: document.querySelector('#search-input').getBoundingClientRect().width}; }"""
+            search: document.querySelector('#search-input').getBoundingClientRect().width,
+            order: [...nav.querySelectorAll('a')].map(a => { const r = a.getBoundingClientRect();
+              return [Math.round(r.top), Math.round(r.left), a.textContent]; })}; }"""
+    )
+    # review 31-n #8: filled column by column, two rows read out of order
+    assert seen["order"] == sorted(seen["order"]), (
+        f"the links read left to right, then the next row: {seen['order']}"
     )
     # review 31-j #11: five links in one row were a strip cut at both ends; in two rows they all show
     assert seen["cut"] == [], f"links cut at the phone's edge: {seen}"
@@ -821,6 +827,21 @@ def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_searc
     assert int(seen["weight"]) >= 600 and seen["inside"], f"the page's own link is marked and in view: {seen}"
     assert not seen["overflows"] or ("gradient" in seen["mask"] and seen["more"] != "none"), seen
     assert seen["search"] >= 120, f"the search box is {seen['search']:.0f} px wide"
+    context.close()
+
+
+def test_the_headers_small_buttons_answer_a_press_just_past_their_edges(site):
+    """Review 31-n #9: the theme toggle was a 32 px target; under a finger it answers a 44 px tall
+    press without growing, and the language switch beside it as well."""
+    context, page = _open(site, "en/ch1.html", **PHONE)
+    hits = page.evaluate(
+        """() => ['.theme-toggle', '.lang-switch'].map(sel => { const el = document.querySelector(sel);
+          const r = el.getBoundingClientRect(), x = r.left + r.width / 2;
+          return [sel, Math.round(r.height), [r.top - 5, r.bottom + 5].map(y => {
+            const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); })]; })"""
+    )
+    for selector, height, answered in hits:
+        assert height < 44 and answered == [True, True], (selector, height, answered)
     context.close()
 
 
