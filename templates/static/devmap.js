@@ -424,10 +424,17 @@
   };
 
   /* The details panel is pinned to the bottom of the window (devmap.css): if it now covers the
-     selected node, scroll the page just enough to show the node above it. */
+     selected node, scroll the page just enough to show the node above it. Measured again over the
+     next frames: the panel takes its full height only once its new details are laid out, and one
+     reading left the node under it (review 31-n #6). */
   DevMap.prototype.keepInView = function (chip) {
-    var covered = chip.getBoundingClientRect().bottom - this.panel.getBoundingClientRect().top;
-    if (covered > 0) window.scrollBy(0, covered + 12);
+    var panel = this.panel, frames = 3;
+    function step() {
+      var covered = chip.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
+      if (covered > -12) window.scrollBy(0, covered + 12);
+      if (--frames > 0) window.requestAnimationFrame(step);
+    }
+    step();
   };
 
   DevMap.prototype.clear = function () {
