@@ -75,8 +75,9 @@ class Findings:
 
 
 # A formula or a prose table wider than a phone's column: read by scrolling it sideways, a sliver at
-# a time (review 31-n #3, #4). [kind, the section it is in, its width, its box's].
-WIDE_BOXES = """() => [...document.querySelectorAll('.math-block, .table-scroll')]
+# a time (review 31-n #3, #4). The prose's: the contributors' dashboard is a grid of data, which
+# scrolls. [kind, the section it is in, its width, its box's].
+WIDE_BOXES = """() => [...document.querySelectorAll('.prose :is(.math-block, .table-scroll)')]
   .filter((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1)
   .map((box) => {
     const headings = [...document.querySelectorAll('main :is(h2, h3, h4)[id]')]
