@@ -324,3 +324,16 @@ test("a question's term brings the section it titles, though that section lacks 
     assert.deepStrictEqual(Array.from(S.answering(hits), (h) => h.url), ["/en/a.html#q12"], "only q12 holds what was asked");
   });
 });
+
+test("a sub-section whose heading, with the one above it, holds two words of the question ranks first", () => {
+  withTerms([["quantization", "量化"]], ["quant"], () => {
+    const page = found("/en/q.html", "Q", [
+      ["q13", "Quantization: first ask what is being compressed", "quantization faster weights", 30],
+      ["q13-kernel", "Why fewer bits are not automatically faster", "kernels decide faster", 3],
+    ]);
+    page.anchors.find((a) => a.id === "q13-kernel").element = "h3";
+    const subject = S.subjectOf("why isn't quantization faster");
+    const hits = S.rank([page], subject, [subject], [], [], S.keysOf(subject));
+    assert.strictEqual(hits[0].url, "/en/q.html#q13-kernel", Array.from(hits, (h) => h.url).join(" "));
+  });
+});

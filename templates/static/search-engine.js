@@ -32,7 +32,7 @@
   var SHOWN = 8; /* the results shown at first, and how many more each "Show more" adds */
   var HAN = "\u3400-\u9fff\uf900-\ufaff";
   var HAS_HAN = new RegExp("[" + HAN + "]");
-  var QUESTION_WORDS = /^(a|an|the|very|really|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
+  var QUESTION_WORDS = /^(a|an|the|very|really|not|use|uses|using|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么"), and
      the words of degree (很慢 asks about 慢: "很" is no subject, as "very" is none) */
   var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
@@ -461,6 +461,26 @@
     return head.replace(/[(（][^)）]*[)）]/g, " ").trim();
   }
 
+  /* the subject of the heading a sub-section sits under ("Quantization" for "Why fewer bits are not
+     automatically faster"): with its own title, what the section is about */
+  function parentSubject(page, sub) {
+    var own = sub.anchor && /^h(\d)$/i.exec(sub.anchor.element || "");
+    if (!own) return "";
+    var parents = (page.anchors || []).filter(function (a) {
+      var level = /^h(\d)$/i.exec(a.element || "");
+      return level && +level[1] < +own[1] && a.location < sub.anchor.location;
+    }).sort(function (a, b) { return a.location - b.location; });
+    return parents.length ? subjectOfTitle(parents[parents.length - 1].text || "") : "";
+  }
+
+  /* how many of a question's words the section's heading holds, with the heading above it: two or
+     more say what the section answers ("why isn't quantization faster": Quantization › Why fewer
+     bits are not automatically faster); one alone says no more than a term's title does (0) */
+  function headingHolds(heading, words) {
+    var held = words.filter(function (word) { return mentions(heading, [word]); }).length;
+    return held >= 2 ? held : 0;
+  }
+
   function titleLevel(title, query, names) {
     var subject = subjectOfTitle(title);
     if (names.some(function (name) { return flat(name) === flat(subject); })) return 4;
@@ -678,8 +698,10 @@
           if (level < 2.5 && defines(page, sub === page ? {} : sub, terms)) level = isHome(url, terms) ? 2.75 : 2.5;
           /* a key that is a glossary name, as the title's subject: after how much of the question the
              section holds ("why isn't quantization faster" is not the section on quantization) */
+          var heading = (sub === page ? "" : parentSubject(page, sub)) + " " + title;
           hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), section: sectionOf(page, sub === page ? {} : sub),
-                               level: level, keyLevel: keyLevel, weight: 0, cover: 0, asked: !!asked };
+                               level: level, keyLevel: keyLevel, weight: 0, cover: 0, asked: !!asked,
+                               heading: words && words.length > 1 ? headingHolds(heading, words) : 0 };
           list.push(hit);
         }
         hit.weight += weight(sub);
@@ -701,7 +723,7 @@
         });
       });
     }
-    return list.sort(function (a, b) { return b.level - a.level || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
+    return list.sort(function (a, b) { return b.level - a.level || b.heading - a.heading || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
   }
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
