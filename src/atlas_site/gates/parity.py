@@ -5,6 +5,7 @@ are reported at the heading or use that has no counterpart. The browser half cli
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -82,6 +83,58 @@ def _compare(first, other) -> list[Diagnostic]:
     return problems
 
 
+# In a rendered page, in reading order: a paragraph's pairing key (data-para, numbered by section), and
+# the blocks placed between paragraphs: a figure, a lab, a formula or a table.
+_BLOCKS = re.compile(
+    r'<(?:p|li|div|td|blockquote)\b[^>]*\sdata-para="([^"]+)"'
+    r'|<figure\b[^>]*\sid="([^"]+)"'
+    r'|<section\b[^>]*\sid="(lab-[^"]+)"'
+    r'|class="scroll-frame (math-block|table-scroll)-frame'
+)
+
+
+def _placed(html: str) -> list[tuple[str, str]]:
+    """Each figure, lab, formula and table of a page with the paragraph it follows ('' at a
+    section's top, before its first)."""
+    placed, after = [], ""
+    for match in _BLOCKS.finditer(html):
+        para, figure, lab, box = match.groups()
+        if para:
+            after = para
+        else:
+            placed.append((figure or lab or box, after))
+    return placed
+
+
+def _order(ctx: GateContext, languages) -> list[Diagnostic]:
+    """The twins place their figures, labs, formulas and tables after the same paragraph (review
+    30-r D1: a figure between a sentence and its formula in one language only)."""
+    problems = []
+    first, others = languages[0], languages[1:]
+    for path in ctx.output.html_pages():
+        if not path.startswith(f"{first}/"):
+            continue
+        mine = _placed(ctx.output.text(path))
+        for lang in others:
+            twin = f"{lang}/" + path.split("/", 1)[1]
+            if twin not in ctx.output:
+                continue
+            theirs = _placed(ctx.output.text(twin))
+            for (block, after), (block_twin, after_twin) in zip(mine, theirs, strict=False):
+                if (block, after) != (block_twin, after_twin):
+                    problems.append(
+                        Diagnostic(
+                            ctx.where(twin),
+                            "gate.parity.order",
+                            f"{path} places {block} after paragraph {after or '(the section top)'}, {twin} places"
+                            f" {block_twin} after {after_twin or '(the section top)'}",
+                            "place the block after the same paragraph in both languages",
+                        )
+                    )
+                    break
+    return problems
+
+
 def check_parity(ctx: GateContext) -> GateReport:
     languages = ctx.book.languages
     if len(languages) < 2:
@@ -108,5 +161,6 @@ def check_parity(ctx: GateContext) -> GateReport:
                         f"{parsed.page.lang}/{page_id}: the language switch should point to {', '.join(expected)}, found {switch}",
                     )
                 )
+    problems += _order(ctx, languages)
     figures = f"{pairs} page pairs, {sections} sections compared; {len(problems)} differences"
     return GateReport("bilingual parity", figures, problems)
