@@ -337,3 +337,17 @@ test("a sub-section whose heading, with the one above it, holds two words of the
     assert.strictEqual(hits[0].url, "/en/q.html#q13-kernel", Array.from(hits, (h) => h.url).join(" "));
   });
 });
+
+test("a question naming a term ranks the sections that hold it, by any of its names, above those that do not", () => {
+  withTerms([["推测解码", "投机解码", "speculative decoding"]], ["spec"], () => {
+    const pages = [
+      found("/zh/q.html", "Q", [["q13-kernel", "低位为什么不一定更快", "量化 更快 更快 一定", 30]]),
+      found("/zh/s.html", "S", [["q12", "推测解码：一次验证多个 token", "推测解码 可能 更快", 3]]),
+    ];
+    const subject = S.subjectOf("投机解码一定更快吗");
+    assert.ok(!/一定/.test(subject), subject);
+    const keys = S.keysOf(subject);
+    const hits = S.rank(pages, subject, [subject], keys, [], keys);
+    assert.strictEqual(hits[0].url, "/zh/s.html#q12", Array.from(hits, (h) => h.url).join(" "));
+  });
+});

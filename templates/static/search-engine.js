@@ -35,7 +35,7 @@
   var QUESTION_WORDS = /^(a|an|the|very|really|not|use|uses|using|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么"), and
      the words of degree (很慢 asks about 慢: "很" is no subject, as "very" is none) */
-  var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|还是|不一定|一定|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -477,6 +477,8 @@
      more say what the section answers ("why isn't quantization faster": Quantization › Why fewer
      bits are not automatically faster); one alone says no more than a term's title does (0) */
   function headingHolds(heading, words) {
+    var named = words.filter(function (word) { return termsOf(word).length; });
+    if (named.length && !named.some(function (word) { return holdsTerm(heading, word); })) return 0; /* about another term */
     var held = words.filter(function (word) { return mentions(heading, [word]); }).length;
     return held >= 2 ? held : 0;
   }
@@ -688,8 +690,10 @@
           var title = sub.title || pageTitle;
           /* the section itself holds a word of what was asked (a Chinese word whole): Pagefind
              answers a Chinese word with its single characters ("缓存" found the 存 of 保存 and 显存) */
-          if (sub !== page && !touches(title + " " + sectionOf(page, sub).text, names.concat(keys))
-              && !(titledOnly && !asked)) return;
+          var own = title + " " + sectionOf(page, sub === page ? {} : sub).text;
+          /* a term the question names counts by any of its names (投机解码 is held as 推测解码) */
+          var named = keyNames.some(function (key) { return mentions(own, namesOf(key)); });
+          if (sub !== page && !touches(own, names.concat(keys)) && !named && !(titledOnly && !asked)) return;
           var keyLevel = 0;
           keyNames.forEach(function (key) { keyLevel = Math.max(keyLevel, titleLevel(title, key, namesOf(key))); });
           if (!asked && keyLevel < 4) return;
@@ -700,7 +704,7 @@
              section holds ("why isn't quantization faster" is not the section on quantization) */
           var heading = (sub === page ? "" : parentSubject(page, sub)) + " " + title;
           hit = byUrl[url] = { title: title, page: pageTitle, url: url, lang: languageOf(url), section: sectionOf(page, sub === page ? {} : sub),
-                               level: level, keyLevel: keyLevel, weight: 0, cover: 0, asked: !!asked,
+                               level: level, keyLevel: keyLevel, weight: 0, cover: 0, asked: !!asked, named: named ? 1 : 0,
                                heading: words && words.length > 1 ? headingHolds(heading, words) : 0 };
           list.push(hit);
         }
@@ -723,7 +727,9 @@
         });
       });
     }
-    return list.sort(function (a, b) { return b.level - a.level || b.heading - a.heading || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
+    /* a question that names a term asks about it: the sections that hold it come first (review 31-o
+       #1: "投机解码一定更快吗" led to a section on quantization that is "not necessarily faster") */
+    return list.sort(function (a, b) { return b.level - a.level || b.heading - a.heading || b.named - a.named || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
   }
 
   /* the pure parts, for the engine's tests (labs_js/tests/search-engine.test.js) */
@@ -929,6 +935,11 @@
          finds nothing as typed */
       var words = keysOf(subject);
       var keys = relaxed ? words : [];
+      /* a run of Chinese typed without spaces is also asked as its words (显存碎片: 显存 碎片): the
+         index holds them apart, and the run whole is in no section (review 31-o #1) */
+      var spaced = !relaxed && /^[\u3400-\u9fff\uf900-\ufaff]+$/.test(subject) && words.length > 1
+        && words.every(function (word) { return HAS_HAN.test(word); }) ? words.join(" ") : "";
+      if (spaced && names.indexOf(spaced) < 0) names = names.concat([spaced]);
       /* the terms whose definition ranks a section up: those the query names as a whole, not every
          term a question mentions on its way (解码为什么受带宽限制 does not ask what decode is) */
       var terms = termsOf(subject);
@@ -940,6 +951,14 @@
         var asked = searchedNames(names, chinese || merged).concat(otherSpellings(subject));
         keys.slice(0, 4).forEach(function (key) {
           if ((chinese || merged || !HAS_HAN.test(key)) && asked.indexOf(key) < 0) asked.push(key);
+          /* a key that is one name of a term is found by the names the index holds (投机解码: 推测解码) */
+          if (termsOf(key).length) {
+            searchedNames(namesOf(key), chinese || merged).slice(1).sort(function (a, b) {
+              return chinese ? HAS_HAN.test(b) - HAS_HAN.test(a) : HAS_HAN.test(a) - HAS_HAN.test(b); /* the page's script first */
+            }).slice(0, 2).forEach(function (name) {
+              if (asked.indexOf(name) < 0) asked.push(name);
+            });
+          }
         });
         /* and, as typed, the terms a question names on its way: their own sections (rank()) */
         if (!keys.length && words.length > 1) {
