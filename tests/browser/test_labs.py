@@ -184,6 +184,14 @@ def test_a_lab_works_from_the_keyboard(labs, contracts):
     page.keyboard.press("Enter")
     assert lab.state()["outputs"]["kv_kib_per_token"].startswith("128.00")
     page.keyboard.press("Tab")
+    # one focus ring on every page (review 31-n #9: one control drew its own, thinner and darker)
+    ring = page.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement), c = document.createElement('canvas').getContext('2d');
+          const norm = (v) => { c.fillStyle = '#000'; c.fillStyle = v.trim(); return c.fillStyle; };
+          return [s.outlineStyle, s.outlineWidth, norm(s.outlineColor),
+                  norm(getComputedStyle(document.documentElement).getPropertyValue('--c-focus'))]; }"""
+    )
+    assert ring[:2] == ["solid", "3px"] and ring[2] == ring[3], ring
     page.keyboard.press("Space")
     assert lab.state()["outputs"]["kv_kib_per_token"].startswith("512.00")  # the same model as MHA
     slider = lab.panel.locator("input[type=range][data-param='context_len']")

@@ -830,6 +830,18 @@ def test_a_reference_pages_header_marks_the_page_fades_its_strip_and_has_a_searc
     context.close()
 
 
+@pytest.mark.parametrize("path", ["en/numbers.html", "zh/glossary.html"])
+def test_a_phone_held_sideways_keeps_a_reference_pages_header_to_one_row(site, path):
+    """Review 31-o #5: at 844 x 390 the header of a page without contents took two rows (82 px of a
+    390 px screen) and cut its search box; the search is an icon there, as on the chapter pages."""
+    context, page = _open(site, path, viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
+    try:
+        height = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height")
+        assert height < 50, f"the header is {height:.0f} px tall"
+    finally:
+        context.close()
+
+
 def test_the_headers_small_buttons_answer_a_press_just_past_their_edges(site):
     """Review 31-n #9: the theme toggle was a 32 px target; under a finger it answers a 44 px tall
     press without growing, and the language switch beside it as well."""
