@@ -476,9 +476,14 @@
   /* how many of a question's words the section's heading holds, with the heading above it: two or
      more say what the section answers ("why isn't quantization faster": Quantization › Why fewer
      bits are not automatically faster); one alone says no more than a term's title does (0) */
+  /* does `text` hold the term that `word` names, by any of its names (投机解码 is held as 推测解码)? */
+  function holdsNamed(text, word) {
+    return mentions(text, namesOf(word));
+  }
+
   function headingHolds(heading, words) {
     var named = words.filter(function (word) { return termsOf(word).length; });
-    if (named.length && !named.some(function (word) { return holdsTerm(heading, word); })) return 0; /* about another term */
+    if (named.length && !named.some(function (word) { return holdsNamed(heading, word); })) return 0; /* about another term */
     var held = words.filter(function (word) { return mentions(heading, [word]); }).length;
     return held >= 2 ? held : 0;
   }
@@ -692,7 +697,7 @@
              answers a Chinese word with its single characters ("缓存" found the 存 of 保存 and 显存) */
           var own = title + " " + sectionOf(page, sub === page ? {} : sub).text;
           /* a term the question names counts by any of its names (投机解码 is held as 推测解码) */
-          var named = keyNames.some(function (key) { return mentions(own, namesOf(key)); });
+          var named = keyNames.some(function (key) { return holdsNamed(own, key); });
           if (sub !== page && !touches(own, names.concat(keys)) && !named && !(titledOnly && !asked)) return;
           var keyLevel = 0;
           keyNames.forEach(function (key) { keyLevel = Math.max(keyLevel, titleLevel(title, key, namesOf(key))); });
