@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import FIRST_LOAD_HELD, edit, make_project, run_cli
+from conftest import FIRST_LOAD_HELD, SETTLED, edit, make_project, run_cli
 from conftest import open_page as _open
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -455,7 +455,9 @@ def test_a_tall_block_is_never_a_placeholder_so_the_page_keeps_its_length(site):
     scrollbar and the reading point jumped as the reader came near. Such a block has its real
     height before the reader reaches it."""
     context, page = _open(site, "en/ch1.html", **PHONE)  # Lab A far below the first screen
-    page.wait_for_timeout(300)
+    # once the idle browser has started the labs (they grow then, by design, before the reader
+    # comes) and measured the blocks: a fixed 300 ms saw a busy machine's labs not yet started
+    page.wait_for_function(SETTLED, timeout=20000)
     unseen = page.evaluate("() => document.querySelector('.labs').getBoundingClientRect().height")
     page.evaluate(
         "() => document.querySelectorAll('[data-skippable] > *').forEach(b => b.classList.add('laid-out'))"
