@@ -410,3 +410,61 @@ def test_cost_curve_names_the_batch_its_ring_marks(project, lang):
         ),
     )
     assert "".join(nearest.itertext()).strip() == str(decode["x"][cheapest]) == "40"
+
+
+# -- what a reader sees in the drawings (reader review of figures 1, 8, 11 and 13) -------------
+
+
+def _panel(fig_id: str, key: str, lang: str = "en", series: dict | None = None) -> ET.Element:
+    root = parse(render(BY_ID[fig_id], lang, series or {}))
+    return next(svg for svg in root if svg.get("data-panel") == key)
+
+
+def _box(el: ET.Element) -> tuple[float, float, float, float]:
+    x, y = float(el.get("x")), float(el.get("y"))
+    return x, y, x + float(el.get("width")), y + float(el.get("height"))
+
+
+def _classes(el: ET.Element) -> set[str]:
+    return set((el.get("class") or "").split())
+
+
+def _gpus_and_weights(panel: ET.Element):
+    """The GPU outlines, left to right, and the copper cells each one holds."""
+    gpus = sorted(
+        (_box(r) for r in panel.iter("rect") if _classes(r) == {"fig-outline", "fig-muted"}),
+        key=lambda b: b[0],
+    )
+    cells = [_box(r) for r in panel.iter("rect") if {"fig-resource", "fig-soft"} <= _classes(r)]
+    held = [[c for c in cells if g[0] <= c[0] and c[2] <= g[2]] for g in gpus]
+    return gpus, held
+
+
+@pytest.mark.book  # this book's figures and computed series
+def test_parallel_tp_gpus_hold_slices_that_add_up_to_a_layer_and_dp_whole_copies(project):
+    """Figure 13: TP drew every GPU holding four full-width layer bars, the same as DP, with the
+    all-reduce lines drawn through the bars. Now each TP GPU holds one slice of every layer, at its
+    own offset, the four slices tiling the layer; the all-reduce runs between the boxes."""
+    tp = _panel("parallel-topologies", "tp")
+    gpus, held = _gpus_and_weights(tp)
+    _, dp_held = _gpus_and_weights(_panel("parallel-topologies", "dp"))
+    layer = dp_held[0][0][2] - dp_held[0][0][0]  # DP: every GPU a whole copy of each layer
+    assert len(gpus) == 4 and all(len(cells) == 4 for cells in dp_held)
+    assert all(c[2] - c[0] == pytest.approx(layer) for cells in dp_held for c in cells)
+    rows = sorted({round(c[1], 1) for cells in held for c in cells})
+    assert len(rows) == 4 and all(len(cells) == 4 for cells in held)  # a slice of every layer
+    for row in rows:
+        offsets = sorted(
+            (c[0] - g[0], c[2] - g[0])
+            for g, cells in zip(gpus, held, strict=True)
+            for c in cells
+            if round(c[1], 1) == row
+        )
+        assert all(b - a == pytest.approx(layer / 4) for a, b in offsets), offsets
+        assert all(offsets[i][1] == pytest.approx(offsets[i + 1][0]) for i in range(3)), offsets
+        assert offsets[-1][1] - offsets[0][0] == pytest.approx(layer)  # the four make one layer
+    links = [ln for ln in tp.iter("line") if "fig-cluster" in _classes(ln)]
+    assert links
+    for ln in links:
+        x1, x2 = sorted((float(ln.get("x1")), float(ln.get("x2"))))
+        assert not any(g[0] < x2 and x1 < g[2] for g in gpus), "an all-reduce line crosses a GPU"
