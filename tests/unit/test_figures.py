@@ -468,3 +468,15 @@ def test_parallel_tp_gpus_hold_slices_that_add_up_to_a_layer_and_dp_whole_copies
     for ln in links:
         x1, x2 = sorted((float(ln.get("x1")), float(ln.get("x2"))))
         assert not any(g[0] < x2 and x1 < g[2] for g in gpus), "an all-reduce line crosses a GPU"
+
+
+@pytest.mark.book  # this book's figures and computed series
+def test_batching_chunked_panel_shows_r1_finished_as_the_iteration_panel_does():
+    """Figure 8: panel ③ started at R2, so a reader could not tell whether R1 had finished or was
+    left out; it shows the same requests as ②, R1 a short finished row."""
+    b, c = BY_ID["batching-timelines"]["panels"][1:]
+    assert [key for key, _ in c["rows"]] == [key for key, _ in b["rows"]]
+    r1 = dict(c["rows"])["r1"]
+    assert r1.rstrip(".") and set(r1[len(r1.rstrip(".")) :]) == {"."}, "R1 finishes and leaves"
+    svg = _panel("batching-timelines", "c", "en")
+    assert "R1" in "".join("".join(t.itertext()) for t in texts(svg))
