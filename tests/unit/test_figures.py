@@ -480,3 +480,33 @@ def test_batching_chunked_panel_shows_r1_finished_as_the_iteration_panel_does():
     assert r1.rstrip(".") and set(r1[len(r1.rstrip(".")) :]) == {"."}, "R1 finishes and leaves"
     svg = _panel("batching-timelines", "c", "en")
     assert "R1" in "".join("".join(t.itertext()) for t in texts(svg))
+
+
+@pytest.mark.book  # this book's figures and computed series
+@pytest.mark.parametrize("lang", LANGS)
+def test_speculative_labels_on_the_grid_lie_on_a_plate(project, lang):
+    """Figure 11: 'a = 0: still one token' stood on the grid with only a stroked halo, which print
+    switches off, so a grid line cut through its words on paper. Each label standing on the chart's
+    grid now lies on a plate drawn after the grid and before its text."""
+    spec, series = BY_ID["speculative-state-machine"], series_of(project, "speculative-state-machine")
+    panel = _panel("speculative-state-machine", "expect", lang, series)
+    children = list(panel)
+    grid = [i for i, el in enumerate(children) if "fig-grid" in _classes(el)]
+    drawn = label_texts(spec, lang, shown_numbers(spec, lang, series))
+    for key in ("floor", "case"):
+        first_words = drawn[key][:6]
+        at = next(
+            i
+            for i, el in enumerate(children)
+            if el.tag == "text" and squash("".join(el.itertext())).startswith(first_words)
+        )
+        plate = children[at - 1]
+        assert plate.tag == "rect" and "fig-plate" in _classes(plate), f"{key}: no plate under it"
+        assert max(grid) < at - 1, "the grid is drawn before the plate"
+        x0, y0, x1, y1 = _box(plate)
+        crossing = [
+            el
+            for el in (children[i] for i in grid)
+            if x0 < float(el.get("x1")) < x1 or y0 < float(el.get("y1")) < y1
+        ]
+        assert crossing, f"{key}: the label stands on the grid (else it needs no plate)"
