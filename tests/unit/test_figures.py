@@ -510,3 +510,26 @@ def test_speculative_labels_on_the_grid_lie_on_a_plate(project, lang):
             if x0 < float(el.get("x1")) < x1 or y0 < float(el.get("y1")) < y1
         ]
         assert crossing, f"{key}: the label stands on the grid (else it needs no plate)"
+
+
+@pytest.mark.book  # this book's figures and computed series
+@pytest.mark.parametrize("lang", LANGS)
+def test_serving_stack_layer_boxes_are_one_size_with_their_words_centred(project, lang):
+    """Figure 1 at 390 px: the 'Single-instance engine' box was taller than its words (its row took
+    the height of its two rows of chips), an empty band under its text. The four layer boxes are one
+    size and each holds its words centred."""
+    panel = _panel("serving-stack", "path", lang)
+    boxes = [_box(r) for r in panel.iter("rect") if "fig-backdrop" in _classes(r)]
+    assert len(boxes) == 4
+    assert len({round(b[3] - b[1], 2) for b in boxes}) == 1, boxes
+    spare = []
+    for top, bottom in ((b[1], b[3]) for b in boxes):
+        baselines = [
+            float(t.get("y")) + sum(float(s.get("dy") or 0) for s in t.iter("tspan"))
+            for t in texts(panel)
+            if top < float(t.get("y")) < bottom
+        ]
+        spare.append((min(baselines) - top) - (bottom - max(baselines)))
+    # the room above the first baseline less the room below the last: the same in every box, one
+    # line of gist or two, as words centred in their box give (top-aligned, it grew with the box)
+    assert max(spare) - min(spare) < 0.5, spare
