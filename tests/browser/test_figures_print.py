@@ -1,0 +1,88 @@
+"""A figure of three panels on paper (print media, at the width of an A4 page's text): its last
+panel, alone on its row, keeps one column's width, centred, and no panel's text prints under about
+7 pt. Before, the print columns were 12rem wide (15-unit labels at about 5.5 pt) and the last
+panel spanned the whole row, drawn about three times larger than the two above it. On the mini
+fixture book with a three-panel figure of its own, built once for the module."""
+
+from __future__ import annotations
+
+import pytest
+
+from atlas_site.export.pdf import TEXT_WIDTH_PX
+from conftest import make_project
+
+SPEC = """---
+figures:
+  - id: trio
+    kind: structural-sketch
+    title: {zh: "三格图", en: "A three-panel figure"}
+    desc: {zh: "三个方框：请求、排队与回复。", en: "Three boxes: a request, its queue and its reply."}
+    caption: {zh: "请求、排队与回复。", en: "A request, its queue and its reply."}
+    sources: [n04]
+    numbers: {}
+    labels:
+      ask: {zh: "请求", en: "request"}
+      wait: {zh: "排队", en: "queue"}
+      reply: {zh: "回复", en: "reply"}
+---
+A fixture figure.
+"""
+TEMPLATE = """{% extends "_figure.svg.j2" %}
+{% import "_macros.svg.j2" as m with context %}
+{% block body %}
+{% for key in ("ask", "wait", "reply") %}
+{% call m.panel(key) %}
+{{ m.box(key, 16, 8, 160, t(key), h=44, cls="fig-state") }}
+{% endcall %}
+{% endfor %}
+{% endblock %}
+"""
+PT = 96 / 72  # CSS px per point
+
+MEASURE = """() => [...document.querySelectorAll('[data-figure="trio"] svg.fig-panel')].map((svg) => {
+  const r = svg.getBoundingClientRect();
+  const scale = r.width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  const holder = svg.parentElement.getBoundingClientRect();
+  return {width: r.width, centre: r.left + r.width / 2, holder: holder.left + holder.width / 2,
+          smallest: Math.min(...sizes)};
+})"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, chromium):
+    from atlas_site.build import build
+    from atlas_site.gates.browser import serve_folder
+
+    root = make_project(tmp_path_factory.mktemp("trio"))
+    (root / "ledger" / "figures.md").write_text(SPEC, encoding="utf-8")
+    (root / "templates" / "figures" / "trio.svg.j2").write_text(TEMPLATE, encoding="utf-8")
+    for lang in ("zh", "en"):
+        page = root / "content" / lang / "ch14" / "00-intro.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n{{figure:trio}}\n", encoding="utf-8")
+    result = build(root, root / "_site")
+    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
+    with serve_folder(root / "_site") as url:
+        yield url
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_paper_the_last_of_three_panels_keeps_one_columns_width_and_no_text_is_tiny(chromium, site, lang):
+    page = chromium.new_page(viewport={"width": TEXT_WIDTH_PX, "height": 1000})
+    try:
+        page.goto(site + f"{lang}/ch14.html", wait_until="load")
+        page.emulate_media(media="print")
+        panels = page.evaluate(MEASURE)
+        assert len(panels) == 3
+        first, second, last = panels
+        # two columns side by side, the last panel alone below them, as wide as one of them
+        assert abs(first["width"] - second["width"]) < 1, panels
+        assert abs(last["width"] - first["width"]) < 1, panels
+        assert abs(last["centre"] - last["holder"]) < 1, panels  # centred on the figure
+        for panel in panels:
+            assert panel["smallest"] >= 7 * PT - 0.05, f"text prints at {panel['smallest'] / PT:.1f} pt"
+        # on screen nothing changed: the same page at this width shows the panels as before
+        page.emulate_media(media="screen")
+        assert page.evaluate(MEASURE)[2]["smallest"] >= 13
+    finally:
+        page.close()
