@@ -256,7 +256,18 @@
     this.layer = layer;
 
     scroll.appendChild(canvas);
+    scroll.id = this.prefix + "-scroll";
     mapBox.appendChild(scroll);
+
+    /* the years out of view on either side, named on two buttons (review 32 #2: a ⇆ at the
+       edge was all that said 2017–2022 lay to the left); their text is set by markEdges */
+    var pager = el("div", "devmap-pager");
+    this.earlier = this.pageButton("is-earlier", "←", true);
+    this.later = this.pageButton("is-later", "→", false);
+    pager.appendChild(this.earlier.button);
+    pager.appendChild(this.later.button); /* shown from the start, so the map does not move down when its years are named */
+    this.pager = pager;
+    stage.appendChild(pager);
     stage.appendChild(mapBox);
 
     /* the details panel */
@@ -279,7 +290,13 @@
     this.showMap(true);
   };
 
-  /* Scroll the map sideways so the window shows as many nodes as it can (the early years are sparse). */
+  /* Where the map opens, decided (review 32 #2): on the window of years that shows the most nodes.
+     The map is a history, so its start would be the obvious place, but its first years are a
+     prologue: on the Atlas 2017–2022 hold 12 of 94 nodes, and opening there showed a phone a handful of
+     nodes in six empty lanes, a desk a screen of mostly empty lanes whose arrows all leave it to the
+     right. The busiest window shows the most nodes and the arrows between them; nothing is hidden
+     silently, since the two buttons above the map name the years on each side ("← earlier:
+     2017–2022") and go there, and an address naming a node opens on that node instead (fromHash). */
   DevMap.prototype.openWhereTheNodesAre = function () {
     var scroll = this.scroll, self = this;
     var heads = Array.prototype.slice.call(this.canvas.querySelectorAll(".devmap-year-head"));
@@ -301,22 +318,111 @@
 
   /* ---------- the scroll box's edges ---------- */
 
+  /* A button naming the years out of view on one side: the arrow is a picture (aria-hidden), the
+     words and years are its name, so what it says is what a screen reader hears. */
+  DevMap.prototype.pageButton = function (cls, arrow, first) {
+    var self = this;
+    var button = el("button", "devmap-page " + cls);
+    button.type = "button";
+    button.hidden = true;
+    button.setAttribute("aria-controls", this.prefix + "-scroll");
+    var mark = el("span", "devmap-page-arrow", arrow);
+    mark.setAttribute("aria-hidden", "true");
+    var words = el("span", "devmap-page-years");
+    if (first) { button.appendChild(mark); button.appendChild(words); }
+    else { button.appendChild(words); button.appendChild(mark); }
+    button.addEventListener("click", function () { self.page(first ? -1 : 1); });
+    return { button: button, words: words, shown: "" };
+  };
+
+  /* The window's width, less the lane titles that stay at its left (none on a phone). */
+  DevMap.prototype.inset = function () {
+    var corner = this.canvas.querySelector(".devmap-corner");
+    return corner ? corner.getBoundingClientRect().width : 0;
+  };
+
+  /* One screen of years that way: the first year cut at the right edge becomes the first one in
+     full beside the lane titles; going back, the last year cut at the left ends the window. */
+  DevMap.prototype.page = function (way) {
+    var box = this.scroll, inset = this.inset(), seen = this.hiddenYears();
+    var heads = this.yearHeads();
+    var target;
+    if (way > 0 && seen.later.length) target = heads[seen.later[0]].offsetLeft - inset;
+    else if (way < 0 && seen.earlier.length) {
+      var head = heads[seen.earlier[seen.earlier.length - 1]];
+      target = head.offsetLeft + head.offsetWidth - box.clientWidth;
+    }
+    if (target === undefined) return;
+    var room = box.scrollWidth - box.clientWidth;
+    box.scrollLeft = Math.max(0, Math.min(room, Math.round(target)));
+  };
+
+  DevMap.prototype.yearHeads = function () {
+    if (!this.heads) this.heads = Array.prototype.slice.call(this.canvas.querySelectorAll(".devmap-year-head"));
+    return this.heads;
+  };
+
+  /* The indexes of the years cut or out of view at the start (behind the lane titles) and at the end. */
+  DevMap.prototype.hiddenYears = function () {
+    var box = this.scroll.getBoundingClientRect(), inset = this.inset();
+    var left = box.left + inset + 1, right = box.right - 1;
+    var earlier = [], later = [];
+    this.yearHeads().forEach(function (head, i) {
+      var r = head.getBoundingClientRect();
+      if (r.left < left - 1) earlier.push(i);
+      else if (r.right > right + 1) later.push(i);
+    });
+    return { earlier: earlier, later: later };
+  };
+
+  /* "2017–2022" from the indexes of some years (a year without nodes does not end the range). */
+  DevMap.prototype.yearRange = function (indexes) {
+    var self = this;
+    var years = indexes.map(function (i) { return self.years[i]; }).filter(function (y) { return !self.gaps[y]; });
+    if (!years.length) return "";
+    var first = years[0], last = years[years.length - 1];
+    return first === last ? first : first + "\u2013" + last;
+  };
+
   /* Which edges have more beyond them (data-more on the box: "end", "start", "both" or "none") and
      how much, up to a fade's width (--more-start, --more-end on the frame), as site.js marks a
      wide table's box; measure() only reads, mark() only writes. */
   DevMap.prototype.measureEdges = function () {
     var box = this.scroll;
     var room = box.scrollWidth - box.clientWidth, at = box.scrollLeft;
+    var hidden = this.hiddenYears();
     return {
       more: room < 2 ? "none" : at < 2 ? "end" : at > room - 2 ? "start" : "both",
       start: Math.max(0, Math.min(40, Math.round(at))),
       end: Math.max(0, Math.min(40, Math.round(room - at))),
-      short: room < 48
+      short: room < 48,
+      earlier: this.yearRange(hidden.earlier),
+      later: this.yearRange(hidden.later)
     };
+  };
+
+  DevMap.prototype.markPager = function (seen) {
+    var self = this;
+    var moving = null;
+    [[this.earlier, seen.earlier, "earlier"], [this.later, seen.later, "later-years"]].forEach(function (set) {
+      var page = set[0], years = set[1];
+      if (page.shown === years) return;
+      page.shown = years;
+      if (!years && document.activeElement === page.button) moving = page;
+      page.button.hidden = !years;
+      if (years) page.words.textContent = self.t(set[2]).replace("{years}", years);
+    });
+    this.pager.hidden = !seen.earlier && !seen.later;
+    /* the button just pressed has nothing more on its side: the focus goes to the other one */
+    if (moving) {
+      var other = moving === this.earlier ? this.later : this.earlier;
+      if (!other.button.hidden) other.button.focus();
+    }
   };
 
   DevMap.prototype.markEdges = function (seen) {
     var box = this.scroll, frame = this.mapBox;
+    this.markPager(seen);
     if (box.getAttribute("data-more") !== seen.more) box.setAttribute("data-more", seen.more);
     if (box.hasAttribute("data-more-short") !== seen.short) box.toggleAttribute("data-more-short");
     if (frame.atlasFade !== seen.start + " " + seen.end) {
@@ -427,11 +533,63 @@
      selected node, scroll the page just enough to show the node above it. Measured again over the
      next frames: the panel takes its full height only once its new details are laid out, and one
      reading left the node under it (review 31-n #6). */
+  /* Review 32 #3: on a phone the node stayed above the panel, but the nodes its arrows reach ran on
+     under it or off the map's right edge. Now the page scrolls so the node and its neighbours (the
+     nodes it follows and leads to) stand between the header and the panel, and the map scrolls
+     sideways to show them too; where they do not all fit, the node itself and the nodes it leads to
+     come first. */
   DevMap.prototype.keepInView = function (chip) {
-    var panel = this.panel, frames = 3;
+    var self = this, panel = this.panel, frames = 3;
+    var node = this.nodes[chip.getAttribute("data-node")];
+    function chipsOf(ids) { return ids.map(function (x) { return self.chips[x]; }).filter(Boolean); }
+    function rect(c) { var r = c.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }
+    function join(a, b) {
+      return { left: Math.min(a.left, b.left), right: Math.max(a.right, b.right), top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom) };
+    }
+    function room() {
+      var header = document.querySelector(".site-header");
+      var box = self.scroll.getBoundingClientRect();
+      return {
+        left: box.left + self.inset() + 8, right: box.right - 8,
+        top: Math.max(0, header ? header.getBoundingClientRect().bottom : 0) + 8,
+        bottom: panel.getBoundingClientRect().top - 12
+      };
+    }
+    /* the node, then the nearest of the nodes it leads to, then of those it follows, as many as fit
+       in the window between the header and the panel and in the map's box (reads only) */
+    function span() {
+      var at = room(), own = rect(chip), box = own;
+      var cx = (own.left + own.right) / 2, cy = (own.top + own.bottom) / 2;
+      function near(a, b) {
+        var ra = rect(a), rb = rect(b);
+        return Math.abs((ra.left + ra.right) / 2 - cx) + Math.abs((ra.top + ra.bottom) / 2 - cy) -
+          Math.abs((rb.left + rb.right) / 2 - cx) - Math.abs((rb.top + rb.bottom) / 2 - cy);
+      }
+      chipsOf(node.later).sort(near).concat(chipsOf(node.after).sort(near)).forEach(function (other) {
+        /* an arrow ends at a node's near edge: a node in another year counts as shown once that
+           edge and the start of its title are (a whole column more would not fit on a phone) */
+        var r = rect(other);
+        if (r.left >= own.right) r.right = Math.min(r.right, r.left + 48);
+        else if (r.right <= own.left) r.left = Math.max(r.left, r.right - 48);
+        var next = join(box, r);
+        if (next.right - next.left <= at.right - at.left && next.bottom - next.top <= at.bottom - at.top) box = next;
+      });
+      return { box: box, at: at };
+    }
+    function shift(lo, hi, box, at) {
+      if (box[lo] < at[lo]) return box[lo] - at[lo];
+      if (box[hi] > at[hi]) return Math.min(box[hi] - at[hi], box[lo] - at[lo]);
+      return 0;
+    }
+    var first = span();
+    var dx = shift("left", "right", first.box, first.at);
+    if (Math.abs(dx) > 1) this.scroll.scrollLeft += dx;
+    /* the panel takes its full height only once its details are laid out: measured again over the
+       next frames (review 31-n #6) */
     function step() {
-      var covered = chip.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
-      if (covered > -12) window.scrollBy(0, covered + 12);
+      var seen = span();
+      var dy = shift("top", "bottom", seen.box, seen.at);
+      if (Math.abs(dy) > 1) window.scrollBy(0, dy);
       if (--frames > 0) window.requestAnimationFrame(step);
     }
     step();
