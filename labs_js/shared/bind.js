@@ -173,7 +173,10 @@
     const box_of = {};
     for (const el of boxes) box_of[el.getAttribute('data-param')] = el;
     const outputs = Array.prototype.slice.call(panel.querySelectorAll('[data-output]'));
-    const presets = Array.prototype.slice.call(panel.querySelectorAll('[data-preset], [data-preset-reset]'));
+    // the scenarios (toggle buttons: aria-pressed says which one the lab shows) and the reset, an
+    // action with no state of its own (review 31-p #13: announced "Reset to defaults, pressed")
+    const presets = Array.prototype.slice.call(panel.querySelectorAll('[data-preset]'));
+    const reset_button = panel.querySelector('[data-preset-reset]');
     const live = panel.querySelector('[data-lab-live]');
     const preset_status = panel.querySelector('[data-preset-status]');
     const error_box = panel.querySelector('[data-lab-error]');
@@ -396,7 +399,8 @@
       const values = JSON.parse(button.getAttribute('data-preset-values') || '{}');
       for (const name of Object.keys(values)) if (box_of[name]) write_box(box_of[name], values[name]);
       sync_sliders();
-      for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
+      if (button === reset_button) press_the_shown();
+      else for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
       if (preset_status) set_text(preset_status, button.getAttribute('data-preset-note') || '');
       /* the pinned summary shows the group the preset sets (review 31-l #3: Lab D's hit-boundary
          preset left it on the routing outputs, its answer screens further down) */
@@ -430,14 +434,20 @@
         update(el);
       });
     }
-    // A preset whose values are the defaults' own is the scenario the lab starts in: pressed from
-    // the start, so pressing it again visibly changes nothing for a reason the reader can see.
-    for (const b of presets) {
-      const values = JSON.parse(b.getAttribute('data-preset-values') || 'null');
-      const current = values !== null && Object.keys(values).every(function (name) {
-        return box_of[name] && String(read_box(box_of[name])) === String(values[name]);
-      });
-      b.setAttribute('aria-pressed', current ? 'true' : 'false');
+    // A preset whose values are the defaults' own is the scenario the lab starts in (and returns
+    // to on reset): pressed then, so pressing it again visibly changes nothing for a reason the
+    // reader can see.
+    function press_the_shown() {
+      for (const b of presets) {
+        const values = JSON.parse(b.getAttribute('data-preset-values') || 'null');
+        const current = values !== null && Object.keys(values).every(function (name) {
+          return box_of[name] && String(read_box(box_of[name])) === String(values[name]);
+        });
+        b.setAttribute('aria-pressed', current ? 'true' : 'false');
+      }
+    }
+    press_the_shown();
+    for (const b of presets.concat(reset_button ? [reset_button] : [])) {
       b.addEventListener('click', function () { apply_preset(b); });
     }
     if (summary_items.length) {

@@ -77,6 +77,13 @@ test("one edit for a Latin word of five letters or more, only where the index la
   assert.ok(S.oneEdit("tokne", "token") && S.oneEdit("tokn", "token") && S.oneEdit("tokeen", "token"));
 });
 
+test("a Chinese word that holds a known name is not read as a typo of another (review 31-p #3)", () => {
+  const known = ["缓存", "缓存亲", "量化"];
+  assert.strictEqual(S.corrected("KV 缓存有", known), null); // not "缓存亲": the reader added 有
+  assert.strictEqual(S.corrected("量花", known), "量化"); // a typo of a name is still read as the name
+  assert.strictEqual(S.subjectOf("KV 缓存有多大"), "KV 缓存");
+});
+
 test("a longer word that merely starts with the query is no better a hit than the word itself", () => {
   const p = page("Light load is cheap. The unit cost is high at light load. Hardware is costed differently.", [], false);
   const parts = S.excerptParts(S.sectionOf(p, { locations: [] }), "Title", ["cost"], false);

@@ -35,7 +35,7 @@
   var QUESTION_WORDS = /^(a|an|the|very|really|not|use|uses|using|is|isnt|are|arent|what|whats|why|how|do|does|did|dont|doesnt|much|many|to|of|for|in|on|and|or|need|needs|can|cant|could|should|would|will|when|which|who|where|it|its|i|me|my|we|our|you|your|so|this|that|there|be|get|make|work|works)$/;
   /* question words and the little words around them, longest first ("怎么办" before "怎么"), and
      the words of degree (很慢 asks about 慢: "很" is no subject, as "very" is none) */
-  var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|还是|不一定|一定|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
+  var ZH_QUESTION = /是什么意思|什么意思|什么时候|什么是|是什么|为什么|为何|怎么办|有多大|有多少|有多长|有多久|有多快|有多|没有|没|怎么算|怎么样|怎么做|怎么|怎样|如何|哪些|哪个|有什么|有没有|是不是|能不能|会不会|要不要|什么|这么|那么|非常|特别|还是|不一定|一定|很|多少|多大|多久|需要|我们|我|应该|该把|可以|吗|呢|吧|啊|？|\?/g;
 
   function element(tag, cls, value) {
     var node = document.createElement(tag);
@@ -255,6 +255,9 @@
            glossary name or a heading's or definition's name in the index) one character away, the
            same length for a word of two ("量花" -> "量化") */
         if (word.length < 2 || vocabulary.some(function (known) { return known.indexOf(word) >= 0; })) return word;
+        /* nor one that holds a known name: the rest is a word the reader added, not a typo of it
+           (review 31-p #3: "缓存有" was read as "缓存亲", and the KV cache's own section was lost) */
+        if (vocabulary.some(function (known) { return HAS_HAN.test(known) && known.length >= 2 && word.indexOf(known) >= 0; })) return word;
         var near = vocabulary.filter(function (known) {
           return HAS_HAN.test(known) && known.length >= 2 && (word.length > 2 || known.length === 2) && oneEdit(word, known);
         })[0];

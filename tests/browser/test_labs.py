@@ -265,6 +265,21 @@ def test_presets_are_reached_by_tab_in_order(labs):
     lab.done()
 
 
+def test_reset_is_an_action_and_the_defaults_scenario_is_pressed_after_it(labs):
+    """Review 31-p #13: "Reset to defaults" took aria-pressed="true" and the chosen chip's outline,
+    so a screen reader said "Reset to defaults, pressed": an action has no state. After a reset the
+    presets say which scenario shows, as on the first load."""
+    lab = labs.get("memory", "en", fresh=True)
+    pressed = "[...document.querySelectorAll('[data-lab=memory] [data-preset]')].map(b => b.getAttribute('aria-pressed'))"
+    first = lab.page.evaluate(pressed)
+    lab.preset(lab.panel.locator("[data-preset]").nth(2).get_attribute("data-preset"))
+    lab.preset(None)
+    reset = lab.panel.locator("[data-preset-reset]")
+    assert reset.get_attribute("aria-pressed") is None, "the reset has no pressed state"
+    assert lab.page.evaluate(pressed) == first, "after a reset the presets are as they loaded"
+    lab.done()
+
+
 def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, reader_site_url):
     """Issue 32: '#lab-<id>-panel?name=value…' opens the lab with those inputs;
     'link to this state' writes the address (and copies it), and the address restores it."""

@@ -135,23 +135,66 @@ def test_print_to_pdf_gives_clean_pages(browser, site_url):
     page.close()
 
 
-def test_the_numbers_table_keeps_its_columns_on_paper(browser, site_url):
+def test_the_numbers_table_prints_as_cards_with_every_cell_named(browser, site_url):
     """Review 31-m #1: an A4 page is narrower than the phone's 700 px, so the phone's cards (three
-    cells of each row hidden, the row a grid) were printed under the table's seven heads."""
+    cells of each row hidden, the row a grid) were printed under the table's seven heads. Review
+    31-p #1: printed as seven columns, the cells were a few words wide and each row a page tall (56
+    A4 pages for 49 rows). On paper a row is a card: every cell shown under its head's name, no
+    heads row, no filter, and a card never taller than a third of the page."""
     page = browser.new_page(viewport={"width": 600, "height": 900})
     page.goto(site_url + "en/numbers.html")
     page.emulate_media(media="print")
-    row = page.evaluate(
-        """() => { const tr = document.querySelector('.numbers-table tbody tr');
-          return [getComputedStyle(tr).display, [...tr.children].filter(td => !td.matches('.numbers-more'))
-            .map(td => getComputedStyle(td).display)]; }"""
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.numbers-table tbody tr')].map(tr => ({
+          display: getComputedStyle(tr).display, height: tr.getBoundingClientRect().height,
+          cells: [...tr.children].filter(td => !td.matches('.numbers-more')).map(td => ({
+            shown: getComputedStyle(td).display !== 'none' && td.getBoundingClientRect().height > 0,
+            named: td.matches(':first-child') || getComputedStyle(td, '::before').content.includes(td.dataset.label)}))}))"""
     )
-    assert row == ["table-row", ["table-cell"] * 7], row
+    heads = page.evaluate("getComputedStyle(document.querySelector('.numbers-table thead')).display")
+    tools = page.evaluate("getComputedStyle(document.querySelector('.numbers-tools')).display")
+    assert rows, "the fixture has numbers"
+    assert all(row["display"] == "block" for row in rows), [row["display"] for row in rows]
+    assert all(cell["shown"] and cell["named"] for row in rows for cell in row["cells"]), rows[0]
+    assert heads == "none" and tools == "none", (heads, tools)
+    assert max(row["height"] for row in rows) < 1123 / 3, "a card is a third of an A4 page at most"
     page.emulate_media(media="screen")  # on a phone-wide screen, cards
     assert (
         page.evaluate("getComputedStyle(document.querySelector('.numbers-table tbody tr')).display") == "grid"
     )
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("width", [768, 1280])
+def test_no_cell_of_the_numbers_table_runs_into_its_neighbour(browser, site_url, width, lang):
+    """Review 31-p #1: at 768 px the seven columns clipped their heads ("Sour", "Revie") and 110
+    cells' contents ran into the next column; at 1280 the label's badge crossed the rule into the
+    source by 5 px. At every width each cell's content stays inside the cell (cards below a desk's
+    width), and no head is cut."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(site_url + f"{lang}/numbers.html")
+    spill = page.evaluate(
+        """() => { const out = [];
+          for (const cell of document.querySelectorAll('.numbers-table :is(td, th)')) {
+            const box = cell.getBoundingClientRect();
+            if (box.width <= 1) continue;  // a head kept for screen readers only
+            if (cell.scrollWidth > cell.clientWidth + 1) out.push(['clipped', cell.textContent.trim().slice(0, 30)]);
+            // what is drawn: each text's glyphs and each badge's frame (a link's hit area may
+            // reach past its text on purpose)
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), drawn = [];
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              if (!node.textContent.trim() || !node.parentElement.checkVisibility()) continue;
+              const range = document.createRange(); range.selectNodeContents(node); drawn.push([node.textContent, range.getBoundingClientRect()]);
+            }
+            for (const badge of cell.querySelectorAll('.badge')) drawn.push([badge.textContent, badge.getBoundingClientRect()]);
+            for (const [text, r] of drawn)
+              if (r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5)) out.push(['spills', text.trim().slice(0, 30), r.right - box.right]);
+          }
+          return out; }"""
+    )
+    page.close()
+    assert spill == [], spill[:6]
 
 
 # the relative luminance of a computed CSS colour: rgb(r, g, b)
