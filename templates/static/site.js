@@ -14,23 +14,37 @@
     else root.removeAttribute("data-theme");
   }
 
-  function currentTheme() {
-    var set = root.getAttribute("data-theme");
-    if (set) return set;
-    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-  }
+  var systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : { matches: false };
+  function systemTheme() { return systemDark.matches ? "dark" : "light"; }
+  function currentTheme() { return root.getAttribute("data-theme") || systemTheme(); }
 
+  /* One button, each press the other scheme: a press that lands on the system's own scheme forgets
+     the choice, so the page follows the system again (review 31-p #9: once pressed, there was no
+     way back to it). Its name says which scheme shows, whether the system or the reader chose it,
+     and what a press does. */
   function setupThemeToggle() {
     var button = document.querySelector("[data-theme-toggle]");
     if (!button) return;
+    function name() {
+      var shown = currentTheme();
+      var chosen = root.hasAttribute("data-theme") && shown !== systemTheme();
+      var text = button.getAttribute("data-t-" + shown + (chosen ? "-chosen" : "-system"));
+      button.setAttribute("aria-label", text);
+      button.title = text;
+    }
     button.hidden = false;
-    button.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+    name();
     button.addEventListener("click", function () {
       var next = currentTheme() === "dark" ? "light" : "dark";
-      applyTheme(next);
-      try { window.localStorage.setItem(KEY, next); } catch (e) { /* private mode: not persisted */ }
-      button.setAttribute("aria-pressed", String(next === "dark"));
+      var follow = next === systemTheme();
+      applyTheme(follow ? null : next);
+      try {
+        if (follow) window.localStorage.removeItem(KEY);
+        else window.localStorage.setItem(KEY, next);
+      } catch (e) { /* private mode: not persisted */ }
+      name();
     });
+    if (systemDark.addEventListener) systemDark.addEventListener("change", name);
   }
 
   /* anchors land below the sticky header, whatever height it wraps to. The first measure waits

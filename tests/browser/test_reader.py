@@ -107,6 +107,30 @@ def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, site_url)
     context.close()
 
 
+@pytest.mark.parametrize("system", ["dark", "light"])
+def test_the_theme_button_says_its_state_and_leads_back_to_the_system(browser, site_url, system):
+    """Review 31-p #9: once pressed, the button only swapped dark and light, so a reader could never
+    return to following the system, and its name ("Toggle dark/light") never said which scheme
+    showed. A second press now follows the system again, and the name says the state."""
+    other = "light" if system == "dark" else "dark"
+    context = browser.new_context(color_scheme=system)
+    page = context.new_page()
+    page.goto(site_url + "en/ch1.html")
+    button = page.locator("[data-theme-toggle]")
+    stored = "() => localStorage.getItem('atlas-theme')"
+    first = button.get_attribute("aria-label")
+    assert first.lower().startswith(system) and "system" in first, first
+    button.click()
+    chosen = button.get_attribute("aria-label")
+    assert chosen.lower().startswith(other) and page.evaluate(stored) == other, chosen
+    assert button.get_attribute("aria-pressed") is None, "the name says the state; no pressed state beside it"
+    button.click()
+    assert page.evaluate(stored) is None, "the second press forgets the choice"
+    assert page.evaluate("document.documentElement.hasAttribute('data-theme')") is False
+    assert button.get_attribute("aria-label") == first
+    context.close()
+
+
 def test_print_to_pdf_gives_clean_pages(browser, site_url):
     page = browser.new_page()
     page.goto(site_url + "en/ch1.html")
