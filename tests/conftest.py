@@ -152,6 +152,39 @@ def mini(tmp_path: Path) -> Path:
 # ---------------------------------------------------------------- fixture books, built once per run
 
 
+def figure_spec(
+    figure: str, title: tuple[str, str], desc: tuple[str, str], caption: tuple[str, str], labels
+) -> str:
+    """ledger/figures.md holding one structural sketch: its (zh, en) title, description and caption,
+    and its labels {key: (zh, en)}."""
+    pair = lambda zh, en: f'{{zh: "{zh}", en: "{en}"}}'  # noqa: E731
+    lines = [
+        "---",
+        "figures:",
+        f"  - id: {figure}",
+        "    kind: structural-sketch",
+        f"    title: {pair(*title)}",
+        f"    desc: {pair(*desc)}",
+        f"    caption: {pair(*caption)}",
+        "    sources: [n04]",
+        "    numbers: {}",
+        "    labels:",
+    ]
+    lines += [f"      {key}: {pair(*names)}" for key, names in labels.items()]
+    return "\n".join(lines) + "\n---\nA fixture figure.\n"
+
+
+def with_figure(root: Path, figure: str, spec: str, template: str) -> Path:
+    """`root` with a figure of its own: its spec, its drawing, and a use at the end of the chapter's
+    opening page in both languages."""
+    (root / "ledger" / "figures.md").write_text(spec, encoding="utf-8")
+    (root / "templates" / "figures" / f"{figure}.svg.j2").write_text(template, encoding="utf-8")
+    for lang in ("zh", "en"):
+        page = root / "content" / lang / "ch14" / "00-intro.md"
+        page.write_text(page.read_text(encoding="utf-8") + f"\n{{{{figure:{figure}}}}}\n", encoding="utf-8")
+    return root
+
+
 def built_cleanly(project: Path, folder: Path):
     """(BuildResult, folder): `project` built into `folder` (search index included), without a
     single problem."""

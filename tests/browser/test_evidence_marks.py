@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.gates.accessibility import target_problems
-from conftest import edit, make_project
+from conftest import built_cleanly, edit, make_project
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 NOTE = '    note: {zh: "教学例：32 层、8 个 KV 头。", en: "Teaching case: 32 layers, 8 KV heads."}\n'
@@ -24,7 +24,6 @@ BEFORE = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, chromium):
-    from atlas_site.build import build
     from atlas_site.gates.browser import serve_folder
 
     root = make_project(tmp_path_factory.mktemp("marks"))
@@ -36,9 +35,7 @@ def site(tmp_path_factory, chromium):
     edit(root / "ledger/examples.md", '    seed: "000 §3.2"\n', '    seed: "000 §3.2"\n' + NOTE)
     for lang in ("en", "zh"):
         edit(root / f"content/{lang}/ch14/00-intro.md", BEFORE[lang], DENSE[lang])
-    result = build(root, root / "_site")
-    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
-    with serve_folder(root / "_site") as url:
+    with serve_folder(built_cleanly(root, root / "_site")[1]) as url:
         yield url
 
 

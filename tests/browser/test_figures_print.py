@@ -9,24 +9,15 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.export.pdf import TEXT_WIDTH_PX
-from conftest import make_project
+from conftest import built_cleanly, figure_spec, make_project, with_figure
 
-SPEC = """---
-figures:
-  - id: trio
-    kind: structural-sketch
-    title: {zh: "三格图", en: "A three-panel figure"}
-    desc: {zh: "三个方框：请求、排队与回复。", en: "Three boxes: a request, its queue and its reply."}
-    caption: {zh: "请求、排队与回复。", en: "A request, its queue and its reply."}
-    sources: [n04]
-    numbers: {}
-    labels:
-      ask: {zh: "请求", en: "request"}
-      wait: {zh: "排队", en: "queue"}
-      reply: {zh: "回复", en: "reply"}
----
-A fixture figure.
-"""
+SPEC = figure_spec(
+    "trio",
+    ("三格图", "A three-panel figure"),
+    ("三个方框：请求、排队与回复。", "Three boxes: a request, its queue and its reply."),
+    ("请求、排队与回复。", "A request, its queue and its reply."),
+    {"ask": ("请求", "request"), "wait": ("排队", "queue"), "reply": ("回复", "reply")},
+)
 TEMPLATE = """{% extends "_figure.svg.j2" %}
 {% import "_macros.svg.j2" as m with context %}
 {% block body %}
@@ -51,18 +42,10 @@ MEASURE = """() => [...document.querySelectorAll('[data-figure="trio"] svg.fig-p
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, chromium):
-    from atlas_site.build import build
     from atlas_site.gates.browser import serve_folder
 
-    root = make_project(tmp_path_factory.mktemp("trio"))
-    (root / "ledger" / "figures.md").write_text(SPEC, encoding="utf-8")
-    (root / "templates" / "figures" / "trio.svg.j2").write_text(TEMPLATE, encoding="utf-8")
-    for lang in ("zh", "en"):
-        page = root / "content" / lang / "ch14" / "00-intro.md"
-        page.write_text(page.read_text(encoding="utf-8") + "\n{{figure:trio}}\n", encoding="utf-8")
-    result = build(root, root / "_site")
-    assert result.output is not None and not result.errors, "\n".join(map(str, result.errors))
-    with serve_folder(root / "_site") as url:
+    root = with_figure(make_project(tmp_path_factory.mktemp("trio")), "trio", SPEC, TEMPLATE)
+    with serve_folder(built_cleanly(root, root / "_site")[1]) as url:
         yield url
 
 

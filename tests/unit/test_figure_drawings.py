@@ -7,23 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_project, run_cli
+from conftest import figure_spec, make_project, run_cli, with_figure
 
-SPEC = """---
-figures:
-  - id: demo
-    kind: structural-sketch
-    title: {zh: "演示图", en: "A demo figure"}
-    desc: {zh: "两个方框：请求与回复。", en: "Two boxes: a request and its reply."}
-    caption: {zh: "请求与回复。", en: "A request and its reply."}
-    sources: [n04]
-    numbers: {}
-    labels:
-      ask: {zh: "请求", en: "request"}
-      reply: {zh: "回复", en: "reply"}
----
-A fixture figure.
-"""
+SPEC = figure_spec(
+    "demo",
+    ("演示图", "A demo figure"),
+    ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
+    ("请求与回复。", "A request and its reply."),
+    {"ask": ("请求", "request"), "reply": ("回复", "reply")},
+)
 TEMPLATE = """{% extends "_figure.svg.j2" %}
 {% import "_macros.svg.j2" as m with context %}
 {% block body %}
@@ -37,13 +29,7 @@ TEMPLATE = """{% extends "_figure.svg.j2" %}
 
 @pytest.fixture
 def book(tmp_path) -> Path:
-    root = make_project(tmp_path)
-    (root / "ledger" / "figures.md").write_text(SPEC, encoding="utf-8")
-    (root / "templates" / "figures" / "demo.svg.j2").write_text(TEMPLATE, encoding="utf-8")
-    for lang in ("zh", "en"):
-        page = root / "content" / lang / "ch14" / "00-intro.md"
-        page.write_text(page.read_text(encoding="utf-8") + "\n{{figure:demo}}\n", encoding="utf-8")
-    return root
+    return with_figure(make_project(tmp_path), "demo", SPEC, TEMPLATE)
 
 
 def gate_lines(book: Path) -> list[str]:
