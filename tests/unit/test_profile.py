@@ -311,6 +311,11 @@ def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(w
     expansion = '<span class="term-expansion"> (hit rate)</span>'
     assert html.count(expansion) == 1, "once per page"
     assert f">HR</a>{expansion} decides" in html, "inside brackets it waits for the next use"
+    edit(page, "(Its {{term:hit-rate}}) The", "An {{term:hit-rate}}-driven cache. The")
+    html = assemble(workshop).output.text("en/caching.html")
+    assert ">HR</dfn>-driven" in html and f">HR</a>{expansion} decides" in html, (
+        "inside a hyphenated word it waits for the next use (review 30-t D11: 'JIT (…)-compiled')"
+    )
     edit(page, "its HR is what", "its {{term:hit-rate}} (what the next section counts) is what")
     result = assemble(workshop)
     assert reports(result)["terms"].problems == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from ..diagnostics import closest
@@ -265,6 +266,7 @@ def _render_term(state, use) -> str:
 
 
 OPENING_BRACKETS = ("(", "（")
+HYPHENATED = re.compile(r"-\w")
 
 
 def _expansion(state, key: str, term, shown: str) -> str:
@@ -273,13 +275,16 @@ def _expansion(state, key: str, term, shown: str) -> str:
     multiplication)". Not when the prose brackets something there already: "矩阵乘（GEMM）", "TTFT
     (time to first token)" or "BF16 (2 bytes)" say it, or say what the reader needs there; nor when
     it goes on with the name's own words ("PD disaggregation"). Inside brackets ("(the SLO)") it
-    waits for the next use rather than nest one bracket in another."""
+    waits for the next use rather than nest one bracket in another, and inside a hyphenated word
+    ("SLO-driven") rather than split it: "SLO (service-level objective)-driven" (review 30-t D11)."""
     name = state.book.spelt_out(term, state.lang)
     if name is None or DEGREE.sub("", shown) != term.abbr:
         state.expanded.add(key)
         return ""
     after, before = state.next_text.lstrip(), state.prev_text.rstrip()
     if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
+        return ""
+    if HYPHENATED.match(state.next_text):
         return ""
     state.expanded.add(key)
     if (
