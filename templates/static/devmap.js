@@ -259,7 +259,7 @@
     scroll.id = this.prefix + "-scroll";
     mapBox.appendChild(scroll);
 
-    /* the years out of view on either side, named on two buttons (review 32 #2: a ⇆ at the
+    /* the years out of view on either side, named on two buttons (Review 31-p #6 (2): a ⇆ at the
        edge was all that said 2017–2022 lay to the left); their text is set by markEdges */
     var pager = el("div", "devmap-pager");
     this.earlier = this.pageButton("is-earlier", "←", true);
@@ -290,7 +290,7 @@
     this.showMap(true);
   };
 
-  /* Where the map opens, decided (review 32 #2): on the window of years that shows the most nodes.
+  /* Where the map opens, decided (Review 31-p #6 (2)): on the window of years that shows the most nodes.
      The map is a history, so its start would be the obvious place, but its first years are a
      prologue: on the Atlas 2017–2022 hold 12 of 94 nodes, and opening there showed a phone a handful of
      nodes in six empty lanes, a desk a screen of mostly empty lanes whose arrows all leave it to the
@@ -533,7 +533,7 @@
      selected node, scroll the page just enough to show the node above it. Measured again over the
      next frames: the panel takes its full height only once its new details are laid out, and one
      reading left the node under it (review 31-n #6). */
-  /* Review 32 #3: on a phone the node stayed above the panel, but the nodes its arrows reach ran on
+  /* Review 31-p #6 (3): on a phone the node stayed above the panel, but the nodes its arrows reach ran on
      under it or off the map's right edge. Now the page scrolls so the node and its neighbours (the
      nodes it follows and leads to) stand between the header and the panel, and the map scrolls
      sideways to show them too; where they do not all fit, the node itself and the nodes it leads to
@@ -633,6 +633,13 @@
   DevMap.prototype.fill = function (node) {
     var panel = this.panel;
     while (panel.firstChild) panel.removeChild(panel.firstChild);
+    /* a way out of the details that a phone can tap (review 31-q #1: only Escape closed them, and
+       the sheet stayed over the map): clears the selection, the node keeps the focus */
+    var close = el("button", "devmap-panel-close", "\u00d7");
+    close.type = "button";
+    close.setAttribute("aria-label", this.t("close"));
+    close.title = this.t("close");
+    panel.appendChild(close);
     var route = null;
     this.routes.forEach(function (r) { if (r.id === node.route) route = r; });
     panel.appendChild(el("p", "devmap-panel-kicker", node.year + " · " + (route ? route.title : node.route)));
@@ -725,6 +732,12 @@
       }
     });
     this.panel.addEventListener("click", function (event) {
+      if (event.target.closest && event.target.closest(".devmap-panel-close")) {
+        var chip = self.selected && self.chips[self.selected];
+        self.clear();
+        if (chip) chip.focus();
+        return;
+      }
       var jump = event.target.closest && event.target.closest(".devmap-jump");
       if (jump) self.select(jump.getAttribute("data-node"), { focus: true, remember: true });
     });

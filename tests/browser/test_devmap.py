@@ -275,6 +275,29 @@ def test_touch_and_no_sideways_scroll_at_390(site, lang):
         context.close()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tap_closes_the_details_and_the_node_keeps_the_focus(site, lang):
+    """Review 31-q #1: on a phone only Escape closed the details, and the sheet stayed over the map.
+    A 44 px button in the panel closes them: the selection clears, and the node has the focus."""
+    sample = _sample(site["book"])
+    context, page, errors = _open(site, lang, width=390, height=844, has_touch=True, is_mobile=True)
+    try:
+        chip = page.locator(f".devmap-chip[data-node='{sample.id}']")
+        chip.scroll_into_view_if_needed()
+        chip.tap()
+        close = page.locator(".devmap-panel-close")
+        box = close.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, box
+        assert close.get_attribute("aria-label"), "the button says what it does"
+        close.tap()
+        assert page.locator(".devmap.has-selection").count() == 0, "the selection is cleared"
+        assert chip.get_attribute("aria-pressed") == "false"
+        assert page.evaluate("document.activeElement.dataset.node") == sample.id, "the node keeps the focus"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 def _years(book):
     years = sorted({n.year for n in book.map_nodes})
     return list(range(years[0], years[-1] + 1)), {y for y in range(years[0], years[-1] + 1)} - {
@@ -428,7 +451,7 @@ def _contrast(a, b):
 def test_a_selected_nodes_arrows_are_at_least_3_to_1_against_the_lanes(site, scheme, width):
     """Review 31-g #3: the arrows were 1.2 px hairlines at opacity .28 (about 1.5:1), hard to follow.
     The arrows a reader follows, those of the node they chose, are at least 3:1 against every
-    lane's background (review 32 #1 made the others a faint texture: see the test below)."""
+    lane's background (Review 31-p #6 (1) made the others a faint texture: see the test below)."""
     options = {"has_touch": True, "is_mobile": True} if width == 390 else {}
     context, page, errors = _open(site, "en", width=width, height=844, color_scheme=scheme, **options)
     try:
@@ -466,7 +489,7 @@ def _strong_arrow(page, kind, scheme, width):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
 def test_before_a_choice_the_arrows_are_faint_and_lie_under_the_nodes_and_lane_titles(site, scheme, width):
-    """Review 32 #1: before anything was chosen every arrow was drawn dark at full strength, across
+    """Review 31-p #6 (1): before anything was chosen every arrow was drawn dark at full strength, across
     the lane titles, and the map read as a tangle. Unchosen, the arrows are thin and faint, and the
     nodes, the lane titles and the row of years are opaque and stacked above the arrows' layer."""
     options = {"has_touch": True, "is_mobile": True} if width == 390 else {}
@@ -511,7 +534,7 @@ HIDDEN_YEARS = """(el, side) => {
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_at_1280_the_map_takes_the_width_and_names_the_years_out_of_view_on_buttons(site, lang):
-    """Review 32 #2: at 1280 px the map's box stopped short of its column, cut the last year under
+    """Review 31-p #6 (2): at 1280 px the map's box stopped short of its column, cut the last year under
     a fade and opened on the busy years with a small ⇆ the only sign of the earlier ones. The map
     takes its column's whole width; two buttons above it name the years out of view on each side
     and, from the keyboard too, go there; one with nothing more on its side is hidden and hands the
@@ -570,7 +593,7 @@ def test_at_1280_the_map_takes_the_width_and_names_the_years_out_of_view_on_butt
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_at_390_the_details_leave_the_node_and_its_arrows_in_view(site, lang, scheme):
-    """Review 32 #3: on a phone the details covered over half the screen and the chosen node's
+    """Review 31-p #6 (3): on a phone the details covered over half the screen and the chosen node's
     arrows ran on under them. The sheet is at most 40 % of the window and scrolls inside; the node
     and the nodes its arrows lead to (their near edges, where the arrows end) stand above it, in the
     map's box (the nodes it follows too, where they fit: here they lie three years back)."""

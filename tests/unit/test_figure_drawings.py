@@ -79,3 +79,18 @@ def test_a_number_no_label_shows_is_refused_with_the_spec(book):
     checked = run_cli("check", cwd=book)
     assert checked.returncode != 0
     assert "figure 'demo': number 'kv' is shown by no label" in checked.stdout + checked.stderr
+
+
+def test_a_figure_whose_panels_are_compared_row_by_row_stays_stacked(book):
+    """Review 31-q #2: side by side on a desk, the key atop the first of three timelines set its rows
+    70 px below the second's. A spec with `stack: true` marks its figure to keep its panels one above
+    the other at every width (figures.css .fig-stacked)."""
+    from atlas_site.build import assemble
+
+    assert 'class="fig fig-n1" data-figure="demo"' in assemble(book).output.text("en/ch14.html")
+    spec = book / "ledger" / "figures.md"
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace("    numbers: {}", "    stack: true\n    numbers: {}"),
+        encoding="utf-8",
+    )
+    assert 'class="fig fig-n1 fig-stacked" data-figure="demo"' in assemble(book).output.text("en/ch14.html")
