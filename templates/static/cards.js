@@ -109,7 +109,13 @@
       if (info.scope) box.appendChild(el("p", "cite-card-scope", info.scope));
       var claim = link.closest(".claim");
       var setting = claim && claim.querySelector(".claim-setting");
-      if (setting) box.appendChild(el("p", "cite-card-setting", setting.textContent));
+      /* the setting without its own "verified" date: the card says the source's above it (review
+         31-q #10: the same date twice in a sheet that already fills half a phone's screen) */
+      if (setting) {
+        var words = setting.cloneNode(true);
+        Array.prototype.forEach.call(words.querySelectorAll(".claim-verified"), function (x) { x.remove(); });
+        box.appendChild(el("p", "cite-card-setting", words.textContent));
+      }
       addLink(box, data.ui.open_entry, link.getAttribute("href"));
       return true;
     },

@@ -284,6 +284,21 @@ TERM_LINK = "a.term[data-term='kv-cache']"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_citations_card_gives_its_verified_date_once(site, lang):
+    """Review 31-q #10: a citation inside a claim showed "verified 2026-07-29" under the work's title
+    and again at the end of the claim's setting, in a sheet that fills half a phone's screen."""
+    context, page = open_page(site, f"{lang}/{CHAPTER}.html", **DESKTOP)
+    cite = page.locator(".claim .cites a.cite").first
+    assert cite.count(), "the fixture cites a source inside a claim"
+    _reveal(cite).hover()
+    card = _card(page)
+    assert card.locator(".cite-card-setting").count() == 1, "the claim's setting is in the card"
+    dates = re.findall(r"\d{4}-\d{2}-\d{2}", card.inner_text())
+    assert dates and len(dates) == len(set(dates)), dates
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_previews_by_mouse_and_keyboard_show_section_figure_term_and_claim(site, lang):
     context, page = open_page(site, f"{lang}/{CHAPTER}.html", **DESKTOP)
     cases = [(SECTION_LINK, "KV"), (FIGURE_LINK, None), (TERM_LINK, "KV"), ("a.claim-link", None)]
