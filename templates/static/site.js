@@ -31,9 +31,6 @@
       var text = button.getAttribute("data-t-" + shown + (chosen ? "-chosen" : "-system"));
       button.setAttribute("aria-label", text);
       button.title = text;
-      /* the icon shows the scheme on screen too (review 31-q #8: the half-disc never changed); the
-         variation selector asks for the text glyph, not a colour emoji */
-      button.textContent = shown === "dark" ? "\u263E\uFE0E" : "\u2600\uFE0E";
     }
     button.hidden = false;
     name();
