@@ -781,6 +781,10 @@
            Pagefind's own guess joins a merged index's relative path into "/../zh/…" */
         return Promise.resolve(loaded[0].options({ baseUrl: "/" })).then(function () {
           pagefind = loaded[0];
+          /* the index's metadata and its WebAssembly start on their way now, while the reader is
+             still at the box, not at the first search (review 31-q #5: on a loaded phone the first
+             query waited for all of it); a failure here is the search's to report */
+          Promise.resolve(pagefind.init && pagefind.init()).catch(function () {});
           return pagefind;
         });
       });
@@ -998,6 +1002,8 @@
       busy(true);
       if (!list.firstChild) status.textContent = message("busy");
       load().then(function () {
+        /* the index's pieces for what is typed so far are fetched during the pause, not after it */
+        if (pagefind.preload) Promise.resolve(pagefind.preload(query)).catch(function () {});
         return new Promise(function (resolve) { setTimeout(resolve, 150); }); /* wait for the typing to pause */
       }).then(function () {
         return ticket === pending ? run(query) : null;
@@ -1058,5 +1064,8 @@
     window.addEventListener("hashchange", dismiss);
     input.addEventListener("input", search);
     if (input.value) search();
+    /* this script came because the reader came to the box: Pagefind and its index start on their
+       way before the first key, not after it (a failure is reported by the search that needs it) */
+    else load().catch(function () {});
   };
 })();

@@ -64,3 +64,38 @@ def test_the_ink_check_finds_a_label_on_an_arrow(site):
         assert any("Device kernels" in p and "sits on an arrow" in p for p in problems), problems
     finally:
         context.close()
+
+
+def test_the_ink_check_finds_a_grid_line_through_a_label_unless_a_plate_or_halo_keeps_it_off(site):
+    """Review 31-q #7: light grid lines were background to the check, and the roofline's 100 line
+    ran through "intensity". A grid line through a label is now reported; a plate under the label
+    or a halo around it keeps the line off the words, and passes."""
+    context, page = _open(site, "en/ch1.html", 1280)
+    try:
+        place = """(how) => { const svg = document.querySelector('[data-figure="serving-stack"] svg');
+            const label = [...svg.querySelectorAll('text')].find((t) => t.textContent.includes('Device kernels'));
+            const box = label.getBBox(), ns = 'http://www.w3.org/2000/svg';
+            svg.querySelectorAll('.test-added').forEach((el) => el.remove());
+            label.classList.remove('fig-halo');
+            const line = document.createElementNS(ns, 'line');
+            line.setAttribute('class', 'fig-grid test-added');
+            const y = box.y + box.height / 2;
+            line.setAttribute('x1', box.x - 20); line.setAttribute('x2', box.x + box.width + 20);
+            line.setAttribute('y1', y); line.setAttribute('y2', y);
+            svg.appendChild(line);
+            if (how === 'halo') label.classList.add('fig-halo');
+            if (how === 'plate') {
+              const plate = document.createElementNS(ns, 'rect');
+              plate.setAttribute('class', 'fig-plate test-added');
+              plate.setAttribute('x', box.x - 3); plate.setAttribute('y', box.y - 2);
+              plate.setAttribute('width', box.width + 6); plate.setAttribute('height', box.height + 4);
+              svg.appendChild(plate);
+            } }"""
+        page.evaluate(place, "none")
+        problems = figure_ink_problems(page)
+        assert any("Device kernels" in p and "sits on a grid line" in p for p in problems), problems
+        for how in ("plate", "halo"):
+            page.evaluate(place, how)
+            assert not any("Device kernels" in p for p in figure_ink_problems(page)), how
+    finally:
+        context.close()

@@ -50,3 +50,22 @@ def test_the_first_keystroke_says_searching_keeps_the_query_and_never_flashes_no
         assert seen and all(state["status"] != none for state in seen), seen
     finally:
         context.close()
+
+
+def test_coming_to_the_box_fetches_the_index_before_the_first_key(reader_site):
+    """Review 31-q #5: on a loaded phone the first query waited for Pagefind, its metadata and its
+    WebAssembly, all fetched only when the search ran. Focusing the box now starts them."""
+    context, page = open_page(reader_site, "en/index.html", viewport={"width": 390, "height": 844})
+    try:
+        fetched: list[str] = []
+        context.on("request", lambda request: fetched.append(request.url))  # the worker's too
+        page.locator("#search-input").focus()
+        for _ in range(300):
+            if any(url.endswith(".pf_meta") for url in fetched) and any("/wasm." in url for url in fetched):
+                break
+            page.wait_for_timeout(100)
+        assert any(url.endswith(".pf_meta") for url in fetched), fetched
+        assert any("/wasm." in url for url in fetched), fetched
+        assert page.input_value("#search-input") == "", "nothing was typed"
+    finally:
+        context.close()

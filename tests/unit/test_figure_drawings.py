@@ -94,3 +94,32 @@ def test_a_figure_whose_panels_are_compared_row_by_row_stays_stacked(book):
         encoding="utf-8",
     )
     assert 'class="fig fig-n1 fig-stacked" data-figure="demo"' in assemble(book).output.text("en/ch14.html")
+
+
+CHART = """{% extends "_figure.svg.j2" %}
+{% import "_macros.svg.j2" as m with context %}
+{% block body %}
+{% call m.panel("main") %}
+{% set sx = cv.scale(0, 10, 40, 380) %}{% set sy = cv.scale(0, 10, 200, 20) %}
+{{ m.axes(sx, sy) }}
+{{ m.label(t("ask"), sx(2), sy(8), width=100) }}
+{{ m.label(t("reply"), 40, 240, width=100) }}
+{% endcall %}
+{% endblock %}
+"""
+
+
+def test_a_label_inside_a_plot_stands_on_a_plate_and_one_outside_does_not(tmp_path):
+    """Review 31-q #7: the roofline's grid line ran through "intensity". A label that reaches into
+    the area the axes grid is laid on a plate of the page's colour, on screen and paper alike;
+    the browser gate reports a text a grid line crosses without one (test_figures_browser.py)."""
+    import re
+
+    from atlas_site.build import assemble
+
+    book = with_figure(make_project(tmp_path), "demo", SPEC, CHART)
+    result = assemble(book)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    svg = result.output.text("en/ch14.html").split('data-figure="demo"', 1)[1].split("</figure>")[0]
+    assert re.search(r'<rect class="fig-plate"[^>]*/>\s*<text[^>]*>request</text>', svg), svg
+    assert not re.search(r'<rect class="fig-plate"[^>]*/>\s*<text[^>]*>reply</text>', svg), svg

@@ -60,3 +60,18 @@ def test_a_narrow_table_and_one_headed_by_a_directive_stay_tables(mini):
     assert len(added) == 4, added
     for table in added:
         assert "<table>" in table and "data-label" not in table, table
+
+
+def test_a_table_the_book_generates_stacks_like_a_prose_table(mini):
+    """The node table (a directive's table of four columns) is read row by row on a phone as a prose
+    table is (review 31-q #11: the Atlas's 62 nodes scrolled sideways at 390 px)."""
+    tables = _tables(mini, {lang: "\n\n{{node-table}}\n" for lang in ("en", "zh")})
+    for lang, headings in (("en", ["Node", "Year", "Source", "Role in this chapter"]), ("zh", None)):
+        (table,) = [t for t in tables[lang] if "node-table" in t]
+        assert '<table class="node-table stacks">' in table
+        rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]
+        assert rows, table
+        for row in rows:
+            labels = re.findall(r'<td data-label="([^"]*)">', row)
+            assert len(labels) == row.count("<td"), row
+            assert headings is None or labels == headings, row

@@ -265,6 +265,15 @@ def test_home_pages_and_the_chooser(real):
     not_found = real.output.text("404.html")
     assert 'href="zh/index.html"' in not_found and 'href="en/index.html"' in not_found
     assert 'lang="zh-Hans"' in not_found and 'lang="en"' in not_found
+    for page in ("index.html", "404.html"):
+        # a page of every language: its header names the book and skips in each, and links no one
+        # language's parts (review 31-q #9: the chooser's header listed the Chinese parts only)
+        header = real.output.text(page).split("<header", 1)[1].split("</header>")[0]
+        skip = real.output.text(page).split('class="skip-link"', 1)[1].split("</a>")[0]
+        for lang in book.profile.languages:
+            assert f'<span lang="{lang.html_lang}">{escape(book.profile.title[lang.code])}</span>' in header
+            assert f'<span lang="{lang.html_lang}">{escape(book.ui("skip", lang.code))}</span>' in skip
+        assert "site-nav" not in header and "data-search" not in header, (page, header)
 
 
 def test_card_data_is_fetched_on_demand_not_loaded_with_the_page(real):

@@ -203,16 +203,22 @@ QUESTION_CARDS = Directive(
 
 # -- node-table --------------------------------------------------------------------------------
 def _render_node_table(state, use) -> str:
+    # each cell names its column, so a phone reads the table row by row as it reads a prose table
+    # (`stacks`, site.css; review 31-q #11: the Atlas's 62 rows scrolled sideways at 390 px)
+    labels = [escape(state.ui(k)) for k in ("node", "year", "source", "role")]
+    node_, year, source, role = labels
     rows = []
     for number, node in sorted(state.book.registry.nodes.items(), key=lambda item: number_order(item[0])):
         rows.append(
-            f"<tr><td>{escape(source_label(state.book, number))}</td><td>{node.year}</td>"
-            f'<td><a href="{state.bibliography_href(node.work)}" data-node="{number}">{escape(node.title)}</a></td>'
-            f"<td>{escape(node.role[state.lang])}</td></tr>"
+            f'<tr><td data-label="{node_}">{escape(source_label(state.book, number))}</td>'
+            f'<td data-label="{year}">{node.year}</td>'
+            f'<td data-label="{source}"><a href="{state.bibliography_href(node.work)}" data-node="{number}">'
+            f"{escape(node.title)}</a></td>"
+            f'<td data-label="{role}">{escape(node.role[state.lang])}</td></tr>'
         )
-    head = "".join(f'<th scope="col">{escape(state.ui(k))}</th>' for k in ("node", "year", "source", "role"))
+    head = "".join(f'<th scope="col">{label}</th>' for label in labels)
     return (
-        scroll_box_open("table-scroll", len(rows) + 1) + '<table class="node-table">'
+        scroll_box_open("table-scroll", len(rows) + 1) + '<table class="node-table stacks">'
         f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + SCROLL_BOX_CLOSE
     )
 

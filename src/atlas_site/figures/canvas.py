@@ -62,6 +62,8 @@ class Canvas:
     bottom: float = 0.0
     problems: list[str] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
+    # the current panel's plot areas, where grid lines run (axes): a label there stands on a plate
+    grids: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     # -- panels ------------------------------------------------------------------
     def begin(self, key: str) -> str:
@@ -70,6 +72,7 @@ class Canvas:
             raise ValueError(f"panel '{key}' drawn twice")
         self.panels.append(key)
         self.right = self.bottom = 0.0
+        self.grids = []
         return ""
 
     def end(self, pad: float = 10) -> int:
@@ -178,6 +181,17 @@ class Canvas:
         return number(value, style, digits)
 
     # -- bookkeeping -------------------------------------------------------------
+    def grid(self, left: float, top: float, right: float, bottom: float) -> str:
+        """Record a plot area whose grid lines are drawn; returns ''."""
+        self.grids.append((left, top, right, bottom))
+        return ""
+
+    def on_grid(self, x: float, y: float, w: float, h: float) -> bool:
+        """Does the rectangle (x, y, w, h) reach into a plot area of the current panel? A label
+        there is drawn on a plate of the page's colour, so no grid line runs through its words
+        (review 31-q #7: the roofline's 100 line crossed "intensity")."""
+        return any(x < r and x + w > left and y < b and y + h > t for left, t, r, b in self.grids)
+
     def mark(self, x: float, y: float, w: float, h: float) -> str:
         """Record that the rectangle (x, y, w, h) holds drawing; returns ''."""
         self.right = max(self.right, x + w)

@@ -129,18 +129,24 @@ _WIDTH = r"""
 """.replace("%PANELS%", _PANELS.strip())
 
 # What a text must not sit on: the drawing's ink (data curves, axes, lines and arrows, dots and
-# arrowheads); light gridlines, washes and the boxes a text belongs in are background.
+# arrowheads); washes and the boxes a text belongs in are background.
 INK = (
     "polyline.fig-curve, line.fig-line, .fig-axis, .fig-arrow line, .fig-arrow polyline, "
     ".fig-arrow polygon, circle"
 )
+# A light grid line may pass behind a text only where the text keeps it off: a ring of the page's
+# colour (`fig-halo`) or a plate under it (`fig-plate`). Review 31-q #7: the roofline's 100 line
+# ran through the word "intensity".
+GRID = "line.fig-grid"
 
 _INK_OVER_TEXT = r"""
-([tolUnits, ink]) => {
+([tolUnits, ink, grid]) => {
   const out = [];
   const short = %SHORT%;
   const panels = (%PANELS%)();
   const KIND = {polyline: 'curve', line: 'line', path: 'line', polygon: 'shape', circle: 'dot'};
+  const covers = (outer, r) => outer.left <= r.left + 0.5 && outer.right >= r.right - 0.5 &&
+    outer.top <= r.top + 0.5 && outer.bottom >= r.bottom - 0.5;
   for (const [holder, svgs] of panels) {
     const lang = holder.getAttribute('lang');
     const tag = 'fig-' + holder.dataset.figure + (lang ? ' (' + lang + ')' : '');
@@ -151,7 +157,8 @@ _INK_OVER_TEXT = r"""
       if (!frame.width) continue;
       const tol = tolUnits * scale;
       const where = tag + (svg.dataset.panel ? ' panel ' + svg.dataset.panel : '');
-      const marks = [...svg.querySelectorAll(ink)].map((el) => {
+      const plates = [...svg.querySelectorAll('.fig-plate')].map((el) => el.getBoundingClientRect());
+      const marks = [...svg.querySelectorAll(ink + ', ' + grid)].map((el) => {
         const points = [];
         const m = el.getScreenCTM();
         if (el.localName === 'circle' || el.localName === 'polygon') {
@@ -178,10 +185,12 @@ _INK_OVER_TEXT = r"""
         // last line leaves empty is not text
         const lines = text.querySelectorAll(':scope > tspan[x]');
         const rects = (lines.length ? [...lines] : [text]).map((line) => line.getBoundingClientRect()).filter((r) => r.width);
-        const mark = marks.find((m) => rects.some((r) => over(r, m)));
+        const kept = text.classList.contains('fig-halo') || rects.every((r) => plates.some((p) => covers(p, r)));
+        const mark = marks.find((m) => !(kept && m.el.matches(grid)) && rects.some((r) => over(r, m)));
         if (mark) {
           const el = mark.el;
           const what = el.closest('.fig-arrow') ? 'an arrow' : el.classList.contains('fig-axis') ? 'an axis'
+            : el.matches(grid) ? 'a grid line (give it a plate or a halo)'
             : 'a ' + (KIND[el.localName] || el.localName);
           out.push(`${where}: text "${short(text)}" sits on ${what}`);
         }
@@ -286,10 +295,12 @@ def figure_width_problems(page, share: float = MIN_COLUMN_SHARE) -> list[str]:
     return list(page.evaluate(_WIDTH, share))
 
 
-def figure_ink_problems(page, tolerance: float = 2 * TOLERANCE_UNITS, ink: str = INK) -> list[str]:
+def figure_ink_problems(
+    page, tolerance: float = 2 * TOLERANCE_UNITS, ink: str = INK, grid: str = GRID
+) -> list[str]:
     """One line per figure text drawn over the figure's ink: a data curve, an axis, a line or an
     arrow crossing it, a dot or an arrowhead under it (gridlines and washes are background)."""
-    return list(page.evaluate(_INK_OVER_TEXT, [tolerance, ink]))
+    return list(page.evaluate(_INK_OVER_TEXT, [tolerance, ink, grid]))
 
 
 def figure_scale_problems(page, base_units: float = BASE_UNITS) -> list[str]:

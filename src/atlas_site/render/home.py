@@ -88,8 +88,18 @@ def _languages(book: Book) -> list[dict]:
             "readers": about.readers[lang.code] if about else None,
             "choose": book.ui("choose", lang.code),
             "enter": book.ui("enter", lang.code),
+            "skip": book.ui("skip", lang.code),
         }
         for lang in book.profile.languages
+    ]
+
+
+def _every_language_header(book: Book) -> list[dict]:
+    """What the header of a page in no one language says (base.html.j2): the book's title and the
+    skip link in each language, and no one language's parts or search."""
+    return [
+        {"html_lang": entry["html_lang"], "title": entry["title"], "skip": entry["skip"]}
+        for entry in _languages(book)
     ]
 
 
@@ -108,6 +118,7 @@ def render_chooser(book: Book, env) -> str:
             about.teaches[first] if about else None,
         ),
         languages=_languages(book),
+        every_language=_every_language_header(book),
         styles=GENERATED_PAGE_STYLES,
         scripts=["chooser.js"],
     )
@@ -130,6 +141,7 @@ def render_not_found(book: Book, env) -> str:
             }
             for entry in _languages(book)
         ],
+        every_language=_every_language_header(book),
         styles=GENERATED_PAGE_STYLES,
         scripts=[],
     )
