@@ -254,3 +254,37 @@ def test_an_output_of_its_own_kind_keeps_its_own_label(mini):
     data = json.loads(result.output.text("examples.json"))
     outputs = next(e for e in data["examples"] if e["id"] == "kv-split")["outputs"]
     assert outputs["gib"]["kind"] == "analytic" and "kind" not in outputs["kib"]
+
+
+PHRASE = {
+    "en": "KV per token comes to {{ex:kv-per-token}} of cache each, from $L \\times 2 \\times H_{kv} \\times D_h \\times s$."
+    "\n\nA second one, {{ex:kv-per-token}} and then a clause that goes on and on without a single mark"
+    " for far more than eighty characters before it ends.",
+    "zh": "每 token 的 KV 为 {{ex:kv-per-token}}的缓存，公式是 $L \\times 2 \\times H_{kv} \\times D_h \\times s$。"
+    "\n\n再算一次：{{ex:kv-per-token}}。",
+}
+
+
+def test_a_label_ends_the_numbers_phrase_instead_of_splitting_it(mini):
+    """Review 30-u #10: "the total comes to 120 ms [teaching assumption] extra" split the phrase the
+    number belongs to. The words that go on with it, up to the clause's punctuation, are written
+    before the label; a clause that runs on past PHRASE_LONGEST keeps the label after its number."""
+    _write(mini, PHRASE)
+    result = assemble(mini)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    html = result.output.text("en/ch14.html")
+    en, later = _paragraph(html, "of cache each"), _paragraph(html, "A second one")
+    (first,) = re.findall(r'<span class="ex"[^>]*>.*?</span></span>', en)
+    (second,) = re.findall(r'<span class="ex"[^>]*>.*?</span></span>', later)
+    assert re.search(
+        r"</span>(?:</a>)? of cache each <span class=\"badge badge-ex\"[^>]*>teaching assumption</span></span>, from",
+        en,
+    ), first
+    assert "each of cache each" not in en and en.count("of cache each") == 1, "the words are written once"
+    assert (
+        re.search(r"</span>(?:</a>)? <span class=\"badge badge-ex\"", second)
+        and "</span></span> and then a clause" in later
+    )
+    zh = _paragraph(result.output.text("zh/ch14.html"), "的缓存")
+    assert re.search(r"的缓存 ?<span class=\"badge badge-ex\"[^>]*>教学假设</span></span>，", zh), zh
+    assert zh.count("的缓存") == 1
