@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, edit, run_cli
+from forked_cli import run_atlas
 
 # ---------------------------------------------------------------- helpers
 
@@ -363,14 +364,7 @@ def test_serve_answers_only_from_the_site_folder(tmp_path):
 def run_with_deadline(
     project: Path, *args: str, seconds: float = 90, env: dict | None = None
 ) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "atlas_site", "--root", str(project), "build", "--no-search", *args],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        timeout=seconds,
-        env=dict(os.environ, **(env or {})),
-    )
+    return run_atlas(project, "build", "--no-search", *args, seconds=seconds, env=env)
 
 
 BOMB = (

@@ -12,19 +12,15 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from forked_cli import run_atlas
 
 DEADLINE = 60  # a build of the fixture book takes a few seconds; a hang is anything past this
 
 
 def run_bounded(project: Path, *args: str) -> subprocess.CompletedProcess:
-    """The command in a fresh process, killed at DEADLINE (a hang fails the test, never the suite)."""
-    return subprocess.run(
-        [sys.executable, "-m", "atlas_site", "--root", str(project), *args],
-        capture_output=True,
-        text=True,
-        timeout=DEADLINE,
-        errors="replace",
-    )
+    """The command in a process of its own, killed at DEADLINE (a hang fails the test, never the
+    suite), forked from a warm one (tests/forked_cli.py)."""
+    return run_atlas(project, *args, seconds=DEADLINE, cwd=Path.cwd())
 
 
 def problem_lines(result) -> list[str]:
