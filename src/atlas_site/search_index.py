@@ -91,7 +91,11 @@ def index_search(site: Path, folders: tuple[Path, ...] = ()) -> list[Diagnostic]
 
 # -- the copy of a page that Pagefind reads ---------------------------------------------------------
 # the labels and badges around the text, left out of the index and of the excerpts
-CHROME = {"badge", "badge-key", "block-label", "misconception-tag", "cites", "devmap-year", "toc-here-tag"}
+CHROME = {"badge", "badge-key", "block-label", "cites", "devmap-year", "toc-here-tag"}
+# the words that say what follows ("Common mistake", "What is true"): indexed with a colon after
+# them, so that an excerpt quoting a misconception says it is one (review 31-r #2: "Weight
+# quantization shrinks the KV cache." stood in the results as if the book said it)
+LEAD_INS = {"misconception-tag"}
 # elements whose end separates their text from what follows: a term from its description (": "), a
 # cell, an item, a caption or a figure's number from the next (". ")
 TERM_ENDS = {"dt", "th"}
@@ -125,7 +129,9 @@ class _IndexCopy(HTMLParser):
         super().__init__(convert_charrefs=False)
         self.out: list[str] = []
         self.chinese = False
-        self.stack: list[tuple[str, bool, bool]] = []  # open elements: (tag, left out, ends a block)
+        self.stack: list[
+            tuple[str, bool, bool, bool]
+        ] = []  # open elements: (tag, left out, ends a block, leads in)
         self.ignored = 0  # open elements left out (chrome, or inside a formula)
         self.math = 0
         self.body = 0  # inside data-pagefind-body
@@ -151,9 +157,14 @@ class _IndexCopy(HTMLParser):
             text = text[:-1].rstrip("/") + " data-pagefind-ignore>"
         self.out.append(text)
         if tag not in VOID:
-            numbered = "fig-number" in (values.get("class") or "").split()
+            classes = set((values.get("class") or "").split())
             self.stack.append(
-                (tag, chrome or "data-pagefind-ignore" in values, numbered or tag in BLOCK_ENDS)
+                (
+                    tag,
+                    chrome or "data-pagefind-ignore" in values,
+                    "fig-number" in classes or tag in BLOCK_ENDS,
+                    bool(LEAD_INS & classes),
+                )
             )
             self.ignored += self.stack[-1][1]
             self.body += "data-pagefind-body" in values
@@ -170,9 +181,9 @@ class _IndexCopy(HTMLParser):
             return
         if self.math:
             return
-        block = False
+        block = leads = False
         while self.stack:
-            open_tag, left_out, block = self.stack.pop()
+            open_tag, left_out, block, leads = self.stack.pop()
             self.ignored -= left_out
             if open_tag in NAMING and self.naming:
                 named = "".join(self.naming.pop()).strip()
@@ -181,7 +192,7 @@ class _IndexCopy(HTMLParser):
             if open_tag == tag:
                 break
         if not self.ignored and self.tail.strip():
-            if tag in TERM_ENDS:
+            if tag in TERM_ENDS or leads:
                 self._separate("：" if self.chinese else ": ")
             elif block:
                 self._separate("。" if self.chinese else ". ")

@@ -69,3 +69,20 @@ def test_on_paper_the_last_of_three_panels_keeps_one_columns_width_and_no_text_i
         assert page.evaluate(MEASURE)[2]["smallest"] >= 13
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("width", [TEXT_WIDTH_PX, 1280])
+def test_on_paper_a_caption_is_smaller_than_the_body_whatever_the_window(chromium, site, width):
+    """Review 31-r #3: printed from a wide window, the screen's rule for wide screens gave captions
+    17 px over the body's 11 pt."""
+    page = chromium.new_page(viewport={"width": width, "height": 1000})
+    try:
+        page.goto(site + "en/ch14.html", wait_until="load")
+        page.emulate_media(media="print")
+        caption, body = page.evaluate(
+            """() => [document.querySelector('.prose figcaption'), document.querySelector('.prose > p')]
+                 .map((el) => parseFloat(getComputedStyle(el).fontSize))"""
+        )
+        assert caption < body, (caption, body)
+    finally:
+        page.close()

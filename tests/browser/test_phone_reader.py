@@ -914,6 +914,12 @@ def test_lab_labels_and_messages_keep_their_subscripts(site, lang):
     page.wait_for_selector("#lab-memory-panel [data-lab-error]:not([hidden]) li sub")
     message = page.locator("#lab-memory-panel [data-lab-error] li").first
     assert message.locator("sub").first.inner_text() == "kv" and "_" not in message.inner_text()
+    # no subscript of the lab, its formulas' included, under 12 px on a phone (review 31-r #8: 11.7 px)
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('#lab-memory-panel sub, .lab-formulas sub')]"
+        ".map((s) => parseFloat(getComputedStyle(s).fontSize)))"
+    )
+    assert smallest >= 12, smallest
     context.close()
 
 

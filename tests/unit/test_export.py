@@ -276,13 +276,13 @@ def workshop(tmp_path):
 
 
 def _footer_links(site):
-    """Every page of a language (and the 404 page, in the first) with its download links; the
-    chooser at the root has no language, and links the home pages that carry them."""
+    """Every page of a language (and the 404 page, each language's in its section) with its download
+    links; the chooser at the root has no language, and links the home pages that carry them."""
     for page in sorted(site.rglob("*.html")):
         if page.name == "dashboard.html" or page == site / "index.html":
             continue
         links = re.findall(
-            r'<a href="([^"]*downloads/[^"]+)" download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
+            r'<a href="([^"]*downloads/[^"]+)"[^>]* download[^>]*>[^<]*</a><span class="download-size">([^<]*)</span>',
             page.read_text(encoding="utf-8"),
         )
         yield page, links
@@ -304,6 +304,11 @@ def test_exported_editions_are_linked_with_their_sizes_kept_by_a_build_and_retir
             target = (page.parent / href).resolve()
             assert target.is_file(), f"{page}: {href}"
             assert human_size(target.stat().st_size) in size
+    not_found = dict(_footer_links(site))[site / "404.html"]
+    assert sorted(href for href, _ in not_found) == [
+        "downloads/caching-workshop-de.epub",
+        "downloads/caching-workshop-en.epub",
+    ], "the 404 page speaks every language: it links every language's editions (review 31-r #1)"
     assert run_cli("check", cwd=workshop).returncode == 0  # the links gate sees the downloads too
     again = run_cli("build", "--no-search", "--no-cache", cwd=workshop)
     assert again.returncode == 0 and (site / "downloads" / "caching-workshop-en.epub").is_file()

@@ -4,6 +4,7 @@ warning where it is missing, and a byte-identical index for the same pages."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from atlas_site import search_index
@@ -88,6 +89,40 @@ def test_cells_terms_and_figure_numbers_are_separated_and_badges_left_out(tmp_pa
     assert "Wrong. a fixed speed-up." in text, text
     assert "Figure 16. Pages and blocks" in text, text
     assert "redrawn" not in text and "N49" not in text and "M15" not in text, text
+
+
+def test_a_misconception_is_indexed_with_the_words_that_say_it_is_one(tmp_path):
+    """Review 31-r #2: the excerpts quoted "Weight quantization shrinks the KV cache." bare, the
+    tags before it left out of the index; a reader skimming results met the mistake as a fact."""
+    block = (
+        '<aside class="misconception"><p class="block-label">Misconception, corrected · M14</p>'
+        '<p class="misconception-wrong"><span class="misconception-tag">{wrong}</span> '
+        '<span class="misconception-statement">{statement}</span></p>'
+        '<p class="misconception-tag misconception-true">{true}</p><p>{correction}</p></aside>'
+    )
+    en = _indexed(
+        tmp_path / "en",
+        block.format(
+            wrong="Common mistake",
+            statement="Weight quantization shrinks the KV cache.",
+            true="What is true",
+            correction="It changes only the weights.",
+        ),
+    )
+    assert "Common mistake: Weight quantization shrinks the KV cache." in en, en
+    assert "What is true: It changes only the weights." in en and "M14" not in en, en
+    zh = _indexed(
+        tmp_path / "zh",
+        block.format(
+            wrong="常见误区",
+            statement="权重量化也能压缩 KV Cache。",
+            true="实际情况",
+            correction="它只改变权重。",
+        ),
+        lang="zh",
+    )
+    zh = re.sub(r"(?<=[：。])\s+", "", zh)  # the excerpts set Chinese without these spaces (search-engine.js)
+    assert "常见误区：权重量化也能压缩 KV Cache。" in zh and "实际情况：它只改变权重。" in zh, zh
 
 
 def test_a_formula_is_indexed_in_its_linear_form(tmp_path):

@@ -3,6 +3,8 @@ each, its labs, when each part was last verified), the root language chooser, an
 
 from __future__ import annotations
 
+import functools
+
 from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
@@ -129,8 +131,15 @@ def render_not_found(book: Book, env) -> str:
     URL its links and styles are absolute; without one they are relative to the root."""
     first = book.languages[0]
     context = frame(book, first, "404.html", None, book.ui("not_found", first), None)
+    scripts = []
     if book.profile.site_url:
         context["root"] = book.profile.site_url
+    else:
+        # served for a missing /en/ch15.html as well as /ch15.html: its assets are linked from the
+        # root and from one folder down, and not-found.js points its links at the root it found
+        # (review 31-r #1: under /en/ the page was unstyled and its links led to further 404s)
+        context["asset_roots"] = ["", "../"]
+        scripts = ["not-found.js"]
     return env.get_template("404.html.j2").render(
         **context,
         languages=[
@@ -138,10 +147,12 @@ def render_not_found(book: Book, env) -> str:
                 **entry,
                 "not_found": book.ui("not_found", entry["code"]),
                 "not_found_text": book.ui("not_found_text", entry["code"]),
+                "downloads": [d for d in env.globals.get("editions", ()) if d.lang == entry["code"]],
+                "t": functools.partial(book.ui, lang=entry["code"]),
             }
             for entry in _languages(book)
         ],
         every_language=_every_language_header(book),
         styles=GENERATED_PAGE_STYLES,
-        scripts=[],
+        scripts=scripts,
     )
