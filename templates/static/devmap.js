@@ -313,7 +313,14 @@
       for (var i = start; i < heads.length && heads[i].offsetLeft < left + view; i++) count += counts[i];
       if (count > bestCount) { bestCount = count; best = left - inset; }
     });
-    scroll.scrollLeft = Math.max(0, best);
+    /* the first year stands clear of the fade that says there are earlier ones (review 31-r #6:
+       the fade washed out the first column's nodes, FlexGen, AWQ, Splitwise) */
+    scroll.scrollLeft = Math.max(0, best > 0 ? best - this.fade() : 0);
+  };
+
+  /* The width of the fade over an edge with more beyond it (site.css .scroll-frame: 2.5rem). */
+  DevMap.prototype.fade = function () {
+    return 2.5 * (parseFloat(window.getComputedStyle(document.documentElement).fontSize) || 16);
   };
 
   /* ---------- the scroll box's edges ---------- */
@@ -347,10 +354,11 @@
     var box = this.scroll, inset = this.inset(), seen = this.hiddenYears();
     var heads = this.yearHeads();
     var target;
-    if (way > 0 && seen.later.length) target = heads[seen.later[0]].offsetLeft - inset;
+    /* the year brought in stands clear of the fade at the edge it came from */
+    if (way > 0 && seen.later.length) target = heads[seen.later[0]].offsetLeft - inset - this.fade();
     else if (way < 0 && seen.earlier.length) {
       var head = heads[seen.earlier[seen.earlier.length - 1]];
-      target = head.offsetLeft + head.offsetWidth - box.clientWidth;
+      target = head.offsetLeft + head.offsetWidth - box.clientWidth + this.fade();
     }
     if (target === undefined) return;
     var room = box.scrollWidth - box.clientWidth;

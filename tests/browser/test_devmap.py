@@ -638,3 +638,35 @@ def test_at_390_the_details_leave_the_node_and_its_arrows_in_view(site, lang, sc
         assert not errors, errors
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 390), ("zh", 1280)])
+def test_the_year_the_map_opens_on_stands_clear_of_the_edges_fade(site, lang, width):
+    """Review 31-r #6: the map opened with its first year right at the lane titles, where the fade
+    that says there are earlier years washed out that year's nodes. The year it opens on, and the
+    year a press of "later" brings in, begins past the fade."""
+    context, page, errors = _open(site, lang, width=width, height=900)
+    try:
+        scroll = page.locator(".devmap-scroll")
+        first_clear = """(el) => {
+          const box = el.getBoundingClientRect();
+          const corner = el.querySelector('.devmap-corner');
+          const inset = corner ? corner.getBoundingClientRect().width : 0;
+          const fade = 2.5 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+          const heads = [...el.querySelectorAll('.devmap-year-head')].map((h) => h.getBoundingClientRect().left);
+          const first = heads.find((left) => left >= box.left + inset - 1);
+          return {more: el.getAttribute('data-more'), gap: first - (box.left + inset), fade};
+        }"""
+        seen = scroll.evaluate(first_clear)
+        assert seen["more"] in ("start", "both"), seen  # it opens past earlier years: the fade is there
+        assert seen["gap"] >= seen["fade"] - 2, seen
+        later = page.locator(".devmap-page.is-later")
+        if later.is_visible():
+            before = scroll.evaluate("el => el.scrollLeft")
+            later.click()
+            page.wait_for_function("([el, x]) => el.scrollLeft > x", arg=[scroll.element_handle(), before])
+            seen = scroll.evaluate(first_clear)
+            assert seen["gap"] >= seen["fade"] - 2 or seen["more"] == "start", seen
+        assert not errors, errors
+    finally:
+        context.close()
