@@ -66,6 +66,16 @@ test("Chinese after the index's block separator reads as a sentence end", () => 
   assert.strictEqual(S.tidy("标题. 正文|。".replace("|", ""), "标题", true).text, "正文。");
 });
 
+test("Chinese keeps no space after full-width punctuation, before Latin words too", () => {
+  // review 31-r #2: a misconception's label joined to its statement read "常见误区： PagedAttention"
+  assert.strictEqual(
+    S.tidy("常见误区： PagedAttention 降低了计算量。 实际情况： 它管的是分配。", "", true).text,
+    "常见误区：PagedAttention 降低了计算量。实际情况：它管的是分配。",
+  );
+  assert.strictEqual(S.tidy("Common mistake: Weight quantization shrinks it.", "", false).text,
+    "Common mistake: Weight quantization shrinks it.");
+});
+
 test("one edit for a Latin word of five letters or more, only where the index lacks the word", () => {
   const known = ["token", "cache", "tokens", "batch", "prefill"];
   assert.strictEqual(S.corrected("kv cahce", known), "kv cache"); // two neighbours swapped

@@ -80,7 +80,9 @@
       /* a link or a term in a Chinese sentence keeps no space before the punctuation or the
          characters after it (the badges and labels that it once ran into are not indexed) */
       var tight = new RegExp("([" + HAN + "\u3000-\u303f\uff01-\uff1f])\\s+(?=[" + HAN + "\u3000-\u303f\uff01-\uff1f])", "g");
-      text = text.replace(tight, "$1").replace(/\s+(?=[\u3000-\u303f\uff01-\uff1f])/g, "");
+      /* nor after full-width punctuation, whatever follows it ("常见误区：PagedAttention", where the
+         index joins a label to its statement) */
+      text = text.replace(tight, "$1").replace(/\s+(?=[\u3000-\u303f\uff01-\uff1f])/g, "").replace(/([\u3000-\u303f\uff01-\uff1f])\s+/g, "$1");
     }
     var head = title.replace(/\s*#$/, "").replace(/\s+/g, " ").trim();
     if (chinese) head = head.replace(tight, "$1");
