@@ -335,6 +335,23 @@ def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(w
     assert "term-expansion" not in result.output.text("en/caching.html")
 
 
+def test_a_plural_abbreviation_is_the_abbreviation_to_the_terms_gate(workshop):
+    """Review 30-u #11: "separate TTFT and TPOT SLOs" used SLO three times before it was spelt out,
+    and the gate never saw it: an abbreviation followed by a letter was no abbreviation at all."""
+    glossary = workshop / "ledger/glossary.md"
+    edit(glossary, "    en: hit rate\n", "    en: hit rate\n    abbr: HR\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(
+        page,
+        "A cache keeps answers close to where they are asked for.",
+        "A cache keeps answers close to where they are asked for; their HRs are what they save.",
+    )
+    (problem,) = reports(assemble(workshop))["terms"].problems
+    assert "'HR' is first used on this page without what it stands for (hit rate)" in str(problem), str(
+        problem
+    )
+
+
 def test_only_the_last_word_of_its_name_after_an_abbreviation_makes_the_phrase_its_name():
     """ "PD disaggregation" is prefill-decode disaggregation's short form: no long name in brackets
     between its words. "HBM bandwidth" is not high-bandwidth memory, though "bandwidth" is in the
