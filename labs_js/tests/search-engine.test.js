@@ -74,6 +74,9 @@ test("Chinese keeps no space after full-width punctuation, before Latin words to
   );
   assert.strictEqual(S.tidy("Common mistake: Weight quantization shrinks it.", "", false).text,
     "Common mistake: Weight quantization shrinks it.");
+  // review 31-s #6: where a label left out of the index stood before the punctuation
+  assert.strictEqual(S.tidy("reads the KV cache . Precision , then 0.5 and e.g. x", "", false).text,
+    "reads the KV cache. Precision, then 0.5 and e.g. x");
 });
 
 test("one edit for a Latin word of five letters or more, only where the index lacks the word", () => {

@@ -264,7 +264,7 @@
 
   /* a claim's "⋯" says whether the card it opens is open (review 31-h #10) */
   function expanded(link, value) {
-    var more = link.parentNode && link.parentNode.querySelector(":scope > .claim-more");
+    var more = link.parentNode && link.parentNode.querySelector(":scope > .claim-mark > .claim-more");
     if (more) more.setAttribute("aria-expanded", value);
   }
 
@@ -317,7 +317,9 @@
       var next = badge && badge.nextElementSibling;
       more = next && next.classList.contains("claim-more") && next.offsetParent !== null ? next : null;
     }
-    return more ? { button: more, link: more.parentNode.querySelector(":scope > a.claim-link") } : null;
+    /* the label and its "⋯" stand in one unbreakable .claim-mark inside the claim */
+    var claim = more && more.closest(".claim");
+    return claim ? { button: more, link: claim.querySelector(":scope > a.claim-link") } : null;
   }
   function setup() { setupTerms(); setupExamples(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);

@@ -73,7 +73,9 @@
   function tidy(excerpt, title, chinese) {
     /* the index's copy of a page (search_index.py) has no line breaks inside Chinese text and a
        separator after each cell, term and item: the spaces left are the text's own */
-    var text = excerpt.replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
+    /* no space before a sentence's punctuation, where a label the index leaves out stood ("the KV
+       cache ." was "the KV cache [label].": review 31-s #6) */
+    var text = excerpt.replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim().replace(/ (?=[.,;:!?](?: |$))/g, "");
     if (chinese) {
       text = text.replace(new RegExp("([" + HAN + "）」”])\\. ", "g"), "$1。")
                  .replace(new RegExp("\\. (?=[" + HAN + "（「“])", "g"), "。");

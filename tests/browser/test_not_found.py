@@ -33,7 +33,7 @@ def _host(folder, prefix: str):
 
 
 @pytest.mark.parametrize("prefix", ["/", "/atlas/"])
-@pytest.mark.parametrize("missing", ["ch15.html", "en/ch15.html"])
+@pytest.mark.parametrize("missing", ["ch15.html", "en/ch15.html", "zh/deep/ch15.html"])
 def test_the_404_page_is_styled_and_its_links_lead_home_wherever_it_is_served(reader_site, prefix, missing):
     context = reader_site["browser"].new_context(viewport={"width": 390, "height": 844})
     try:

@@ -13,7 +13,7 @@ import pytest
 from atlas_site.build import assemble
 from atlas_site.gates import GateContext
 from atlas_site.gates.claims import check_claims, claim_labels
-from conftest import edit
+from conftest import ROOT, edit
 
 # ---------------------------------------------------------------- one identifier per work (D2)
 
@@ -265,3 +265,23 @@ def test_the_labels_key_says_what_each_list_of_citation_numbers_is_where_a_page_
         "One work can hold a number in each list; the bibliography gives it once, under all its numbers."
     )
     assert "（N27：形式节点；83：参考文献）" in key.search(built.text("zh/ch14.html")).group(1)
+
+
+def test_a_claims_label_and_its_more_button_wrap_as_one(mini):
+    """Review 31-s #5: the ⋯ that opens a claim's setting wrapped alone to the start of a line on a
+    phone. The label and the button are one unit that does not break (site.css .claim-mark)."""
+    edit(
+        mini / "ledger/claims.md",
+        "DistServe's own hardware, models, traces and SLOs.",
+        "DistServe's own hardware, models, traces and SLOs, with goodput the highest request rate per GPU that meets both constraints.",
+    )
+    html = assemble(mini).output.text("en/ch14.html")
+    buttons = html.count('class="claim-more"')
+    assert buttons, "the fixture shows a claim with its setting"
+    marks = re.findall(
+        r'<span class="claim-mark"><span class="badge badge-claim[^"]*"[^>]*>[^<]+</span><button type="button" class="claim-more"',
+        html,
+    )
+    assert len(marks) == buttons, (len(marks), buttons)
+    css = (ROOT / "templates/static/site.css").read_text(encoding="utf-8")
+    assert ".claim-mark { white-space: nowrap; }" in css

@@ -74,6 +74,12 @@ def _long(setting: str) -> str:
     return ' data-long=""' if width > 90 else ""
 
 
+def _marked(badge: str, more: str) -> str:
+    """The label and its "more" button as one unit that never breaks across lines (review 31-s #5: the
+    ⋯ wrapped alone to the start of a line on a phone, a mark with nothing before it)."""
+    return f'<span class="claim-mark">{badge}{more}</span>' if more else badge
+
+
 def _claim_more(state, setting: str) -> str:
     """After the label of a claim whose setting folds away on a phone: the "⋯" that opens the card
     showing it (cards.js). In the markup from the start, shown by the stylesheet where scripts run:
@@ -122,7 +128,7 @@ def _render_claim(state, use) -> str:
         html = f'{opening} data-group="{place.group}">{value}'
         shared = [state.book.claims[c] for c in place.covers]
         if place.last:
-            html += f" {badge}" + (_claim_more(state, shared[-1].setting[state.lang]) if shared else "")
+            html += " " + _marked(badge, _claim_more(state, shared[-1].setting[state.lang]) if shared else "")
         if place.covers:
             if not place.last:
                 # the setting ends the claim: set in the margin on a desk and folded away on a
@@ -137,9 +143,7 @@ def _render_claim(state, use) -> str:
     # the spaces keep the value, the setting and the citation apart in the search index's text; the
     # label, repeated on every claim, stays out of it; data-claim names the card's preview data
     more = _claim_more(state, claim.setting[state.lang])
-    return (
-        f"{opening}>{value} {badge}{more} {_setting(state, [claim])} {state.cite(list(claim.source))}</span>"
-    )
+    return f"{opening}>{value} {_marked(badge, more)} {_setting(state, [claim])} {state.cite(list(claim.source))}</span>"
 
 
 def _check_claim(book, use, computed, out) -> None:

@@ -62,7 +62,7 @@ class Canvas:
     bottom: float = 0.0
     problems: list[str] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
-    # the current panel's plot areas, where grid lines run (axes): a label there stands on a plate
+    # the current panel's plot areas, where grid lines run (axes): a label there keeps a halo
     grids: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     # -- panels ------------------------------------------------------------------
@@ -188,8 +188,8 @@ class Canvas:
 
     def on_grid(self, x: float, y: float, w: float, h: float) -> bool:
         """Does the rectangle (x, y, w, h) reach into a plot area of the current panel? A label
-        there is drawn on a plate of the page's colour, so no grid line runs through its words
-        (review 31-q #7: the roofline's 100 line crossed "intensity")."""
+        there keeps a ring of the page's colour, so no grid line runs through its words (review
+        31-q #7: the roofline's 100 line crossed "intensity")."""
         return any(x < r and x + w > left and y < b and y + h > t for left, t, r, b in self.grids)
 
     def mark(self, x: float, y: float, w: float, h: float) -> str:

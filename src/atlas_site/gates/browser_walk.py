@@ -86,6 +86,27 @@ WIDE_BOXES = """() => [...document.querySelectorAll('.prose :is(.math-block, .ta
     return [box.classList.contains('math-block') ? 'formula' : 'table', section, box.scrollWidth, box.clientWidth];
   })"""
 
+# Text set smaller than a reader can take in on a screen: each element holding text, outside figures
+# (their own gate scales their text) and formulas (MathML's scripts keep 12 px by site.css), whose
+# computed size is under MIN_TEXT_PX; one line per kind of element. Review 31-r #8 and 31-s #4 found
+# lab subscripts, the question cards' questions, a sidebar tag and the map's corner at 11.5-11.8 px.
+MIN_TEXT_PX = 12.0
+SMALL_TEXT = """(min) => {
+  const seen = new Map();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.textContent.trim() || el.closest('svg, math, .visually-hidden, [hidden], script, style')) continue;
+    if (!el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    const px = parseFloat(style.fontSize);
+    if (style.visibility === 'hidden' || px === 0 || px >= min - 0.05) continue;  // size 0: hidden on purpose
+    const kind = el.localName + [...el.classList].map((c) => '.' + c).join('');
+    if (!seen.has(kind)) seen.set(kind, [kind, Math.round(px * 10) / 10, node.textContent.trim().slice(0, 30)]);
+  }
+  return [...seen.values()];
+}"""
+
 
 def _where(path: str, selector: str = "") -> SourceLocation:
     return SourceLocation(f"_site/{path}" + (f" {selector}" if selector else ""))
@@ -117,6 +138,14 @@ def _at_width(page, path: str, viewport: str, plan: Plan, found: Findings) -> No
                 f"{path} at {viewport} px: document scrolls sideways ({width} > {client})",
             )
         )
+    found.overflow += [
+        Diagnostic(
+            _where(path, kind),
+            "gate.390.small-text",
+            f"{path} at {viewport} px: {kind} is set at {px} px (< {MIN_TEXT_PX:g} px): '{text}'",
+        )
+        for kind, px, text in page.evaluate(SMALL_TEXT, MIN_TEXT_PX)
+    ]
     draft = page.get_attribute("main", "data-status") not in (None, "published")
     for rule in plan.first_screen.get(path, []):
         found.first_screen_checks += 1
@@ -350,7 +379,8 @@ def _reports(
     return [
         GateReport(
             "390 px",
-            f"{len(pages)} pages at 390×844 and 1280×800; {len(every('overflow'))} overflow",
+            f"{len(pages)} pages at 390×844 and 1280×800, no text under {MIN_TEXT_PX:g} px; "
+            f"{len(every('overflow'))} overflow or text too small",
             every("overflow"),
         ),
         *(

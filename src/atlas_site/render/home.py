@@ -136,9 +136,10 @@ def render_not_found(book: Book, env) -> str:
         context["root"] = book.profile.site_url
     else:
         # served for a missing /en/ch15.html as well as /ch15.html: its assets are linked from the
-        # root and from one folder down, and not-found.js points its links at the root it found
+        # root and from one and two folders down (review 31-s #2: /zh/deep/missing.html), and
+        # not-found.js points its links at the root it found
         # (review 31-r #1: under /en/ the page was unstyled and its links led to further 404s)
-        context["asset_roots"] = ["", "../"]
+        context["asset_roots"] = ["", "../", "../../"]  # a missing address up to two folders down
         scripts = ["not-found.js"]
     return env.get_template("404.html.j2").render(
         **context,
