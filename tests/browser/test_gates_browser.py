@@ -81,7 +81,8 @@ WIDE_FORMULA = (
 
 
 def test_browser_gates_catch_breaks(built, site, chromium):
-    tamper(site, "assets/atlas.css", ":root{", ".prose{min-width:700px}:root{")
+    tamper(site, "assets/atlas.css", ":root{", ".prose{min-width:700px}.tiny-note{font-size:10px}:root{")
+    tamper(site, "en/bibliography.html", "</main>", '<p class="tiny-note">small print</p></main>')
     tamper(site, "en/ch14.html", 'data-status="draft"', 'data-status="published"')
     tamper(
         site,
@@ -116,6 +117,15 @@ def test_browser_gates_catch_breaks(built, site, chromium):
         )
         for line in overflow
     ), overflow
+    # review 31-s #4: text under 12 px, named by page, width and element (twice: at 390 and 1280 px)
+    small = [line for line in overflow if "gate.390.small-text" in line]
+    assert len(small) == 2 and all(
+        line.startswith(
+            "_site/en/bibliography.html p.tiny-note: error[gate.390.small-text]: en/bibliography.html at "
+        )
+        and "p.tiny-note is set at 10 px (< 12 px): 'small print'" in line
+        for line in small
+    ), small
     first = [str(p) for p in found["first screen"].problems]
     assert any(
         line.startswith(
