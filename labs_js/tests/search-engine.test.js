@@ -201,6 +201,22 @@ test("a Chinese typo is read as the known name one character away; a known word 
   assert.deepStrictEqual(marked(parts), ["量化"]);
 });
 
+test("Chinese words typed together as a name: the section holding every word first (显存碎片), a question keeps its order", () => {
+  withTerms([["HBM", "显存"]], ["hbm"], () => {
+    const pages = [
+      found("/zh/a.html", "A", [
+        ["weights", "权重显存：参数量不等于显存", "显存 显存 显存 权重", 20],
+        ["fragments", "分配与碎片", "显存 里 的 碎片 碎片", 3],
+      ]),
+    ];
+    const words = ["显存", "碎片"];
+    const names = ["显存", "显存 碎片"];
+    // review 31-s #1: the title that holds 显存 alone came first
+    assert.strictEqual(S.rank(pages, "显存碎片", names, [], [], words, true)[0].url, "/zh/a.html#fragments");
+    assert.strictEqual(S.rank(pages, "显存碎片", names, [], [], words, false)[0].url, "/zh/a.html#weights");
+  });
+});
+
 test("British spelling finds the American text, and the other way round", () => {
   assert.strictEqual(S.american("quantisation"), "quantization");
   assert.strictEqual(S.american("optimising"), "optimizing");
