@@ -270,6 +270,7 @@ def word_list(words: Counter[str]) -> str:
 # -- a formula as plain text: its LaTeX (the MathML's alttext) in a linear form --------------------
 SYMBOLS = {
     "times": "×",
+    "top": "ᵀ",  # a transpose: QK^\top reads QKᵀ in an excerpt (review 31-t #2), not "QK^top"
     "cdot": "·",
     "approx": "≈",
     "gtrsim": "≳",
@@ -360,6 +361,7 @@ COMPOUND = re.compile(r"[\s+\-−×·/=,]")
 def linear_math(latex: str) -> str:
     """`c = \\frac{10^6 \\times H}{3600 \\times G}` -> `c = 10^6 × H / (3600 × G)`."""
     text, _ = _linear(latex.replace("&#x27;", "'"), 0, "")
+    text = text.replace("^ᵀ", "ᵀ")
     return re.sub(r"\s+", " ", text).replace("( ", "(").replace(" )", ")").replace(" ,", ",").strip()
 
 

@@ -25,16 +25,17 @@
   var hideTimer = null;
   var refreshed = 0;  // under atlas-site serve: the build whose card data to fetch next (0: as shipped)
 
-  /* "H_kv", "D_h", "C_v(k)", "t_{\text{first}}": a one-letter symbol's "_" and what follows as a
-     subscript (a card's text is plain: its formulas arrive as their source), built as text nodes
-     and <sub> elements; a name in code ("max_num_seqs") is left as it is */
-  var SCRIPT = /(^|[^A-Za-z0-9_\\])([A-Za-z\u0370-\u03ff])_(?:\{([^{}]*)\}|([A-Za-z0-9]+))(?![A-Za-z0-9_])/g;
+  /* "H_kv", "D_h", "C_v(k)", "t_{\text{first}}", "TPOT_i": a one-letter symbol's or an
+     abbreviation's "_" and what follows as a subscript (a card's text is plain: its formulas arrive
+     as their source), built as text nodes and <sub> elements; a name in code ("max_num_seqs") is
+     left as it is (review 31-t #8: the TPOT card showed "TPOT_i") */
+  var SCRIPT = /(^|[^A-Za-z0-9_\\])([A-Za-z\u0370-\u03ff]|[A-Z]{2,6})_(?:\{([^{}]*)\}|([A-Za-z0-9]+))(?![A-Za-z0-9_])/g;
   function withSubscripts(node, text) {
     var at = 0, match;
     text = text.replace(/\\text\{([^{}]*)\}/g, "$1");
     SCRIPT.lastIndex = 0;
     while ((match = SCRIPT.exec(text))) {
-      var base = match.index + match[1].length + 1;
+      var base = match.index + match[1].length + match[2].length;
       node.appendChild(document.createTextNode(text.slice(at, base)));
       var script = document.createElement("sub");
       script.textContent = match[3] !== undefined ? match[3] : match[4];

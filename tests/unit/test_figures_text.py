@@ -44,3 +44,13 @@ def test_a_forward_arrow_ends_the_words_before_it_and_a_back_arrow_starts_the_wo
 def test_arrows_inside_a_sentence_keep_their_breaks():
     assert wrap("V2 → V3 → V3.2", 60, 15) == ["V2 →", "V3 →", "V3.2"]
     assert wrap("a ← b", 20, 15) == ["a", "← b"]
+
+
+def test_a_chinese_label_never_ends_on_a_line_of_one_character():
+    """Review 31-t #5: "个" stood alone on the last line of a label in figure 11."""
+    label = "验证一次至少交付一个"
+    width = text_width("验证一次至少交付一", 15) + 0.5  # greedy filling leaves "个" alone
+    lines = wrap(label, width, 15)
+    assert "".join(lines) == label and all(len(line) > 1 for line in lines), lines
+    assert all(text_width(line, 15) <= width for line in lines)
+    assert wrap("A label in English", 40, 15)[-1] != "", "Latin text is untouched"

@@ -142,6 +142,8 @@ def test_linear_math_reads_the_alttext():
     )
     assert search_index.linear_math(r"E = \frac{1 - a^{k+1}}{1 - a}") == "E = (1 − a^(k + 1)) / (1 − a)"
     assert search_index.linear_math(r"\min\!\left(1,\ \frac{p(x)}{q(x)}\right)") == "min(1, p(x) / q(x))"
+    # review 31-t #2: an excerpt read "QK^top"
+    assert search_index.linear_math(r"QK^\top") == "QKᵀ" and search_index.linear_math(r"QK^{\top}") == "QKᵀ"
 
 
 def test_a_chinese_line_break_is_no_space_and_the_latin_words_are_listed(tmp_path):

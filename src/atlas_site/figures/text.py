@@ -400,6 +400,7 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
     """
     lines: list[str] = []
     for para in text.split("\n"):
+        first = len(lines)
         cur = ""
         for token in _tokens(para):
             candidate = cur + token
@@ -419,4 +420,22 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
                 else:
                     cur = token
         lines.append(cur.rstrip())
+        _no_orphan(lines, first)
     return [line for line in lines if line] or [""]
+
+
+def _no_orphan(lines: list[str], first: int) -> None:
+    """A paragraph's last line of one Chinese character takes the character before it along (review
+    31-t #5: "个" stood alone on a line of figure 11); two characters fit wherever one did, and the
+    line above only gets shorter."""
+    if len(lines) - first < 2:
+        return
+    last, above = lines[-1], lines[-2]
+    if (
+        len(last) == 1
+        and _is_wide(last)
+        and len(above) >= 3
+        and _is_wide(above[-1])
+        and above[-1] not in _NO_LINE_END
+    ):
+        lines[-2], lines[-1] = above[:-1], above[-1] + last
