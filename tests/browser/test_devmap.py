@@ -412,12 +412,15 @@ def test_at_390_the_map_box_fades_its_edges_and_says_it_scrolls_sideways(site, l
       const end = getComputedStyle(el, '::after'), start = getComputedStyle(el, '::before');
       return {more: box.getAttribute('data-more'), left: box.scrollLeft, room: box.scrollWidth - box.clientWidth,
               end: end.content, endWidth: parseFloat(end.width) || 0, endBg: end.backgroundImage,
+              endPad: parseFloat(end.paddingTop) || 0, years: el.querySelector('.devmap-axis').getBoundingClientRect().height,
               start: start.content, startWidth: parseFloat(start.width) || 0}; }"""
     try:
         frame = page.locator(".devmap-mapbox")
         seen = frame.evaluate(cue)
         assert seen["room"] > 300 and seen["more"] == "both", seen  # it opens on its busiest years
         assert "⇆" in seen["end"] and seen["endWidth"] >= 30 and "gradient" in seen["endBg"], seen
+        # review 31-t #6: in the row of years, the ⇆ covered the year cut at the edge
+        assert seen["endPad"] >= seen["years"], seen
         assert seen["start"] not in ("none", "normal") and seen["startWidth"] > 0, "the start edge fades too"
         page.locator(".devmap-scroll").evaluate("el => { el.scrollLeft = el.scrollWidth; }")
         page.wait_for_function("() => document.querySelector('.devmap-scroll').dataset.more === 'start'")
