@@ -100,28 +100,27 @@ def test_a_misconception_is_indexed_with_the_words_that_say_it_is_one(tmp_path):
         '<span class="misconception-statement">{statement}</span></p>'
         '<p class="misconception-tag misconception-true">{true}</p><p>{correction}</p></aside>'
     )
-    en = _indexed(
-        tmp_path / "en",
-        block.format(
-            wrong="Common mistake",
-            statement="Weight quantization shrinks the KV cache.",
-            true="What is true",
-            correction="It changes only the weights.",
+    cases = {
+        "en": (
+            "Common mistake",
+            "Weight quantization shrinks the KV cache.",
+            "What is true",
+            "It changes only the weights.",
         ),
-    )
+        "zh": ("常见误区", "权重量化也能压缩 KV Cache。", "实际情况", "它只改变权重。"),
+    }
+    indexed = {}
+    for lang, (wrong, statement, true, correction) in cases.items():
+        text = _indexed(
+            tmp_path / lang,
+            block.format(wrong=wrong, statement=statement, true=true, correction=correction),
+            lang=lang,
+        )
+        # the excerpts set Chinese without spaces after its punctuation (search-engine.js)
+        indexed[lang] = re.sub(r"(?<=[：。])\s+", "", text) if lang == "zh" else text
+    en, zh = indexed["en"], indexed["zh"]
     assert "Common mistake: Weight quantization shrinks the KV cache." in en, en
     assert "What is true: It changes only the weights." in en and "M14" not in en, en
-    zh = _indexed(
-        tmp_path / "zh",
-        block.format(
-            wrong="常见误区",
-            statement="权重量化也能压缩 KV Cache。",
-            true="实际情况",
-            correction="它只改变权重。",
-        ),
-        lang="zh",
-    )
-    zh = re.sub(r"(?<=[：。])\s+", "", zh)  # the excerpts set Chinese without these spaces (search-engine.js)
     assert "常见误区：权重量化也能压缩 KV Cache。" in zh and "实际情况：它只改变权重。" in zh, zh
 
 

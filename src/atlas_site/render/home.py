@@ -135,11 +135,11 @@ def render_not_found(book: Book, env) -> str:
     if book.profile.site_url:
         context["root"] = book.profile.site_url
     else:
-        # served for a missing /en/ch15.html as well as /ch15.html: its assets are linked from the
-        # root and from one and two folders down (review 31-s #2: /zh/deep/missing.html), and
-        # not-found.js points its links at the root it found
-        # (review 31-r #1: under /en/ the page was unstyled and its links led to further 404s)
-        context["asset_roots"] = ["", "../", "../../"]  # a missing address up to two folders down
+        # served for a missing /en/ch15.html or /zh/deep/x.html as well as /ch15.html: its assets are
+        # linked from the root and from one and two folders down, and not-found.js points its links
+        # at the root it found (reviews 31-r #1, 31-s #2: under /en/ the page was unstyled and its
+        # links led to further 404 pages)
+        context["asset_roots"] = ["", "../", "../../"]
         scripts = ["not-found.js"]
     return env.get_template("404.html.j2").render(
         **context,
