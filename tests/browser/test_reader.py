@@ -11,6 +11,7 @@ import pytest
 
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
+from conftest import SETTLED
 
 SEARCHES = [
     ("zh", "分页"),
@@ -262,6 +263,9 @@ def test_table_of_contents_highlights_the_current_section(browser, site_url):
     page.goto(site_url + "en/ch1.html#q3")
     page.wait_for_function(current, arg="#q3", timeout=5000)
     assert page.locator(".toc a[aria-current='true']").count() == 1
+    # the blocks below the first screen take their laid-out heights in idle time: a scroll aimed
+    # before they settle could land short of its section on a loaded machine
+    page.wait_for_function(SETTLED, timeout=20000)
     for section in ("q4", "q1"):
         page.locator(f"#{section}").evaluate(
             "h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 100)"
