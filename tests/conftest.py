@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tabs import Tabs, errors_in  # noqa: F401 (the browser tests take errors_in from here)
+
 ROOT = Path(__file__).resolve().parents[1]
 os.environ["ATLAS_STRICT_CODES"] = (
     "1"  # every Diagnostic made while the suite runs must have an --explain entry
@@ -202,6 +204,8 @@ def chromium():
 
     with launched_browser() as browser:
         yield browser
+        if id(browser) in TABS:
+            TABS.pop(id(browser)).close()
 
 
 # the name the browser test modules use for the one above
@@ -268,14 +272,24 @@ def reader_site(reader_build, reader_site_url, chromium):
     }
 
 
-def open_page(site, path: str, *, held: bool = False, **options):
-    """(context, page): `path` of the served book loaded in a new context with these options;
-    `held` keeps it as its first load leaves it (FIRST_LOAD_HELD) for tests that measure what
-    the idle browser would otherwise change before their first reading."""
-    context = site["browser"].new_context(**options)
-    page = context.new_page()
-    if held:
-        page.add_init_script(FIRST_LOAD_HELD)
+# each worker's kept tabs (tests/tabs.py), by the Chromium they are in
+TABS: dict[int, Tabs] = {}
+
+
+def new_tab(site, *, held: bool = False, scripts: tuple[str, ...] = (), **options):
+    """(context, page): a tab on about:blank in the state a new context with these options would
+    give (a kept tab of the same setting where there is one: tests/tabs.py; `context.close()` gives
+    it back); `held` keeps a page as its first load leaves it (FIRST_LOAD_HELD) for tests that
+    measure what the idle browser would otherwise change before their first reading; `scripts` run
+    before each page's own (Page.add_init_script)."""
+    browser = site["browser"]
+    tabs = TABS.setdefault(id(browser), Tabs(browser))
+    return tabs.lease(site["base"], options, ((FIRST_LOAD_HELD,) if held else ()) + tuple(scripts))
+
+
+def open_page(site, path: str, **options):
+    """(context, page): `path` of the served book loaded in a `new_tab` with these options."""
+    context, page = new_tab(site, **options)
     page.goto(site["base"] + path, wait_until="load")
     return context, page
 

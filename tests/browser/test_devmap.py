@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from atlas_site.gates.browser import render_everything
-from conftest import FIRST_LOAD_HELD
+from conftest import FIRST_LOAD_HELD, errors_in, open_page
 
 PAGE = "tut-map"
 ARROWS = {"zh": "问题驱动的演进或组合", "en": "problem-driven evolution or composition"}
@@ -37,15 +37,12 @@ def _sample(book):
 
 
 def _open(site, lang, *, width=1280, height=800, **options):
-    context = site["browser"].new_context(viewport={"width": width, "height": height}, **options)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(f"{site['base']}{lang}/{PAGE}.html", wait_until="load")
+    context, page = open_page(
+        site, f"{lang}/{PAGE}.html", viewport={"width": width, "height": height}, **options
+    )
     if options.get("java_script_enabled", True):
         _come_near(page)
-    return context, page, errors
+    return context, page, errors_in(page)
 
 
 def _come_near(page):

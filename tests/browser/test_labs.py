@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import errors_in, new_tab, open_page
+
 PAGE_OF = {"memory": "ch1"}  # the reader's fixture book
 LABS = list(PAGE_OF)
 LANGS = ("zh", "en")
@@ -42,11 +44,8 @@ class Lab:
     """One lab on a freshly loaded page, its code live."""
 
     def __init__(self, browser, base: str, lab: str, lang: str, viewport=LAPTOP, page_id: str | None = None):
-        self.context = browser.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.context, self.page = new_tab({"browser": browser, "base": base}, viewport=viewport)
+        self.errors = errors_in(self.page)
         self.url = base + f"{lang}/{page_id or PAGE_OF[lab]}.html"
         self.lab, self.lang = lab, lang
         self.open()
@@ -284,9 +283,11 @@ def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, reader_
     """Issue 32: '#lab-<id>-panel?name=value…' opens the lab with those inputs;
     'link to this state' writes the address (and copies it), and the address restores it."""
     base = reader_site_url
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(base + "en/ch1.html#lab-memory-panel")
+    context, page = open_page(
+        {"browser": browser, "base": base},
+        "en/ch1.html#lab-memory-panel",
+        viewport={"width": 1280, "height": 900},
+    )
     outputs = "[...document.querySelectorAll('#lab-memory-panel .lab-results [data-output]')].map(e => e.textContent)"
     page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
     defaults = page.evaluate(outputs)

@@ -199,8 +199,14 @@ def test_back_to_top(site):
         page.mouse.wheel(0, -300)  # shown by a deliberate scroll back up (review 31-f #6)
         page.locator(".to-top").tap()
         page.wait_for_function("() => window.scrollY === 0")
-        # the contents' own title again (a split chapter's page: 本章目录, "In this chapter")
-        assert page.locator("[data-toc-current]").inner_text() == page.locator("#toc .toc-title").inner_text()
+        # the contents' own title again (a split chapter's page: 本章目录, "In this chapter"), once
+        # the scroll's last frame has been read (it may come a frame after the page reached the top)
+        title = page.locator("#toc .toc-title").inner_text()
+        page.wait_for_function(
+            "title => document.querySelector('[data-toc-current]').innerText === title",
+            arg=title,
+            timeout=3000,
+        )
     finally:
         context.close()
 

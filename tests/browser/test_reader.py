@@ -11,7 +11,13 @@ import pytest
 
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
-from conftest import SETTLED
+from conftest import LAPTOP, SETTLED, open_page
+
+
+def _open(browser, site_url: str, path: str, **options):
+    """(context, page): the fixture book's `path` in a tab as a new context with these options gives it."""
+    return open_page({"browser": browser, "base": site_url}, path, **options)
+
 
 SEARCHES = [
     ("zh", "分页"),
@@ -30,8 +36,7 @@ def site_url(reader_site_url):
 
 @pytest.mark.parametrize("lang, query", SEARCHES)
 def test_search_finds_sections_in_its_language(browser, site_url, lang, query):
-    page = browser.new_page()
-    page.goto(site_url + f"{lang}/ch1.html")
+    context, page = _open(browser, site_url, f"{lang}/ch1.html")
     page.fill("#search-input", query)
     page.wait_for_selector(".search-result", timeout=10000)
     links = page.eval_on_selector_all(
@@ -42,12 +47,11 @@ def test_search_finds_sections_in_its_language(browser, site_url, lang, query):
     assert any("#" in href for href, _ in links), f"results do not point at sections: {links}"
     excerpts = page.inner_text(".search-results")
     assert query.lower().split()[0] in excerpts.lower()
-    page.close()
+    context.close()
 
 
 def test_citation_card_by_keyboard_and_escape(browser, site_url):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(browser, site_url, "en/ch1.html", **LAPTOP)
     cite = page.locator(".claim a.cite").first
     cite.focus()
     card = page.locator("#cite-card")
@@ -58,13 +62,18 @@ def test_citation_card_by_keyboard_and_escape(browser, site_url):
     assert card.locator("a.cite-card-link").get_attribute("href").startswith("bibliography.html#src-")
     page.keyboard.press("Escape")
     assert card.is_hidden()
-    page.close()
+    context.close()
 
 
 def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(site_url + "zh/ch1.html")
+    context, page = _open(
+        browser,
+        site_url,
+        "zh/ch1.html",
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
     cite = page.locator("a.cite").nth(3)
     cite.scroll_into_view_if_needed()
     cite.tap()
@@ -80,9 +89,7 @@ def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, site
 
 
 def test_without_script_a_citation_is_a_plain_link(browser, site_url):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(browser, site_url, "en/ch1.html", java_script_enabled=False)
     href = page.locator("a.cite").first.get_attribute("href")
     assert re.match(r"bibliography\.html#src-[a-z0-9-]+$", href)
     assert page.locator(".lab-static").first.is_visible(), "labs show their worked example without script"
@@ -91,9 +98,7 @@ def test_without_script_a_citation_is_a_plain_link(browser, site_url):
 
 
 def test_dark_mode_follows_the_system_and_the_toggle_persists(browser, site_url):
-    context = browser.new_context(color_scheme="dark")
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(browser, site_url, "en/ch1.html", color_scheme="dark")
     background = lambda: page.evaluate("getComputedStyle(document.body).backgroundColor")
     dark = background()
     page.click("[data-theme-toggle]")
@@ -114,9 +119,7 @@ def test_the_theme_button_says_its_state_and_leads_back_to_the_system(browser, s
     return to following the system, and its name ("Toggle dark/light") never said which scheme
     showed. A second press now follows the system again, and the name says the state."""
     other = "light" if system == "dark" else "dark"
-    context = browser.new_context(color_scheme=system)
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(browser, site_url, "en/ch1.html", color_scheme=system)
     button = page.locator("[data-theme-toggle]")
     stored = "() => localStorage.getItem('atlas-theme')"
     first = button.get_attribute("aria-label")
@@ -136,8 +139,7 @@ def test_the_theme_button_says_its_state_and_leads_back_to_the_system(browser, s
 
 
 def test_print_to_pdf_gives_clean_pages(browser, site_url):
-    page = browser.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(browser, site_url, "en/ch1.html")
     page.emulate_media(media="print")
     assert page.locator(".site-header").is_hidden()
     assert page.locator(".lab-static").first.is_visible()
@@ -160,7 +162,7 @@ def test_print_to_pdf_gives_clean_pages(browser, site_url):
     assert link.evaluate("a => getComputedStyle(a, '::after').content") == "none", (
         "the address is for paper only"
     )
-    page.close()
+    context.close()
 
 
 def test_the_numbers_table_prints_as_cards_with_every_cell_named(browser, site_url):
@@ -169,8 +171,7 @@ def test_the_numbers_table_prints_as_cards_with_every_cell_named(browser, site_u
     31-p #1: printed as seven columns, the cells were a few words wide and each row a page tall (56
     A4 pages for 49 rows). On paper a row is a card: every cell shown under its head's name, no
     heads row, no filter, and a card never taller than a third of the page."""
-    page = browser.new_page(viewport={"width": 600, "height": 900})
-    page.goto(site_url + "en/numbers.html")
+    context, page = _open(browser, site_url, "en/numbers.html", viewport={"width": 600, "height": 900})
     page.emulate_media(media="print")
     rows = page.evaluate(
         """() => [...document.querySelectorAll('.numbers-table tbody tr')].map(tr => ({
@@ -190,7 +191,7 @@ def test_the_numbers_table_prints_as_cards_with_every_cell_named(browser, site_u
     assert (
         page.evaluate("getComputedStyle(document.querySelector('.numbers-table tbody tr')).display") == "grid"
     )
-    page.close()
+    context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -200,8 +201,7 @@ def test_no_cell_of_the_numbers_table_runs_into_its_neighbour(browser, site_url,
     cells' contents ran into the next column; at 1280 the label's badge crossed the rule into the
     source by 5 px. At every width each cell's content stays inside the cell (cards below a desk's
     width), and no head is cut."""
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.goto(site_url + f"{lang}/numbers.html")
+    context, page = _open(browser, site_url, f"{lang}/numbers.html", viewport={"width": width, "height": 900})
     spill = page.evaluate(
         """() => { const out = [];
           for (const cell of document.querySelectorAll('.numbers-table :is(td, th)')) {
@@ -221,7 +221,7 @@ def test_no_cell_of_the_numbers_table_runs_into_its_neighbour(browser, site_url,
           }
           return out; }"""
     )
-    page.close()
+    context.close()
     assert spill == [], spill[:6]
 
 
@@ -234,9 +234,9 @@ LUMINANCE = """c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(v =>
 def test_printing_from_the_dark_scheme_prints_dark_ink_on_white(browser, site_url, dark):
     """issue 31 #2: printed while the site showed the dark scheme, body text came out light grey and
     figure labels vanished (paper stays white: browsers drop backgrounds when printing)."""
-    context = browser.new_context(color_scheme="dark" if dark == "system" else "light")
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(
+        browser, site_url, "en/ch1.html", color_scheme="dark" if dark == "system" else "light"
+    )
     if dark == "toggle":
         page.click("[data-theme-toggle]")
     assert page.evaluate(f"({LUMINANCE})(getComputedStyle(document.body).color)") > 0.5, (
@@ -255,12 +255,11 @@ def test_printing_from_the_dark_scheme_prints_dark_ink_on_white(browser, site_ur
 
 def test_table_of_contents_highlights_the_current_section(browser, site_url):
     """Entering at a section marks it; scrolling down and back up moves the mark with the reader."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
     # a function, not an expression: Playwright would poll an expression through eval, which the CSP refuses
     current = (
         "(want) => document.querySelector(\".toc a[aria-current='true']\")?.getAttribute('href') === want"
     )
-    page.goto(site_url + "en/ch1.html#q3")
+    context, page = _open(browser, site_url, "en/ch1.html#q3", **LAPTOP)
     page.wait_for_function(current, arg="#q3", timeout=5000)
     assert page.locator(".toc a[aria-current='true']").count() == 1
     # the blocks below the first screen take their laid-out heights in idle time: a scroll aimed
@@ -272,15 +271,15 @@ def test_table_of_contents_highlights_the_current_section(browser, site_url):
         )
         page.wait_for_function(current, arg=f"#{section}", timeout=5000)
         assert page.locator(".toc a[aria-current='true']").count() == 1
-    page.close()
+    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_figure_contrast_check_finds_faint_text(browser, site_url, scheme):
     """The check can fail: one figure label painted near its background's colour is reported."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(
+        browser, site_url, "en/ch1.html", viewport={"width": 1280, "height": 800}, color_scheme=scheme
+    )
     assert render_everything(page) == []
     assert figure_contrast_problems(page) == []
     label = page.evaluate("""() => { const t = document.querySelector('figure.figure svg text');
@@ -293,9 +292,14 @@ def test_the_figure_contrast_check_finds_faint_text(browser, site_url, scheme):
 def test_question_cards_show_every_mistake_at_any_width_and_remember_it(browser, site_url):
     """Compact, every card fits the first screen (book.yaml's first_screen rule); one button lays
     them out with each question and its most common mistake, on a phone too, and the next visit keeps it."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(site_url + "en/ch1.html")
+    context, page = _open(
+        browser,
+        site_url,
+        "en/ch1.html",
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
     wrong = page.locator(".qcard-wrong")
     assert wrong.count() == 7 and not wrong.first.is_visible()  # the fixture's seven questions
     page.locator("[data-qcards-toggle]").tap()

@@ -60,10 +60,9 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__fr
 )
 def test_first_load_does_not_shift_and_our_scripts_force_no_layout(site, device, page_id):
     for lang in ("zh", "en"):
-        context = site["browser"].new_context(**(PHONE if device == "phone" else DESKTOP))
-        page = context.new_page()
-        page.add_init_script(OBSERVE)
-        page.goto(site["base"] + f"{lang}/{page_id}.html", wait_until="load")
+        context, page = open_page(
+            site, f"{lang}/{page_id}.html", scripts=(OBSERVE,), **(PHONE if device == "phone" else DESKTOP)
+        )
         page.wait_for_timeout(1500)  # the deferred scripts have run and the header tools are shown
         assert page.locator("[data-search]").is_visible() and page.locator("[data-theme-toggle]").is_visible()
         # How long a script runs depends on how busy the machine is (the benchmark's Lighthouse runs
@@ -105,10 +104,7 @@ def test_labs_read_no_layout_as_they_start_or_recompute(site, lang):
     """Labs C and E start during tut-labs' first load: their charts draw at the width the layout
     last reported and measure their labels off the page, on the first load, on an input and when
     a tab shows a lab (the old code read 'clientWidth' and 'getComputedTextLength' as it started)."""
-    context = site["browser"].new_context(**PHONE)
-    page = context.new_page()
-    page.add_init_script(LAYOUT_READS)
-    page.goto(site["base"] + f"{lang}/{LABS}.html", wait_until="load")
+    context, page = open_page(site, f"{lang}/{LABS}.html", scripts=(LAYOUT_READS,), **PHONE)
     page.wait_for_selector("#lab-speculative-panel .lab-chart-box svg")
     assert page.evaluate("window.__labReads") == []
     marks = page.eval_on_selector_all("#lab-speculative-panel .lab-chart-mark", "els => els.length")
@@ -480,9 +476,7 @@ def test_a_link_to_a_late_section_still_shows_it_after_the_content_above_settles
     Labs C and E."""
     for target in (f"{CHAPTER}#q5", f"{LABS}#after"):
         page_id, section = target.split("#")
-        context = site["browser"].new_context(**PHONE)
-        page = context.new_page()
-        page.goto(site["base"] + f"{lang}/{page_id}.html#{section}")
+        context, page = open_page(site, f"{lang}/{page_id}.html#{section}", **PHONE)
         page.wait_for_timeout(
             3000
         )  # the labs near the target have started, the blocks around it are laid out
