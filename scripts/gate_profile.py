@@ -25,6 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMED = {
     "atlas_site.gates.browser_walk": (
         "run_browser_gates",
+        "_check_page",
+        "_at_width",
+        "_search",
+        "in_each_scheme",
         "axe_problems",
         "contrast_problems",
         "target_problems",
