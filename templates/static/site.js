@@ -87,6 +87,14 @@
      "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
      paragraphs, the entry covering that line (a glossary term, a row of the numbers page, a work of
      the bibliography), whose id the other language shares: "#term-…". Null at the top of the page. */
+  /* is there a section heading whose top lies between `from` and `to`, and above `highest`? */
+  function headingBetween(from, to, highest) {
+    return Array.prototype.some.call(document.querySelectorAll("article h2[id], article h3[id]"), function (h) {
+      var top = h.getBoundingClientRect().top;
+      return top > from && top < to && top <= highest;
+    });
+  }
+
   function placeBeingRead() {
     if (window.scrollY < 1) return null;
     var line = coveredLine();
@@ -103,8 +111,11 @@
          carried the entry whose last lines showed at the top, and the other language, which sorts
          its entries differently, opened several entries away) */
       var box = entries[i].getBoundingClientRect(), after = entries[i + 1], slack = blocks.length ? 0 : Math.max(12, box.height / 2);
-      if (blocks.length && box.bottom > line && box.top <= line && after && sectionKey(after) === sectionKey(entries[i]) &&
-          after.getBoundingClientRect().top < window.innerHeight) {
+      /* the same across a heading, when the next section's heading stands in the top third, where
+         the reader's eye is (review 31-u #5: with a heading 30 px under the header and a sliver of
+         the last section's last paragraph above it, the switch carried that last section) */
+      if (blocks.length && box.bottom > line && box.top <= line && after && after.getBoundingClientRect().top < window.innerHeight &&
+          (sectionKey(after) === sectionKey(entries[i]) || headingBetween(box.bottom, after.getBoundingClientRect().top, window.innerHeight * 0.3))) {
         slack = Math.min(box.height / 2, parseFloat(getComputedStyle(entries[i]).lineHeight) || 0);
       }
       if (box.bottom <= line + slack) { found = entries[i]; continue; } /* above the line: the last such, failing better */
@@ -115,10 +126,7 @@
     if (!found) return null;
     /* the next paragraph counts only in the section being read: a heading between the line and it
        (a section of cards or a figure, with no paragraph of its own) keeps the switch on that section */
-    if (below !== null && Array.prototype.some.call(document.querySelectorAll("article h2[id], article h3[id]"), function (h) {
-      var top = h.getBoundingClientRect().top;
-      return top > line && top < below;
-    })) return null;
+    if (below !== null && headingBetween(line, below, below)) return null;
     if (!blocks.length) return { query: "", hash: found.id };
     var key = found.getAttribute("data-para"), section = key.slice(0, key.lastIndexOf("."));
     var count = Array.prototype.filter.call(blocks, function (block) {

@@ -201,6 +201,38 @@ def test_switch_carries_the_paragraph_covering_the_header_line_and_cleans_the_ad
     context.close()
 
 
+@pytest.mark.parametrize("size", [PHONE, DESK])
+def test_switch_with_a_heading_just_under_the_header_carries_that_section(site, size):
+    """Review 31-u #5: at 1280 px, with a section's heading just under the header and the last few
+    pixels of the previous section's last paragraph above it, the switch carried the previous section and the
+    twin page opened a screen above the place. The section whose heading the reader sees first is
+    carried: the twin page opens at its heading."""
+    context, page = _open(site, "zh/ch1.html", **size)
+    page.wait_for_function(SETTLED, timeout=20000)
+    section = page.evaluate(
+        """() => { // a section heading right after a paragraph of another section
+          const heads = [...document.querySelectorAll('article h2[id], article h3[id]')];
+          return heads.find(h => { const before = h.previousElementSibling;
+            return before && before.matches('[data-para]') && h.nextElementSibling && h.nextElementSibling.matches('[data-para]'); }).id; }"""
+    )
+    _scroll_by_hand(
+        page,
+        """(id) => { const last = document.getElementById(id).previousElementSibling;
+           const line = document.querySelector('.site-header').getBoundingClientRect().bottom;
+           window.scrollBy(0, last.getBoundingClientRect().bottom - line - 5); }""",
+        section,
+    )
+    switch = page.locator("[data-lang-switch]")
+    switch.dispatch_event("focus")
+    href = switch.get_attribute("href")
+    context.close()
+    # its heading at the top of the twin page, or its first paragraph there
+    assert href.endswith(f"#{section}") and ("para=" not in href or f"para={section}.1&" in href), (
+        section,
+        href,
+    )
+
+
 # a phone's screen 600 px tall: the fixture's glossary and numbers page are then two to three
 # screens long, and the entry chosen lies below the first screen of either language's page
 SHORT_PHONE = {**PHONE, "viewport": {"width": 390, "height": 600}}
