@@ -445,3 +445,25 @@ def test_a_charts_legend_names_only_what_it_draws(other_labs):
     batch.set("strategy", "pd")
     assert "KV hand-off" in batch.panel.evaluate(LEGEND)
     batch.done()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_preset_applied_is_filled_not_outlined_like_focus(browser, reader_site_url, scheme):
+    """Review 31-u #6: in the dark scheme the pressed preset showed only an outline, which read as the
+    focus ring. The applied preset has a background of its own, unlike the others."""
+    site = {"browser": browser, "base": reader_site_url}
+    context, page = open_page(
+        site, "en/ch1.html#lab-memory-panel", color_scheme=scheme, **{"viewport": LAPTOP}
+    )
+    try:
+        page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
+        chips = page.locator("#lab-memory-panel .lab-preset")
+        chips.nth(1).click()
+        fills = chips.evaluate_all(
+            "els => els.map(el => [el.getAttribute('aria-pressed'), getComputedStyle(el).backgroundColor])"
+        )
+    finally:
+        context.close()
+    pressed = {fill for state, fill in fills if state == "true"}
+    others = {fill for state, fill in fills if state != "true"}
+    assert len(pressed) == 1 and not pressed & others, fills
