@@ -228,6 +228,9 @@
           node.lane = laneIndex;
           laneChips.push(chip);
         });
+        /* a phone shows the year above each cell's nodes: the row of years has scrolled away by the
+           later lanes (review 31-u #2) */
+        if (cell.firstChild) cell.setAttribute("data-year", year);
         lane.appendChild(cell);
       });
       self.lanes.push(laneChips);

@@ -4,6 +4,8 @@ citation in the details panel; the document never scrolls sideways at 390 px."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from atlas_site.gates.browser import render_everything
@@ -668,5 +670,35 @@ def test_the_year_the_map_opens_on_stands_clear_of_the_edges_fade(site, lang, wi
             seen = scroll.evaluate(first_clear)
             assert seen["gap"] >= seen["fade"] - 2 or seen["more"] == "start", seen
         assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_a_phone_every_lane_names_the_years_of_its_nodes(site, lang):
+    """Review 31-u #2: on a phone the row of years scrolled away by the later lanes, which became a
+    grid of chips with no time. Each cell holding nodes names its year above them there (and the
+    chips' text is 13 px); at a desk's width the row of years stands over every lane instead."""
+    context, page, errors = _open(site, lang, width=390, height=844, has_touch=True, is_mobile=True)
+    try:
+        cells = page.eval_on_selector_all(
+            ".devmap-cell",
+            """cells => cells.map(cell => [cell.querySelectorAll('.devmap-chip').length,
+                 getComputedStyle(cell, '::before').content, cell.closest('.devmap-lane') ? 1 : 0,
+                 parseFloat(getComputedStyle(cell.querySelector('.devmap-chip') || cell).fontSize)])""",
+        )
+        shown = [content.strip('"') for chips, content, _lane, _px in cells if chips]
+        assert shown and all(re.fullmatch(r"\d{4}", year) for year in shown), shown[:5]
+        assert all(px >= 13 for chips, _c, _l, px in cells if chips), "chips' text at 13 px or more"
+        assert all(content in ("none", "normal") for chips, content, _l, _px in cells if not chips)
+        assert errors == []
+    finally:
+        context.close()
+    context, page, _errors = _open(site, lang)
+    try:
+        content = page.eval_on_selector(
+            ".devmap-cell:has(.devmap-chip)", "c => getComputedStyle(c, '::before').content"
+        )
+        assert content in ("none", "normal"), "at a desk's width the row of years names them"
     finally:
         context.close()
