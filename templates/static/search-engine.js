@@ -764,6 +764,27 @@
         hit.all = words.every(function (word) { return termsOf(word).length ? holdsTerm(text, word) : mentions(text, [word]); }) ? 1 : 0;
       });
     }
+    /* a question that names two terms of the glossary or more asks how they meet: the sections
+       that hold every one of them come first ("does quantization shrink the KV cache": the section
+       on KV quantization, not the KV cache's definition; review 31-u #1). Only the terms count: the
+       question's other words ("shrink") ranked this way lost queries (see above) */
+    var named = (words || []).filter(function (word) { return termsOf(word).length; });
+    var distinct = named.filter(function (word, i) {
+      return !named.slice(0, i).some(function (other) { return termsOf(other)[0] === termsOf(word)[0]; });
+    });
+    if (!together && distinct.length > 1) {
+      /* the terms may meet in a term of their own, whose name holds them all ("KV quantization"
+         for KV cache and quantization): a section on it holds them all, and first where its title does */
+      var joint = glossaryNames().filter(function (name) {
+        return distinct.every(function (word) { return mentions(name, namesOf(word)); });
+      });
+      var holdsAll = function (text) {
+        return distinct.every(function (word) { return holdsTerm(text, word); }) || joint.some(function (name) { return holds(text, name); });
+      };
+      list.forEach(function (hit) {
+        hit.all = holdsAll(hit.title) ? 2 : holdsAll(hit.title + " " + hit.section.text) ? 1 : 0;
+      });
+    }
     /* a question that names a term asks about it: the sections that hold it come first (review 31-o
        #1: "投机解码一定更快吗" led to a section on quantization that is "not necessarily faster") */
     return list.sort(function (a, b) { return (b.all || 0) - (a.all || 0) || b.level - a.level || b.heading - a.heading || b.named - a.named || b.cover - a.cover || b.keyLevel - a.keyLevel || b.weight - a.weight; });
