@@ -114,7 +114,10 @@ def test_a_claim_whose_setting_ends_it_takes_the_punctuation_in_before_the_setti
         assert 'data-group="' in html  # the two claims form a group: the first one's setting ends it
         hidden = re.sub(r"<[^>]+>", "", setting.sub("", html))  # in the margin, or folded away
         assert not re.search(r"\s[.,;:!?。，；：]", hidden), hidden
-        assert re.search(f'(?:</a>|</strong>){mark} ?<span class="claim-setting"', html)
+        # the value and its label, then the mark, then the setting
+        assert re.search(
+            f'(?:</a>|</strong>|badge-claim"[^>]*>[^<]*</span>){mark} ?<span class="claim-setting"', html
+        )
         assert mark + mark not in re.sub(r"<[^>]+>", "", html)  # the mark is not written twice
 
 

@@ -123,12 +123,14 @@ def _render_claim(state, use) -> str:
     badge = f'<span class="{claim.badge_class}" data-pagefind-ignore>{escape(label)}</span>'
     place = state.block.claims.pop(0) if state.block is not None and state.block.claims else None
     if place is not None and place.group is not None:
-        # a member of a group (render/evidence_blocks.py): its value; the setting it shares with
-        # the neighbours before it, after the last of them; the label and citation after the last
+        # a member of a group (render/evidence_blocks.py): its value and its label (every number
+        # read with its label: reviews 30-w #5, 30-y #5 met "up to 525%" bare, its label after the
+        # next claim); the setting it shares with the neighbours before it, after the last of
+        # them; the citation after the last
         html = f'{opening} data-group="{place.group}">{value}'
         shared = [state.book.claims[c] for c in place.covers]
-        if place.last:
-            html += " " + _marked(badge, _claim_more(state, shared[-1].setting[state.lang]) if shared else "")
+        more = _claim_more(state, shared[-1].setting[state.lang]) if shared else ""
+        html += " " + _marked(badge, more)
         if place.covers:
             if not place.last:
                 # the setting ends the claim: set in the margin on a desk and folded away on a

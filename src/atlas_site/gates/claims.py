@@ -124,8 +124,8 @@ def example_labels(html: str, labels: dict[str, str]) -> tuple[int, int, list[st
 
 
 # a claim in the prose as render writes it (directives/evidence.py): alone, with its label, setting
-# and citation; or a member of a group (render/evidence_blocks.py), whose last member carries the
-# group's label and citation, and a setting shared by neighbours names them (data-for)
+# and citation; or a member of a group (render/evidence_blocks.py), each with its own label, whose
+# last member carries the group's citation, and a setting shared by neighbours names them (data-for)
 CLAIM_OPEN = re.compile(r'<span class="claim" ([^>]*)>')
 CLAIM_END = re.compile(r'<span class="claim" |</(?:p|li|td|th|caption|h[1-6]|figcaption|dd|dt|div)>')
 CLAIM_BADGE = re.compile(r'<span class="badge badge-claim[^"]*"[^>]*>[^<]+</span>')
@@ -135,8 +135,8 @@ CLAIM_ATTR = re.compile(r'(data-claim|data-group|data-for)="([^"]*)"')
 
 def claim_labels(html: str) -> tuple[int, int, int, int, list[str]]:
     """(claims in the prose, of them written in a group, labels, settings, problems) of one page:
-    every claim shows its label and its setting, or is a member of a group whose last member shows
-    the label and whose settings name it (data-for) at or after it."""
+    every claim shows its label and its setting, or, a member of a group, its label and a setting
+    of the group that names it (data-for) at or after it."""
     members: dict[str, list] = {}  # group -> [(claim id, labelled, ids its settings cover)]
     claims = grouped = labels = settings = 0
     problems = []
@@ -162,11 +162,9 @@ def claim_labels(html: str) -> tuple[int, int, int, int, list[str]]:
         if claim not in covered:
             problems.append(f"claim '{claim}' shows no setting")
     for group, found in members.items():
-        if [labelled for _, labelled, _ in found] != [False] * (len(found) - 1) + [True]:
-            problems.append(
-                f"claim group {group} ({', '.join(c for c, _, _ in found)}) is not labelled once, after its last claim"
-            )
-        for index, (claim, _, _) in enumerate(found):
+        for index, (claim, labelled, _) in enumerate(found):
+            if not labelled:
+                problems.append(f"claim '{claim}' (group {group}) shows no label")
             if not any(claim in covered for _, _, covered in found[index:]):
                 problems.append(
                     f"claim '{claim}' (group {group}) shows no setting, nor does a later claim of its group name it"

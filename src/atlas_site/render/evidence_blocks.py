@@ -13,13 +13,14 @@ written once: a later number with the same unit shows the bare number, as `{{ex:
 next sentence says it again (render/markdown_rules.py forgets the units at a sentence's end).
 
 Claims that follow one another in a paragraph, of one kind and resting on the same works (Preble's
-average and P99 latency, the DeepSeek-V4 report's four estimates), form a group: the label and the
-citation are written once, after the last of them, and a setting shared by neighbours of the group
-(the same words and the same verification date) once, after the last that shares it. Each value
+average and P99 latency, the DeepSeek-V4 report's four estimates), form a group: each value keeps
+its label (a number is never read without it: reviews 30-w #5, 30-y #5), the citation is written
+once, after the last of them, and a setting shared by neighbours of the group (the same words and
+the same verification date) once, after the last that shares it. Each value
 still links to its row of the numbers page and opens its card (setting, label, sources). A plain
 citation between two claims ends the group, and so does the end of a sentence (a label after the
 next sentence's claim was read as that claim's alone: review 30-h #1). The settings gate reads the groups (gates/claims.py:
-every claim of a group is covered by a setting, the group by one label)."""
+every claim of a group is labelled and covered by a setting)."""
 
 from __future__ import annotations
 
