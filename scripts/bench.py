@@ -4,6 +4,7 @@
     .venv/bin/python scripts/bench.py [--runs 5] [--scales 1,10,50] [--skip-scaling]
     .venv/bin/python scripts/bench.py --edit-paint [--runs 20]   # edit -> painted under `serve`
     .venv/bin/python scripts/bench.py --lighthouse [--lighthouse-runs 3] [--pages zh/ch14.html,…] [--plain-server]
+    .venv/bin/python scripts/bench.py --tab-cost 20               # a page load: new tab or kept tab
 
 Whole-process timings (a fresh `python -m atlas_site` each run), medians over --runs; results as a
 markdown table on stdout. Page weight = the page_weight rule's first load (rules/weight.py): the HTML
@@ -491,6 +492,50 @@ def page_weights(site: Path) -> list[tuple[str, int]]:
     return [(path, first_load_bytes(output, path)) for path in output.html_pages()]
 
 
+def tab_cost(loads: int) -> list[tuple[str, float, float]]:
+    """(how, CPU ms per load of every Chromium process, wall ms per load) of the reader's fixture
+    book's pages loaded `loads` times at a phone's width: each in a new context and tab, as a test
+    that makes its own does, and each into one kept tab, as tests/tabs.py hands them out."""
+    from process_cpu import TreeCPU  # beside this script
+
+    from atlas_site.build import build
+    from atlas_site.gates.browser import launched_browser, serve_folder
+
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    paths = ["zh/ch1.html", "en/ch1.html", "zh/tut-labs.html", "en/ch1-fleet.html"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / "reader"
+        for folder in ("templates", "labs_js"):
+            shutil.copytree(
+                ROOT / folder, project / folder, ignore=shutil.ignore_patterns("tests", "node_modules")
+            )
+        shutil.copytree(ROOT / "tests" / "projects" / "reader", project, dirs_exist_ok=True)
+        shutil.copy(ROOT / "ledger" / "labs.md", project / "ledger" / "labs.md")
+        build(project, Path(tmp) / "_site")
+        with serve_folder(Path(tmp) / "_site") as base, launched_browser() as browser:
+            warm = browser.new_context(**phone)
+            warm.new_page().goto(base + paths[0])
+            warm.close()
+            for how in ("a new tab each load", "one kept tab"):
+                kept = browser.new_context(**phone) if how == "one kept tab" else None
+                tab = kept.new_page() if kept else None
+                start = time.perf_counter()
+                with TreeCPU() as tree:
+                    for i in range(loads):
+                        if kept:
+                            tab.goto(base + paths[i % len(paths)], wait_until="load")
+                        else:
+                            context = browser.new_context(**phone)
+                            context.new_page().goto(base + paths[i % len(paths)], wait_until="load")
+                            context.close()
+                wall = time.perf_counter() - start
+                if kept:
+                    kept.close()
+                rows.append((how, tree.seconds / loads * 1000, wall / loads * 1000))
+    return rows
+
+
 def lighthouse_table(args) -> int:
     import lighthouse
 
@@ -538,6 +583,13 @@ def main() -> int:
     )
     parser.add_argument("--lighthouse-runs", type=int, default=3)
     parser.add_argument(
+        "--tab-cost",
+        type=int,
+        default=0,
+        metavar="LOADS",
+        help="only: Chromium's CPU per page load in a new tab against a kept one (tests/tabs.py)",
+    )
+    parser.add_argument(
         "--pages", default="", help="with --lighthouse: a comma-separated list of pages instead of all"
     )
     parser.add_argument(
@@ -556,6 +608,13 @@ def main() -> int:
         return 0
     if args.lighthouse:
         return lighthouse_table(args)
+    if args.tab_cost:
+        print(
+            "| page load (reader fixture, 390 px) | CPU ms per load, every process | wall ms per load |\n|---|---|---|"
+        )
+        for how, cpu, wall in tab_cost(args.tab_cost):
+            print(f"| {how} | {cpu:.0f} | {wall:.0f} |")
+        return 0
     if args.edit_paint:
         print(
             f"| edit under serve (Chromium on en/ch14.html, {args.runs} edits) | p50 ms | p90 ms | patched | reloaded |\n|---|---|---|---|---|"
