@@ -26,8 +26,9 @@ def _stat(pid: str) -> tuple[str, float] | None:
 
 
 class TreeCPU:
-    """with TreeCPU() as tree: ... ; tree.seconds is the CPU of every process started meanwhile
-    under this one (this one's own excluded)."""
+    """with TreeCPU() as tree: ... ; tree.seconds is the CPU spent meanwhile by every process under
+    this one (this one's own excluded): those started meanwhile, and those already running from the
+    moment the block began."""
 
     def __init__(self) -> None:
         self.root = str(os.getpid())
@@ -37,7 +38,10 @@ class TreeCPU:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> TreeCPU:
-        self._known = set(os.listdir("/proc")) if Path("/proc").is_dir() else set()
+        # a process of the tree already running (a kept browser) counts from here on
+        self._before: dict[str, float] = {}
+        self._read()
+        self._before, self.cpu = dict(self.cpu), {}
         self._thread.start()
         return self
 
@@ -75,5 +79,5 @@ class TreeCPU:
                 self.parents.setdefault(pid, stat[0])  # as first seen: an orphan keeps its line
                 readings[pid] = stat[1]
         for pid, seconds in readings.items():
-            if pid not in self._known and self._descends(pid):
-                self.cpu[pid] = max(self.cpu.get(pid, 0.0), seconds)
+            if self._descends(pid):
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), seconds - self._before.get(pid, 0.0))
