@@ -54,3 +54,21 @@ def test_a_chinese_label_never_ends_on_a_line_of_one_character():
     assert "".join(lines) == label and all(len(line) > 1 for line in lines), lines
     assert all(text_width(line, 15) <= width for line in lines)
     assert wrap("A label in English", 40, 15)[-1] != "", "Latin text is untouched"
+
+
+def test_a_chinese_line_breaks_where_no_word_is_cut_when_one_is_near():
+    """Review 30-v #18: labels broke inside two-character words (最/大, 算/力). A break falling
+    inside a Chinese run moves back to a space, a mark, a Latin run's edge or a joining word, at
+    most four characters back; with none that near, it stays where greedy filling put it."""
+    label = "M / BW 最大？"
+    width = text_width("M / BW 最", 15) + 0.5  # greedy filling: "M / BW 最" | "大？"
+    assert wrap(label, width, 15) == ["M / BW", "最大？"]
+    label = "少搬、少存 · 小 batch decode 重读权重与 KV"
+    width = text_width("少搬、少存 · 小 batch decode 重读权", 15) + 0.5
+    assert wrap(label, width, 15)[0] == "少搬、少存 · 小 batch decode"
+    long_run = "验证一次至少交付一个合格的输出"
+    width = text_width("验证一次至少交付", 15) + 0.5  # no clean place within four characters
+    lines = wrap(long_run, width, 15)
+    assert "".join(lines) == long_run and lines[0] == "验证一次至少交付", lines
+    for line in wrap("收益取决于批内真正共享前缀的请求有多少", 60, 15):
+        assert text_width(line, 15) <= 60, line

@@ -412,6 +412,11 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
                 else:
                     cur = candidate
             else:
+                head, tail = _word_break(cur, token, width, size, bold)
+                if tail:
+                    lines.append(head.rstrip())
+                    cur = tail + token
+                    continue
                 lines.append(cur.rstrip())
                 if text_width(token.rstrip(), size, bold) > width:
                     pieces = _split_long(token, width, size, bold)
@@ -422,6 +427,38 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
         lines.append(cur.rstrip())
         _no_orphan(lines, first)
     return [line for line in lines if line] or [""]
+
+
+# Chinese has no spaces, and a line may end between any two characters; but a line that ends inside
+# a word (最/大, 算/力: review 30-v #18) reads badly. With no word list at hand, a break falling
+# between two Chinese characters moves back, by at most WORD_BACK characters, to a place no word
+# spans: a space, a punctuation mark, the edge of a Latin run, or after a joining word (的, 与 …).
+WORD_BACK = 4
+_JOINING = set("的与和或及并而")
+_PUNCTUATION = _NO_LINE_START | set("·")
+
+
+def _word_break(cur: str, token: str, width: float, size: float, bold: bool) -> tuple[str, str]:
+    """(the line, what moves to the next) when `token`, starting a Chinese run that `cur` ends,
+    does not fit: a break moved back to a place no word spans, when one is that near and the moved
+    characters fit beside `token`; ("", "") to break where the greedy filling did."""
+    if not (cur and token and _is_wide(cur[-1]) and _is_wide(token[0]) and token[0] not in _NO_LINE_START):
+        return "", ""
+    for back in range(1, WORD_BACK + 1):
+        at = len(cur) - back
+        if at <= 0:
+            break
+        before, after = cur[at - 1], cur[at]
+        if not _is_wide(after) or after in _NO_LINE_START:
+            break  # the run began here, or a mark that may not start a line
+        clean = before == " " or before in _PUNCTUATION or before in _JOINING or not _is_wide(before)
+        kept = cur[:at].strip()
+        if clean and kept and not set(kept) <= _ARROW_AFTER | _ARROW_BEFORE | {" "}:  # never an arrow alone
+            moved = cur[at:]
+            if text_width((moved + token).rstrip(), size, bold) <= width:
+                return cur[:at], moved
+            break
+    return "", ""
 
 
 def _no_orphan(lines: list[str], first: int) -> None:
