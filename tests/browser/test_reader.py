@@ -11,7 +11,7 @@ import pytest
 
 from atlas_site.gates.browser import render_everything
 from atlas_site.gates.figure_layout import figure_contrast_problems
-from conftest import LAPTOP, SETTLED, open_page
+from conftest import LAPTOP, PHONE, SETTLED, open_page
 
 
 def _open(browser, site_url: str, path: str, **options):
@@ -70,9 +70,7 @@ def test_citation_card_on_a_phone_never_covers_the_line_being_read(browser, site
         browser,
         site_url,
         "zh/ch1.html",
-        viewport={"width": 390, "height": 844},
-        has_touch=True,
-        is_mobile=True,
+        **PHONE,
     )
     cite = page.locator("a.cite").nth(3)
     cite.scroll_into_view_if_needed()
@@ -278,7 +276,11 @@ def test_table_of_contents_highlights_the_current_section(browser, site_url):
 def test_the_figure_contrast_check_finds_faint_text(browser, site_url, scheme):
     """The check can fail: one figure label painted near its background's colour is reported."""
     context, page = _open(
-        browser, site_url, "en/ch1.html", viewport={"width": 1280, "height": 800}, color_scheme=scheme
+        browser,
+        site_url,
+        "en/ch1.html",
+        color_scheme=scheme,
+        **LAPTOP,
     )
     assert render_everything(page) == []
     assert figure_contrast_problems(page) == []
@@ -296,9 +298,7 @@ def test_question_cards_show_every_mistake_at_any_width_and_remember_it(browser,
         browser,
         site_url,
         "en/ch1.html",
-        viewport={"width": 390, "height": 844},
-        has_touch=True,
-        is_mobile=True,
+        **PHONE,
     )
     wrong = page.locator(".qcard-wrong")
     assert wrong.count() == 7 and not wrong.first.is_visible()  # the fixture's seven questions
