@@ -72,8 +72,9 @@ class Lease:
     """What open_page returns in place of the context: `close()` gives the tab back; anything else
     asked of the context is the real context's, and the tab is then not kept."""
 
-    def __init__(self, tabs: Tabs, key: str, origin: str, context, page):
-        self._tabs, self._key, self._origin, self._context, self.page = tabs, key, origin, context, page
+    def __init__(self, tabs: Tabs, key: str, options: dict, origin: str, context, page):
+        self._tabs, self._key, self._options, self._origin = tabs, key, options, origin
+        self._context, self.page = context, page
         self._spoiled = False
 
     def __getattr__(self, name: str) -> Any:
@@ -90,7 +91,6 @@ class Tabs:
     def __init__(self, browser):
         self.browser = browser
         self.idle: dict[str, tuple[Any, Page]] = {}
-        self.made = self.kept = 0
 
     def lease(self, origin: str, options: dict, scripts: tuple[str, ...] = ()) -> tuple[Lease, Page]:
         """A tab in this setting, on about:blank: a kept one, or a new one (its scripts added)."""
@@ -98,7 +98,6 @@ class Tabs:
         if key in self.idle:
             context, page = self.idle.pop(key)
             getattr(page, _ERRORS).clear()
-            self.kept += 1
         else:
             context = self.browser.new_context(**options)
             page = context.new_page()
@@ -113,8 +112,7 @@ class Tabs:
             cache = context.new_cdp_session(page)  # kept with the tab: the setting lasts while it does
             cache.send("Network.enable")
             cache.send("Network.setCacheDisabled", {"cacheDisabled": True})
-            self.made += 1
-        return Lease(self, key, origin, context, page), page
+        return Lease(self, key, options, origin, context, page), page
 
     def give_back(self, lease: Lease) -> None:
         context, page = lease._context, lease.page
@@ -128,8 +126,7 @@ class Tabs:
             page.evaluate(FORGET)
             page.goto("about:blank")
             context.clear_cookies()
-            options = json.loads(lease._key)[0]
-            viewport = options.get("viewport") or {"width": 1280, "height": 720}
+            viewport = lease._options.get("viewport") or {"width": 1280, "height": 720}
             page.set_viewport_size(viewport)
             page.mouse.move(0, 0)
         except Exception:  # a tab that cannot be reset is not kept

@@ -768,9 +768,12 @@
        that hold every one of them come first ("does quantization shrink the KV cache": the section
        on KV quantization, not the KV cache's definition; review 31-u #1). Only the terms count: the
        question's other words ("shrink") ranked this way lost queries (see above) */
-    var named = (words || []).filter(function (word) { return termsOf(word).length; });
-    var distinct = named.filter(function (word, i) {
-      return !named.slice(0, i).some(function (other) { return termsOf(other)[0] === termsOf(word)[0]; });
+    var seen = {};
+    var distinct = (words || []).filter(function (word) {
+      var term = termsOf(word)[0];
+      if (!term || seen[term]) return false;
+      seen[term] = true;
+      return true;
     });
     if (!together && distinct.length > 1) {
       /* the terms may meet in a term of their own, whose name holds them all ("KV quantization"

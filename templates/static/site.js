@@ -82,11 +82,6 @@
     return carried;
   }
 
-  /* The place being read, as the switch carries it: the paragraph covering the line under the
-     header (or, where the line falls between two, the next one starting in view), as
-     "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
-     paragraphs, the entry covering that line (a glossary term, a row of the numbers page, a work of
-     the bibliography), whose id the other language shares: "#term-…". Null at the top of the page. */
   /* is there a section heading whose top lies between `from` and `to`, and above `highest`? */
   function headingBetween(from, to, highest) {
     return Array.prototype.some.call(document.querySelectorAll("article h2[id], article h3[id]"), function (h) {
@@ -95,6 +90,11 @@
     });
   }
 
+  /* The place being read, as the switch carries it: the paragraph covering the line under the
+     header (or, where the line falls between two, the next one starting in view), as
+     "?para=SECTION.N&of=COUNT#SECTION" (the hash and the paragraph always agree); on pages without
+     paragraphs, the entry covering that line (a glossary term, a row of the numbers page, a work of
+     the bibliography), whose id the other language shares: "#term-…". Null at the top of the page. */
   function placeBeingRead() {
     if (window.scrollY < 1) return null;
     var line = coveredLine();
