@@ -431,3 +431,35 @@ def test_a_definitions_formula_is_typeset_on_the_glossary_page_and_plain_in_card
     assert formula_as_text(r"\max(F / C_{\text{eff}},\ M / BW_{\text{eff}})") == "max(F / C_eff, M / BW_eff)"
     assert formula_as_text(r"\lceil T/S \rceil \times S - T") == "⌈T/S⌉ × S − T"
     assert formula_as_text(r"t_i - t_{i-1}") == "t_i − t_{i−1}"  # cards.js sets t_{i−1} as a subscript
+
+
+def test_the_glossary_points_to_the_section_named_for_a_term_not_to_a_use_in_passing():
+    """Review 30-z1: NVFP4 first appears as a model's precision, sections before the one on NVFP4;
+    "Defined in" named the use in passing. The first section whose title names the term (in any
+    language, or by its abbreviation; a Latin name as a word of its own, its plural too) is the one,
+    else the first use."""
+    from types import SimpleNamespace
+
+    from atlas_site.render.glossary import defining_place
+    from atlas_site.render.uses import Place
+
+    def term(zh, en, abbr=None):
+        return SimpleNamespace(names=SimpleNamespace(root={"zh": zh, "en": en}), abbr=abbr)
+
+    passing = Place("kernels", "dcp", "DCP (the 2026 engineering focus)", "Kernels")
+    named = Place("model", "nvfp4-qad", "NVFP4 and QAD: the scales are part of the format", "Model")
+    assert defining_place(term("NVFP4", "NVFP4"), [passing, named]) is named
+    slos = Place("ch", "scheduling", "Scheduling and SLOs", "Ch. 1")
+    assert defining_place(term("服务等级目标", "service-level objective", "SLO"), [passing, slos]) is slos
+    inside = Place("ch", "smaller", "Smaller batches", "Ch. 1")  # "SM" inside a word names nothing
+    assert (
+        defining_place(term("流式多处理器", "streaming multiprocessor", "SM"), [passing, inside]) is passing
+    )
+    assert (
+        defining_place(
+            term("连续批处理", "continuous batching"),
+            [passing, Place("c", "b", "不必等：连续批处理", "集群")],
+        ).section
+        == "b"
+    )
+    assert defining_place(term("x", "y"), []) is None

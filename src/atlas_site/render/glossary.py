@@ -1,5 +1,5 @@
 """The glossary page of each language: every term of the ledger with its name in every language, its
-abbreviation and definition, the place the book first defines it and the sections that use it.
+abbreviation and definition, the place the book defines it and the sections that use it.
 English sorts alphabetically; Chinese by pinyin (pypinyin), with letter headings."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from ..model import Book
 from .assets import GENERATED_PAGE_STYLES
 from .layout import frame
 from .mathml import text_with_formulas
-from .uses import shared_places
+from .uses import Place, shared_places
 
 LATIN = re.compile(r"[A-Za-z]")
 
@@ -55,8 +55,27 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
     return abbr, others
 
 
+def defining_place(term, used: list) -> Place | None:
+    """Where the glossary says a term is defined: the first section, in reading order, whose title
+    names it (in any language, or by its abbreviation), else its first use. A use in passing
+    (NVFP4 met as a model's precision before the section on NVFP4) defines nothing."""
+    names = [name for name in (*term.names.root.values(), term.abbr or "") if name]
+    for place in used:
+        if any(_names(name, place.title) for name in names):
+            return place
+    return used[0] if used else None
+
+
+def _names(name: str, title: str) -> bool:
+    """Whether `title` holds `name` as a word of its own (a Latin name inside a longer word does not count)."""
+    if not name.isascii():
+        return name.casefold() in title.casefold()
+    # "SLOs" names the SLO
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}s?(?![A-Za-z0-9])", title, re.IGNORECASE) is not None
+
+
 def _defined(term_id: str, place, on_page: bool = True) -> dict:
-    """Where a term is first defined: the page and, when the term stands in one, the section (its
+    """Where a term is defined: the page and, when the term stands in one, the section (its
     definition there when this language's page has it, else the section)."""
     # the link names the section (its page before it, as plain text): "Ch. 14 · Serving · [Speculative decoding: …]"
     page = "" if place.title == place.page_title else place.page_title
@@ -91,8 +110,8 @@ def glossary_entries(book: Book, parsed: dict, lang: str) -> list[dict]:
                 ],
                 "definition": Markup(text_with_formulas(term.definition[lang])),  # $…$ as MathML
                 "aliases": [a for a in term.aliases.get(lang, ()) if a != term.names[lang]],
-                "defined": _defined(term.id, used[0], (used[0].page_id, used[0].section, term.id) in here)
-                if used
+                "defined": _defined(term.id, place, (place.page_id, place.section, term.id) in here)
+                if (place := defining_place(term, used))
                 else None,
                 "used": used,
             }
