@@ -25,6 +25,25 @@ def _stat(pid: str) -> tuple[str, float] | None:
     return fields[1], (int(fields[11]) + int(fields[12])) / _TICK
 
 
+def tree_snapshot(root: int | None = None) -> dict[str, float]:
+    """CPU seconds so far of every process under `root` (this one by default, itself excluded): two
+    snapshots around a piece of work give what the processes living through it spent on it."""
+    top = str(root or os.getpid())
+    stats = {pid: _stat(pid) for pid in os.listdir("/proc") if pid.isdigit()}
+    parents = {pid: stat[0] for pid, stat in stats.items() if stat is not None}
+
+    def descends(pid: str) -> bool:
+        for _ in range(32):
+            pid = parents.get(pid, "")
+            if pid == top:
+                return True
+            if not pid:
+                return False
+        return False
+
+    return {pid: stat[1] for pid, stat in stats.items() if stat is not None and descends(pid)}
+
+
 class TreeCPU:
     """with TreeCPU() as tree: ... ; tree.seconds is the CPU spent meanwhile by every process under
     this one (this one's own excluded): those started meanwhile, and those already running from the

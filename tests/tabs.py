@@ -9,8 +9,13 @@ next test that asks for the same setting, in the state a new context would give 
 - the site's localStorage and the tab's sessionStorage are cleared, cookies too;
 - the HTTP cache is off in kept tabs (as in a new context, every load fetches its files: a test of a
   first load sees one, and one that watches requests sees them all);
-- the viewport is the setting's again and the mouse back at the top left corner, where a new
-  page's mouse starts.
+- the mouse is back at the top left corner, where a new page's mouse starts.
+
+A tab is kept by the options a context cannot change once made (touch, a phone's user agent and
+pixel ratio, locale, JavaScript off ...). What a page can be told at any time is set on each lease
+instead, to the test's asking or to a new context's default: the viewport (1280 x 720), the colour
+scheme (light) and reduced motion (none). So a test at 800 px or in the dark scheme gets a kept tab
+too: a new one per setting and worker was a third of the tabs the suite made.
 
 A tab whose test changed what cannot be reset (an init script, a route, a listener, the emulated
 media, a second page, anything asked of its context other than closing it) is closed with its
@@ -67,13 +72,20 @@ for _name in UNKEPT_AFTER:
 
 FORGET = "() => { try { localStorage.clear(); sessionStorage.clear(); } catch (error) {} }"
 
+# what a lease sets on the tab, and what a new context without the option would have
+ADJUSTED = {
+    "viewport": {"width": 1280, "height": 720},
+    "color_scheme": "light",
+    "reduced_motion": "no-preference",
+}
+
 
 class Lease:
     """What open_page returns in place of the context: `close()` gives the tab back; anything else
     asked of the context is the real context's, and the tab is then not kept."""
 
-    def __init__(self, tabs: Tabs, key: str, options: dict, origin: str, context, page):
-        self._tabs, self._key, self._options, self._origin = tabs, key, options, origin
+    def __init__(self, tabs: Tabs, key: str, origin: str, context, page):
+        self._tabs, self._key, self._origin = tabs, key, origin
         self._context, self.page = context, page
         self._spoiled = False
 
@@ -94,12 +106,14 @@ class Tabs:
 
     def lease(self, origin: str, options: dict, scripts: tuple[str, ...] = ()) -> tuple[Lease, Page]:
         """A tab in this setting, on about:blank: a kept one, or a new one (its scripts added)."""
-        key = json.dumps([options, scripts], sort_keys=True)
+        fixed = {name: value for name, value in options.items() if name not in ADJUSTED}
+        wanted = {name: options.get(name) or default for name, default in ADJUSTED.items()}
+        key = json.dumps([fixed, scripts], sort_keys=True)
         if key in self.idle:
             context, page = self.idle.pop(key)
             getattr(page, _ERRORS).clear()
         else:
-            context = self.browser.new_context(**options)
+            context = self.browser.new_context(**fixed, viewport=wanted["viewport"])
             page = context.new_page()
             for script in scripts:
                 _ORIGINAL["add_init_script"](page, script)
@@ -112,7 +126,11 @@ class Tabs:
             cache = context.new_cdp_session(page)  # kept with the tab: the setting lasts while it does
             cache.send("Network.enable")
             cache.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        return Lease(self, key, options, origin, context, page), page
+        page.set_viewport_size(wanted["viewport"])
+        _ORIGINAL["emulate_media"](
+            page, color_scheme=wanted["color_scheme"], reduced_motion=wanted["reduced_motion"]
+        )
+        return Lease(self, key, origin, context, page), page
 
     def give_back(self, lease: Lease) -> None:
         context, page = lease._context, lease.page
@@ -126,8 +144,6 @@ class Tabs:
             page.evaluate(FORGET)
             page.goto("about:blank")
             context.clear_cookies()
-            viewport = lease._options.get("viewport") or {"width": 1280, "height": 720}
-            page.set_viewport_size(viewport)
             page.mouse.move(0, 0)
         except Exception:  # a tab that cannot be reset is not kept
             context.close()

@@ -51,3 +51,27 @@ def test_a_tab_given_a_script_or_a_listener_is_not_handed_on(reader_site):
             assert other.evaluate("() => window.matchMedia('(prefers-color-scheme: dark)').matches") is False
         finally:
             context.close()
+
+
+def test_a_kept_tab_takes_the_viewport_and_scheme_each_test_asks_for(reader_site):
+    """Viewport, colour scheme and reduced motion are set on each lease: a tab kept from a test at
+    800 px in the dark scheme is handed to the next test of the same setting otherwise, in the
+    state a new context with that test's options (or none) would give it."""
+    DARK = "() => [innerWidth, matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches]"
+    context, page = open_page(
+        reader_site,
+        "en/ch1.html",
+        viewport={"width": 800, "height": 600},
+        color_scheme="dark",
+        reduced_motion="reduce",
+    )
+    assert page.evaluate(DARK) == [800, True, True]
+    first = page
+    context.close()
+    context, page = open_page(reader_site, "en/ch1.html")
+    try:
+        assert page is first, "the same tab, kept"
+        assert page.viewport_size == {"width": 1280, "height": 720}
+        assert page.evaluate(DARK) == [1280, False, False], "a new context's defaults again"
+    finally:
+        context.close()

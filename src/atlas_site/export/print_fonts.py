@@ -123,36 +123,56 @@ def _convert(path: str, index: int, text: str) -> bytes:
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
 
-    font = TTFont(path, fontNumber=index, lazy=False, recalcTimestamp=False, recalcBBoxes=True)
+    font = TTFont(path, fontNumber=index, lazy=True, recalcTimestamp=False, recalcBBoxes=True)
+    order = font.getGlyphOrder()
+    cff_glyphs = font.getGlyphSet()  # read from the CFF once the subset is known
+    # The subsetter works on an outline-less TrueType stand-in: which glyphs the text needs comes
+    # from cmap and the layout tables, and subsetting the CFF first (its closure and its unused
+    # subroutines) decompiled every kept charstring twice for a table dropped anyway: a quarter of
+    # the time, the same bytes.
+    for table in ("CFF ", "VORG"):
+        if table in font:
+            del font[table]
+    stand_in = newTable("glyf")
+    stand_in.glyphOrder = order
+    stand_in.glyphs = dict.fromkeys(order, Glyph())
+    font["glyf"] = stand_in
+    font["loca"] = newTable("loca")
+    font.setGlyphOrder(order)
+    _truetype_header(font)
     options = subset.Options()
     options.layout_features = [*options.layout_features, *EXTRA_FEATURES]
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
-    # the CFF is dropped once drawn: stripping its hints first cost 15 % of the time for nothing
     options.hinting = True
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=text)
     subsetter.subset(font)
-    order = font.getGlyphOrder()
-    glyph_set = font.getGlyphSet()
+    kept = font.getGlyphOrder()
     glyphs = {}
-    for name in order:
-        pen = TTGlyphPen(glyph_set)
-        glyph_set[name].draw(Cu2QuPen(pen, TOLERANCE, reverse_direction=True))
+    for name in kept:
+        pen = TTGlyphPen(None)
+        cff_glyphs[name].draw(Cu2QuPen(pen, TOLERANCE, reverse_direction=True))
         glyphs[name] = pen.glyph()
-    for table in ("CFF ", "VORG"):
-        if table in font:
-            del font[table]
-    glyf = newTable("glyf")
-    glyf.glyphOrder = order
-    glyf.glyphs = glyphs
-    font["glyf"] = glyf
-    font["loca"] = newTable("loca")
+    font["glyf"].glyphOrder = kept
+    font["glyf"].glyphs = glyphs
+    saved = BytesIO()
+    font.save(saved)
+    return saved.getvalue()
+
+
+def _truetype_header(font) -> None:
+    """maxp, head, post and the sfnt version of a font whose outlines are now TrueType."""
     maxp = font["maxp"]
     maxp.tableVersion = 0x00010000
     for field in (
+        "maxPoints",
+        "maxContours",
+        "maxCompositePoints",
+        "maxCompositeContours",
         "maxTwilightPoints",
         "maxStorage",
         "maxFunctionDefs",
@@ -160,13 +180,11 @@ def _convert(path: str, index: int, text: str) -> bytes:
         "maxStackElements",
         "maxSizeOfInstructions",
         "maxComponentElements",
+        "maxComponentDepth",
     ):
-        setattr(maxp, field, 0)
+        setattr(maxp, field, 0)  # the point counts are recalculated when the font is saved
     maxp.maxZones = 1
     font["head"].indexToLocFormat = 0
     font["head"].glyphDataFormat = 0
     font["post"].formatType = 3.0  # no glyph names: the PDF names glyphs by id
     font.sfntVersion = "\x00\x01\x00\x00"
-    saved = BytesIO()
-    font.save(saved)
-    return saved.getvalue()
