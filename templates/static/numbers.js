@@ -15,6 +15,29 @@
     var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
     tools.hidden = false;
 
+    /* A filter that matches nothing here may be in the other language ("显存" on the English page:
+       review 31-v #3): the same filter is offered on each twin page, which starts filtered by its
+       address's ?filter=. Built with text nodes; the typed words only ever go into a URL. */
+    var elsewhere = tools.querySelector("[data-numbers-elsewhere]");
+    var twins = Array.prototype.slice.call(document.querySelectorAll("a[data-lang-switch]"));
+    function offerTwins(query) {
+      while (elsewhere.firstChild) elsewhere.removeChild(elsewhere.firstChild);
+      elsewhere.hidden = !query || !twins.length;
+      if (elsewhere.hidden) return;
+      elsewhere.appendChild(document.createTextNode(elsewhere.getAttribute("data-msg")));
+      twins.forEach(function (twin, index) {
+        var link = document.createElement("a");
+        var address = new URL(twin.href.split("#")[0]);
+        address.searchParams.set("filter", query);
+        link.href = address.href;
+        link.hreflang = twin.hreflang;
+        link.lang = twin.lang;
+        link.textContent = twin.textContent;
+        if (index) elsewhere.appendChild(document.createTextNode(" · "));
+        elsewhere.appendChild(link);
+      });
+    }
+
     function filter() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
       var shown = 0;
@@ -24,8 +47,11 @@
         if (match) shown += 1;
       });
       count.textContent = count.getAttribute("data-msg").replace("{n}", String(shown)).replace("{total}", String(rows.length));
+      offerTwins(shown ? "" : input.value.trim());
     }
     input.addEventListener("input", filter);
+    var asked = new URLSearchParams(window.location.search).get("filter");
+    if (asked) input.value = asked;
     filter();
 
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);

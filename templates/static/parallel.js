@@ -189,7 +189,10 @@
         holdInPlace(anchor, before);
       }).catch(function () {
         press(false);
-        say(button.getAttribute(window.location.protocol === "file:" ? "data-file" : "data-failed"));
+        if (window.location.protocol !== "file:") return say(button.getAttribute("data-failed"));
+        /* the folder to serve, found from this script's address (the site's root + assets/) */
+        var root = button.getAttribute("data-parallel-script").replace(/assets\/parallel\.js$/, "");
+        say(button.getAttribute("data-file").replace("{folder}", window.atlasOpenedFolder(root)));
       }).then(function () { loading = false; });
     }
 

@@ -5,20 +5,13 @@
 (function () {
   "use strict";
 
-  /* the folder the reader opened: the site's root, from this page's own address */
-  function openedFolder(base) {
-    var path = decodeURIComponent(new URL(base || "./", window.location.href).pathname).replace(/\/$/, "");
-    if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); /* file:///C:/… on Windows */
-    return /\s/.test(path) ? '"' + path + '"' : path || "/";
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("[data-search]");
     if (!form) return;
     var input = form.querySelector("input[type=search]");
     var status = form.querySelector("[data-search-status]");
     var base = form.getAttribute("data-root") || "";
-    var offline = form.getAttribute("data-msg-offline").replace("{folder}", openedFolder(base));
+    var offline = form.getAttribute("data-msg-offline").replace("{folder}", window.atlasOpenedFolder(base));
     form.hidden = false;
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     /* the one close control (the input's own clear button is hidden on phones, web.css): made here,

@@ -536,6 +536,15 @@
     });
   }
 
+  /* The folder the reader opened, from an address inside the site's root (`base`, relative to this
+     page): what "python -m http.server -d FOLDER" must serve where a feature needs HTTP and the
+     page came from file:// (the search box, side-by-side reading). Quoted when it holds a space. */
+  window.atlasOpenedFolder = function (base) {
+    var path = decodeURIComponent(new URL(base || "./", window.location.href).pathname).replace(/\/$/, "");
+    if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); /* file:///C:/… on Windows */
+    return /\s/.test(path) ? '"' + path + '"' : path || "/";
+  };
+
   /* Work below the first screen waits until the reader comes near it (within `margin` of the
      window, an IntersectionObserver rootMargin) or the loaded page leaves the browser idle, or
      starts at once where the address points into it or the browser has no IntersectionObserver.

@@ -303,7 +303,10 @@ def test_a_lab_state_lives_in_the_address_and_survives_a_reload(browser, reader_
     assert changed != defaults
     page.locator("#lab-memory-panel [data-lab-link]").click()
     assert "context_len=65536" in page.url and "concurrency=3" in page.url and "attention=" in page.url
-    assert page.locator("#lab-memory-panel [data-lab-link-status]").text_content()
+    # said once the clipboard has answered (a promise: under load it settles after the click returns)
+    page.wait_for_function(
+        "() => document.querySelector('#lab-memory-panel [data-lab-link-status]').textContent !== ''"
+    )
     again = context.new_page()
     again.goto(page.url)
     again.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)

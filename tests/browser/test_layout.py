@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from atlas_site.export.pdf import TEXT_WIDTH_PX
 from conftest import TWO_FRAMES
 from conftest import open_page as _open
 
@@ -472,3 +473,29 @@ def test_the_sidebar_shows_the_part_being_read(site, path):
         "the window is short enough for the sidebar to scroll: the test proves something"
     )
     assert seen["inView"] and seen["scrollY"] == 0, seen
+
+
+# A4 printed from the browser (site.css's @page: 16 mm above, 18 mm below), in CSS px
+A4_TEXT_HEIGHT_PX = (297 - 16 - 18) / 25.4 * 96
+KEPT_WHOLE = """() => [...document.querySelectorAll('main *')]
+  .filter((el) => /avoid/.test(getComputedStyle(el).breakInside) && !el.closest('figure'))
+  .map((el) => [el.tagName.toLowerCase() + '.' + String(el.className).split(' ')[0], Math.round(el.getBoundingClientRect().height)])"""
+
+
+@pytest.mark.parametrize("path", ["en/ch1.html", "zh/ch1.html", "en/tut-labs.html"])
+def test_on_paper_nothing_kept_whole_is_taller_than_half_a_page(site, path):
+    """Review 31-v #8: printing the labs page left page 2 three-quarters blank: a whole lab (its
+    assumptions and formulas, most of a page) was kept on one page. What is kept whole on paper
+    (a list item, a worked example, a table row) is never more than half a page; a figure stays
+    whole whatever its height."""
+    context, page = _open(site, path, viewport={"width": TEXT_WIDTH_PX, "height": 1000})
+    try:
+        page.emulate_media(media="print")
+        kept = page.evaluate(KEPT_WHOLE)
+        assert kept, "the page keeps some blocks whole on paper"
+        tall = [(what, height) for what, height in kept if height > A4_TEXT_HEIGHT_PX / 2]
+        assert tall == [], (
+            f"kept whole on paper, taller than half a page ({A4_TEXT_HEIGHT_PX / 2:.0f} px): {tall}"
+        )
+    finally:
+        context.close()

@@ -209,6 +209,10 @@ def test_side_by_side_from_a_file_says_why_it_cannot(reader_build, chromium):
         )
         assert page.locator("[data-parallel-toggle]").get_attribute("aria-pressed") == "false"
         assert status.is_visible() and _no_overflow(page)
+        # review 31-v #6: it named "_site" whatever folder the reader had opened
+        assert f"-d {reader_build[1]} and open http://localhost:8000/" in status.inner_text(), (
+            status.inner_text()
+        )
     finally:
         context.close()
 

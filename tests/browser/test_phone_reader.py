@@ -1158,3 +1158,27 @@ def test_the_glossary_strip_marks_the_letter_being_read(site):
         )
         assert marked == [f"#{letter}", True], (letter, marked)
     context.close()
+
+
+def test_a_numbers_filter_that_matches_nothing_offers_the_other_languages_page(site):
+    """Review 31-v #3: "显存" on the English numbers page said "0 of 49" and nothing else, while
+    the search box offered the Chinese sections. The same filter is offered on the twin page, which
+    opens filtered."""
+    context, page = _open(site, "en/numbers.html", **PHONE)
+    try:
+        filter_box = page.locator("[data-numbers-filter]")
+        elsewhere = page.locator("[data-numbers-elsewhere]")
+        filter_box.fill("paging")
+        assert elsewhere.is_hidden(), "rows match: nothing offered"
+        filter_box.fill("样书 <b>")
+        assert page.locator("[data-numbers] tbody tr:visible").count() == 0
+        link = elsewhere.locator("a")
+        assert elsewhere.is_visible() and link.count() == 1 and link.get_attribute("hreflang") == "zh"
+        assert elsewhere.locator("b").count() == 0, "the typed words stay text"
+        link.click()
+        page.wait_for_url("**/zh/numbers.html?filter=*")
+        assert page.locator("[data-numbers-filter]").input_value() == "样书 <b>"
+        page.locator("[data-numbers-filter]").fill("样书")
+        assert page.locator("[data-numbers] tbody tr:visible").count() > 0, "the twin page has the rows"
+    finally:
+        context.close()

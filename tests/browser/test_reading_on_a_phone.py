@@ -296,3 +296,39 @@ def test_the_speculative_charts_labels_stay_off_the_1x_line(speculative_site, la
         assert marks and not any(crossed for _, crossed in marks), f"a label on the dashed 1× line: {marks}"
     finally:
         context.close()
+
+
+COMMA_APART = """(p) => {
+  const apart = [];
+  for (let width = 150; width <= 358; width += 4) {
+    p.style.maxWidth = width + 'px';
+    for (const group of p.querySelectorAll('.cites[data-long]')) {
+      const walker = document.createTreeWalker(group, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        const at = text.data.indexOf(',');
+        const label = text.previousSibling;
+        if (at < 0 || !label || label.nodeType !== 1) continue;
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + 1);
+        const comma = range.getBoundingClientRect(), box = label.getBoundingClientRect();
+        if (Math.abs((comma.top + comma.bottom) / 2 - (box.top + box.bottom) / 2) > 6) apart.push([width, label.textContent]);
+      }
+    }
+  }
+  p.style.maxWidth = '';
+  return apart;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_citation_list_wraps_only_after_a_comma(site, lang):
+    """Review 31-v #5: a caption on a phone began a line with ", N62]": each label's widened tap
+    target is an atomic inline, so a line could break between a label and its comma."""
+    context, page = _open(site, f"{lang}/ch1-fleet.html", **PHONE)
+    try:
+        paragraph = page.locator("p", has=page.locator(".cites[data-long]")).first
+        assert paragraph.count() == 1, "the fixture has a list of four citations"
+        assert paragraph.evaluate(COMMA_APART) == []
+    finally:
+        context.close()

@@ -54,6 +54,10 @@ def test_a_chinese_label_never_ends_on_a_line_of_one_character():
     assert "".join(lines) == label and all(len(line) > 1 for line in lines), lines
     assert all(text_width(line, 15) <= width for line in lines)
     assert wrap("A label in English", 40, 15)[-1] != "", "Latin text is untouched"
+    # review 31-v #2: a measure word keeps its numeral ("a = 0 时仍有 1" | "个")
+    label = "a = 0 时仍有 1 个"
+    width = text_width("a = 0 时仍有 1", 15) + 0.5
+    assert wrap(label, width, 15) == ["a = 0 时仍有", "1 个"]
 
 
 def test_a_chinese_line_breaks_where_no_word_is_cut_when_one_is_near():

@@ -126,12 +126,12 @@ def render_chooser(book: Book, env) -> str:
     )
 
 
-def render_not_found(book: Book, env) -> str:
+def render_not_found(book: Book, env, recovery: str) -> str:
     """404.html at the root, in every language at once. A server shows it at any depth, so with a site
-    URL its links and styles are absolute; without one they are relative to the root."""
+    URL its links and styles are absolute; without one they are relative to the root. `recovery`
+    (render/not_found.py) is what not-found.js guesses the missing page from."""
     first = book.languages[0]
     context = frame(book, first, "404.html", None, book.ui("not_found", first), None)
-    scripts = []
     if book.profile.site_url:
         context["root"] = book.profile.site_url
     else:
@@ -140,14 +140,15 @@ def render_not_found(book: Book, env) -> str:
         # at the root it found (reviews 31-r #1, 31-s #2: under /en/ the page was unstyled and its
         # links led to further 404 pages)
         context["asset_roots"] = ["", "../", "../../"]
-        scripts = ["not-found.js"]
     return env.get_template("404.html.j2").render(
         **context,
+        recovery=recovery,
         languages=[
             {
                 **entry,
                 "not_found": book.ui("not_found", entry["code"]),
                 "not_found_text": book.ui("not_found_text", entry["code"]),
+                "not_found_guess": book.ui("not_found_guess", entry["code"]),
                 "downloads": [d for d in env.globals.get("editions", ()) if d.lang == entry["code"]],
                 "t": functools.partial(book.ui, lang=entry["code"]),
             }
@@ -155,5 +156,5 @@ def render_not_found(book: Book, env) -> str:
         ],
         every_language=_every_language_header(book),
         styles=GENERATED_PAGE_STYLES,
-        scripts=scripts,
+        scripts=["not-found.js"],
     )

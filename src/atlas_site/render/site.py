@@ -26,6 +26,7 @@ from .dependencies import Dependencies
 from .glossary import render_glossary
 from .home import render_chooser, render_home, render_not_found
 from .layout import frame, series_of
+from .not_found import recovery_map
 from .numbers import claim_rows, render_numbers
 from .open_data import open_data_files
 from .placeholders import with_lengths
@@ -283,7 +284,6 @@ def render_site(
             changes,
         )
     output.add("index.html", cache.get("entry-page", nav_version, lambda: render_chooser(book, env)))
-    output.add("404.html", cache.get("not-found", nav_version, lambda: render_not_found(book, env)))
     homes = term_homes(book, parsed)
     output.add(
         "assets/search-terms.js",
@@ -294,6 +294,12 @@ def render_site(
     add_web_files(book, output)
     add_assets(root, output)
     split_chapters(book, output)  # after every page and the previews are made: it moves links in them
+    # after the split: the 404 page guesses from the pages and sections as published
+    recovery = recovery_map(output, book.languages)
+    output.add(
+        "404.html",
+        cache.get("not-found", digest(nav_version, recovery), lambda: render_not_found(book, env, recovery)),
+    )
     if book.stylesheet:
         output.add("assets/book.css", shipped_css(book.stylesheet))
     for download in downloads:

@@ -160,9 +160,18 @@ class RenderState:
             links.append(
                 f'<a class="cite" href="{self.bibliography_href(work.key)}" data-cite="{escape(number)}">{escape(label)}</a>'
             )
-        # a short list is kept on one line ("[" never ends a line apart from its label); a long one may wrap
-        long = ' data-long=""' if len(links) > 3 else ""
-        return f'<span class="cites"{long}>[' + ", ".join(links) + "]</span>"
+        # a short list is kept on one line ("[" never ends a line apart from its label); a long one may
+        # wrap, only after a comma: each label keeps its comma (or its "]") on its line (review 31-v #5:
+        # a label's widened tap target is an atomic inline, and ", N62]" began a phone's line)
+        if len(links) <= 3:
+            return '<span class="cites">[' + ", ".join(links) + "]</span>"
+        pieces = [f"{link}," for link in links[:-1]] + [f"{links[-1]}]"]
+        pieces[0] = "[" + pieces[0]
+        return (
+            '<span class="cites" data-long="">'
+            + " ".join(f'<span class="cite-item">{p}</span>' for p in pieces)
+            + "</span>"
+        )
 
     def example_text(self, reference: str) -> str:
         """A teaching number formatted with its unit, no markup (figures and prose use it). A figure
