@@ -131,8 +131,6 @@
     },
     term: function (box, link) {
       var info = data.terms && data.terms[link.getAttribute("data-term")];
-      var own = link.getAttribute("data-definition");
-      if (!info && own) info = { name: link.textContent, abbr: "", others: [], definition: own };
       if (!info) return false;
       box.appendChild(el("p", "cite-card-title", info.name + (info.abbr && info.abbr !== info.name ? " (" + info.abbr + ")" : "")));
       info.others.forEach(function (other) {
@@ -280,18 +278,11 @@
     return link && !link.closest(".qcards, .labs") ? link : null;
   }
 
-  /* A defined term is not a link: it takes focus (the card opens as for a link), its definition
-     moves from the title (a tooltip a phone never shows, and a second one beside the card) to the
-     card; a tap opens or closes the card, Enter opens the glossary entry. */
+  /* A defined term is not a link: it takes focus (the card opens as for a link, with the definition
+     the page's previews hold); a tap opens or closes the card, Enter opens the glossary entry. */
   function setupTerms() {
     var terms = document.querySelectorAll("dfn.term-def[data-term]");
-    Array.prototype.forEach.call(terms, function (term) {
-      if (term.hasAttribute("title")) {
-        term.setAttribute("data-definition", term.getAttribute("title"));
-        term.removeAttribute("title");
-      }
-      term.setAttribute("tabindex", "0");
-    });
+    Array.prototype.forEach.call(terms, function (term) { term.setAttribute("tabindex", "0"); });
     if (!terms.length) return;
     document.addEventListener("keydown", function (event) {
       var term = event.target.closest && event.target.closest("dfn.term-def[data-term]");

@@ -1045,10 +1045,12 @@ def test_an_image_from_elsewhere_is_a_located_error(built):
 
 
 def test_an_escaped_attack_in_an_attribute_is_not_a_handler(mini):
+    # a worked example's note is the title of its first number on a page
     edit(
-        mini / "ledger/glossary.md",
-        'en: "The rate of requests completed within their SLO."',
-        'en: "The rate of requests \\"><svg onload=alert(1)> style=x completed within their SLO."',
+        mini / "ledger/examples.md",
+        '    seed: "000 §3.2"\n',
+        '    seed: "000 §3.2"\n'
+        '    note: {zh: "教学假设。", en: "A teaching case \\"><svg onload=alert(1)> style=x of 32 layers."}\n',
     )
     result = run_cli("build", "--no-search", cwd=mini)
     assert result.returncode == 0, result.stderr
