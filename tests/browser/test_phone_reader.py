@@ -1182,3 +1182,30 @@ def test_a_numbers_filter_that_matches_nothing_offers_the_other_languages_page(s
         assert page.locator("[data-numbers] tbody tr:visible").count() > 0, "the twin page has the rows"
     finally:
         context.close()
+
+
+def test_a_labs_presets_are_one_row_on_a_phone_and_each_can_be_reached(site):
+    """Review 31-v #10: wrapped one to a row, a lab's presets took 324 px of a phone's screen before
+    its first input. In a narrow panel they are one row that scrolls sideways; each is reached by
+    a swipe or by the keyboard (focus scrolls it into view), and the page itself never scrolls
+    sideways."""
+    context, page = _open(site, "en/ch1.html", **PHONE)
+    try:
+        row = page.locator(".lab-js .lab-presets").first
+        row.wait_for(timeout=15000)
+        row.scroll_into_view_if_needed()
+        presets = row.locator(".lab-preset")
+        assert presets.count() >= 3, "the fixture's lab has presets"
+        box = row.bounding_box()
+        tallest = max(presets.nth(i).bounding_box()["height"] for i in range(presets.count()))
+        assert box["height"] < 2 * tallest, f"the presets take {box['height']:.0f} px, more than one row"
+        last = presets.nth(presets.count() - 1)
+        last.focus()
+        inside = last.evaluate(
+            "el => { const r = el.getBoundingClientRect(), p = el.parentElement.getBoundingClientRect(); "
+            "return r.left >= p.left - 1 && r.right <= p.right + 1; }"
+        )
+        assert inside, "focus brings the last preset into the row's view"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
