@@ -28,7 +28,7 @@
   try { recovery = JSON.parse(main.getAttribute("data-recovery")); } catch (e) { return; }
 
   // the missing address, relative to the site's root: "zh/ch14-kv.html", its fragment "q3"
-  var here = location.href.split("#")[0].split("?")[0];
+  var here = location.href.split("#")[0].split("?")[0].replace(/\/+$/, "");  /* "ch14.html/" is ch14.html */
   var missing = here.indexOf(root) === 0 ? here.slice(root.length) : here.replace(/^.*\//, "");
   try { missing = decodeURIComponent(missing); } catch (e) { /* keep it as it came */ }
   var fragment = location.hash.slice(1);
@@ -36,7 +36,7 @@
   function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }  // "__proto__" is no language
   var parts = missing.split("/");
   var lang = own(recovery, parts[0]) ? parts[0] : "";
-  var name = parts[parts.length - 1].replace(/\.[a-z]*$/i, "");
+  var name = parts[parts.length - 1].replace(/\..*$/, "");  /* glossary.htm, glossary.html.bak */
 
   function distance(a, b) {  // Levenshtein, on file names (a few dozen characters)
     var row = [];
@@ -88,7 +88,8 @@
     var title = recovery[code].pages[path];
     if (place.id) {
       var heading = (own(recovery[code].ids, place.id) ? recovery[code].ids[place.id] : []).filter(function (h) { return h[0] === path; })[0];
-      if (heading) title = title + " · " + heading[1];
+      /* the section, then the page it is on (the page's own name: its title's last part) */
+      if (heading) title = heading[1] + " · " + title.split(" · ").pop();
     }
     var line = document.createElement("p");
     line.className = "not-found-guess";

@@ -10,9 +10,12 @@
     if (!table || !tools) return;
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
+    /* the filter reads every table of the page: the sourced numbers and the worked examples below
+       them (review 31-w #2: a word found only in an example's row showed "0 of 53") */
+    var filtered = Array.prototype.slice.call(document.querySelectorAll(".numbers-table tbody tr"));
     var input = tools.querySelector("[data-numbers-filter]");
     var count = tools.querySelector("[data-numbers-count]");
-    var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    var texts = filtered.map(function (row) { return row.textContent.toLowerCase(); });
     tools.hidden = false;
 
     /* A filter that matches nothing here may be in the other language ("显存" on the English page:
@@ -41,12 +44,12 @@
     function filter() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
       var shown = 0;
-      rows.forEach(function (row, index) {
+      filtered.forEach(function (row, index) {
         var match = words.every(function (word) { return texts[index].indexOf(word) >= 0; });
         row.hidden = !match;
         if (match) shown += 1;
       });
-      count.textContent = count.getAttribute("data-msg").replace("{n}", String(shown)).replace("{total}", String(rows.length));
+      count.textContent = count.getAttribute("data-msg").replace("{n}", String(shown)).replace("{total}", String(filtered.length));
       offerTwins(shown ? "" : input.value.trim());
     }
     input.addEventListener("input", filter);

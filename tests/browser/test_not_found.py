@@ -76,6 +76,9 @@ GUESS = """() => [...document.querySelectorAll('.not-found-lang')].map((s) => [
         ("en/ch1-fleeet.html", ["en", "ch1-fleet.html"]),
         # a stale page with a fragment: the page that holds the section now, in each language
         ("zh/ch1-kv.html#q6", ["zh", "ch1-fleet.html#q6"]),
+        # a slash after the name, a second extension: the same page
+        ("en/ch1-fleet/", ["en", "ch1-fleet.html"]),
+        ("en/glossary.html.bak", ["en", "glossary.html"]),
         # nothing near: no guess
         ("en/zzzzzzzzzzzz.html", ["en", None]),
         # hostile: markup in the address stays text, a fragment naming Object's own keys is no section

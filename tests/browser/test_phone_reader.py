@@ -1170,6 +1170,10 @@ def test_a_numbers_filter_that_matches_nothing_offers_the_other_languages_page(s
         elsewhere = page.locator("[data-numbers-elsewhere]")
         filter_box.fill("paging")
         assert elsewhere.is_hidden(), "rows match: nothing offered"
+        # review 31-w #2: the worked examples' table is filtered too ("KiB" is only in an example)
+        filter_box.fill("KiB")
+        assert page.locator(".numbers-examples tbody tr:visible").count() > 0
+        assert page.locator("[data-numbers] tbody tr:visible").count() == 0 and elsewhere.is_hidden()
         filter_box.fill("样书 <b>")
         assert page.locator("[data-numbers] tbody tr:visible").count() == 0
         link = elsewhere.locator("a")

@@ -54,6 +54,12 @@ def test_a_chinese_label_never_ends_on_a_line_of_one_character():
     assert "".join(lines) == label and all(len(line) > 1 for line in lines), lines
     assert all(text_width(line, 15) <= width for line in lines)
     assert wrap("A label in English", 40, 15)[-1] != "", "Latin text is untouched"
+    # review 31-w: a number keeps its unit ("带宽屋顶：1" | "TB/s × 强度")
+    label = "带宽屋顶：1 TB/s × 强度"
+    width = text_width("带宽屋顶：1 TB/s", 15) - 2
+    assert all(not line.endswith("1") for line in wrap(label, width, 15)), wrap(label, width, 15)
+    lines = wrap("可行区：每用户 ≥ 25 token/s", text_width("可行区：每用户 ≥", 15) + 1, 15)
+    assert "≥" not in lines[0] and any(line.startswith("≥ 25 token/s") for line in lines), lines
     # review 31-v #2: a measure word keeps its numeral ("a = 0 时仍有 1" | "个")
     label = "a = 0 时仍有 1 个"
     width = text_width("a = 0 时仍有 1", 15) + 0.5

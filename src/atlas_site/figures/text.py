@@ -338,9 +338,19 @@ def _tokens(text: str) -> list[str]:
     for token in tokens:  # no break before a short tail: "TB/s", "TFLOP/s", "e-2"
         if merged and merged[-1][-1:] in "/-" and len(token.rstrip()) <= 3:
             merged[-1] += token
+        elif merged and _NUMBER_TOKEN.fullmatch(merged[-1]) and _UNIT_START.match(token):
+            merged[-1] += token  # a number keeps its unit: "1 TB/s", "8 ms", "1 个" (review 31-w)
+        elif merged and _SIGN_TOKEN.fullmatch(merged[-1]) and token[:1].isdigit():
+            merged[-1] += token  # a sign keeps its number: "≥ 25" (review 31-w: "≥" stood alone)
         else:
             merged.append(token)
     return _bind_arrows(merged)
+
+
+_NUMBER_TOKEN = re.compile(r"(?:[≥≤<>=≈~] )?[\d.,]{1,8} ")  # a number (after its sign) and the space after it
+_SIGN_TOKEN = re.compile(r"[≥≤<>=≈~] ")
+# what a number's unit begins with: a letter, µ or %, or a Chinese character (a measure word)
+_UNIT_START = re.compile(r"[A-Za-zµ%\u4e00-\u9fff]")
 
 
 def _bind_arrows(tokens: list[str]) -> list[str]:
@@ -379,7 +389,22 @@ def _split_long(token: str, width: float, size: float, bold: bool) -> list[str]:
     script markup)."""
     if _SCRIPT.search(token):
         return [token]
-    parts: list[str] = []
+    words = re.findall(r"\S+\s*", token)
+    if len(words) > 1 and (_NUMBER_TOKEN.match(token) or _SIGN_TOKEN.match(token)):
+        # a number bound to its sign and unit, too wide together: at its spaces first
+        parts, cur = [], ""
+        for word in words:
+            if cur and text_width((cur + word).rstrip(), size, bold) > width:
+                parts.append(cur)
+                cur = ""
+            cur += word
+        parts.append(cur)
+        return (
+            [piece for part in parts for piece in _split_long(part, width, size, bold)]
+            if len(parts) > 1
+            else parts
+        )
+    parts = []
     cur = ""
     for ch in token:
         if cur and text_width(cur + ch, size, bold) > width:

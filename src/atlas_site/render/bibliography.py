@@ -143,8 +143,8 @@ def _legend(book: Book, lang: str) -> dict:
         numbers = sorted(int(n[1:]) for n in registry.of_kind(kind))
         if not numbers:
             continue
-        parts = [
-            part_label(book, lang, part)
+        parts = [  # each named in quotes: "每一条都在第 14 章：推理服务中引用" ran the title into the sentence
+            book.ui("quoted", lang).format(text=part_label(book, lang, part))
             for part in book.profile.parts
             if any(
                 CitesAll.Args.model_validate(rule[CitesAll.name]).registry == kind

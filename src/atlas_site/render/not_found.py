@@ -13,7 +13,7 @@ import re
 
 from ..output import Output
 
-_TITLE = re.compile(r"<h1[^>]*>(.*?)</h1>", re.S)
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _HEADING = re.compile(r'<h([23])[^>]*\sid="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
 _TAG = re.compile(r"<[^>]+>")
 _ANCHOR_MARK = re.compile(r"\s*#\s*$")  # the "#" link a heading carries after its words
@@ -35,7 +35,10 @@ def recovery_map(output: Output, languages: tuple[str, ...] | list[str]) -> str:
             continue
         page = output.text(path)
         title = _TITLE.search(page)
-        found[lang]["pages"][path] = _words(title.group(1)) if title else path
+        # the page's title without the book's name after its last " · " (a part page's names its
+        # first section and its chapter: the chapter's <h1> alone named every part alike)
+        words = _words(title.group(1)).rsplit(" · ", 1)[0] if title else path
+        found[lang]["pages"][path] = words
         for _level, section, heading in _HEADING.findall(page):
             if section.startswith("print-"):
                 continue  # the printed page's own headings (its references), on every page
