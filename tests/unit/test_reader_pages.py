@@ -78,6 +78,8 @@ def test_bibliography_explains_what_the_numbers_are(site):
             )
         chapter = site.book.page(lang, "ch1").meta.short_title
         assert chapter in legend, "a list is tied to the part that cites all of it (ch1: cites_all nodes)"
+        # named in quotes (review 31-w: "每一条都在第 14 章：推理服务中引用" ran into the sentence)
+        assert site.book.ui("quoted", lang).format(text=chapter) in unescape(legend), legend
         example = re.search(r"(N\d\d · \d+)", legend)
         assert example, "a real entry with two numbers illustrates the legend"
         node, ref = example.group(1).split(" · ")
