@@ -5,8 +5,8 @@
    under /en/ both home links led to further 404 pages). Without script the links stay relative to
    the root.
 
-   It also guesses the page the reader meant (review 31-v #1: a stale zh/ch14-kv.html#q3, a typed
-   glossary.htm): the page of the address's language that holds its #fragment, else the page whose
+   It also guesses the page the reader meant (review 31-v #1: a stale chapter address with a
+   #section that moved to a part page, a typed glossary.htm): the page of the address's language that holds its #fragment, else the page whose
    file name is nearest the missing one, offered in each language's block, the address's language
    first. Built with text nodes only: nothing the address holds is ever read as markup. */
 (function () {
@@ -27,8 +27,8 @@
   var recovery;
   try { recovery = JSON.parse(main.getAttribute("data-recovery")); } catch (e) { return; }
 
-  // the missing address, relative to the site's root: "zh/ch14-kv.html", its fragment "q3"
-  var here = location.href.split("#")[0].split("?")[0].replace(/\/+$/, "");  /* "ch14.html/" is ch14.html */
+  // the missing address, relative to the site's root: "zh/ch3-old.html", its fragment "q3"
+  var here = location.href.split("#")[0].split("?")[0].replace(/\/+$/, "");  /* "ch3.html/" is ch3.html */
   var missing = here.indexOf(root) === 0 ? here.slice(root.length) : here.replace(/^.*\//, "");
   try { missing = decodeURIComponent(missing); } catch (e) { /* keep it as it came */ }
   var fragment = location.hash.slice(1);

@@ -1,5 +1,5 @@
 """What the 404 page needs to lead a reader from a missing address to the page it probably meant
-(review 31-v #1: a stale link to zh/ch14-kv.html#q3, or a typed glossary.htm, ended at a page that
+(review 31-v #1: a stale link to a section that moved to a part page, or a typed glossary.htm, ended at a page that
 only offered the home pages). Made from the finished site, after the chapters are split: for each
 language, every page's address and title, and every section id with the pages that hold it and
 its heading. not-found.js picks the page that holds the address's #fragment (the one whose file
