@@ -13,6 +13,7 @@ from atlas_site.gates.figure_layout import (
     figure_scale_problems,
     figure_width_problems,
 )
+from conftest import open_page
 
 
 @pytest.fixture(scope="module")
@@ -21,10 +22,7 @@ def site(reader_site):
 
 
 def _open(site, path, width, scheme="light"):
-    context = site["browser"].new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(site["base"] + path)
-    return context, page
+    return open_page(site, path, viewport={"width": width, "height": 900}, color_scheme=scheme)
 
 
 def test_the_checks_fail_on_a_cramped_figure(site):

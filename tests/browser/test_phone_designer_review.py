@@ -285,10 +285,8 @@ def test_one_side_by_side_switch_is_in_view_at_every_width(site):
 def test_back_to_top_never_stands_over_a_pinned_lab_summary(site):
     """Scrolling back up through Lab A on a phone: the button was shown before the summary came
     back from standing aside (its outputs had left the screen) and stayed over it."""
-    context = site["browser"].new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
+    context, page = _open(site, "en/ch1.html", viewport={"width": 390, "height": 844})
     try:
-        page.goto(site["base"] + "en/ch1.html", wait_until="load")
         page.locator(".lab-panel").first.scroll_into_view_if_needed()
         page.wait_for_selector(".lab-summary", state="attached")
         page.wait_for_timeout(800)
