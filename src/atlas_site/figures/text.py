@@ -489,20 +489,16 @@ def _word_break(cur: str, token: str, width: float, size: float, bold: bool) -> 
 def _no_orphan(lines: list[str], first: int) -> None:
     """A paragraph's last line of one Chinese character takes the character before it along (review
     31-t #5: "个" stood alone on a line of figure 11); two characters fit wherever one did, and the
-    line above only gets shorter. After a number, the number comes along, a space between them as
-    the book writes it: a measure word never leaves its numeral (review 31-v #2: "a = 0 时仍有 1" |
-    "个")."""
+    line above only gets shorter. (A measure word after a numeral never stands alone: _tokens binds
+    "1 个" as it binds "1 TB/s".)"""
     if len(lines) - first < 2:
         return
     last, above = lines[-1], lines[-2]
-    if len(last) != 1 or not _is_wide(last) or len(above) < 3:
-        return
-    if _is_wide(above[-1]) and above[-1] not in _NO_LINE_END:
+    if (
+        len(last) == 1
+        and _is_wide(last)
+        and len(above) >= 3
+        and _is_wide(above[-1])
+        and above[-1] not in _NO_LINE_END
+    ):
         lines[-2], lines[-1] = above[:-1], above[-1] + last
-        return
-    numeral = _NUMERAL_AT_END.search(above)
-    if numeral and above[: numeral.start()].strip():
-        lines[-2], lines[-1] = above[: numeral.start()].rstrip(), f"{numeral.group(0).strip()} {last}"
-
-
-_NUMERAL_AT_END = re.compile(r"(?:^|\s)[\d.,]{1,6}$")

@@ -7,22 +7,20 @@ name is nearest the missing one when several do), else the page whose file name 
 
 from __future__ import annotations
 
-import html
 import json
 import re
 
 from ..output import Output
+from .previews import plain
 
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _HEADING = re.compile(r'<h([23])[^>]*\sid="([^"]+)"[^>]*>(.*?)</h\1>', re.S)
-_TAG = re.compile(r"<[^>]+>")
-_ANCHOR_MARK = re.compile(r"\s*#\s*$")  # the "#" link a heading carries after its words
 _LONGEST = 90  # characters of a heading shown as the guess's words
 
 
 def _words(markup: str) -> str:
-    text = " ".join(html.unescape(_TAG.sub("", markup)).split())
-    text = _ANCHOR_MARK.sub("", text)
+    """A title's or heading's words as a card shows them (previews.plain: no "#" anchor, no badge)."""
+    text = plain(markup)
     return text if len(text) <= _LONGEST else text[: _LONGEST - 1] + "…"
 
 
