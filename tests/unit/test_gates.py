@@ -70,6 +70,14 @@ BREAKS = [
         "content/en/ch14/00-intro.md:15:62: error[gate.claims.bare-percentage]: percentage change '75%' outside a claim",
     ),
     (
+        "settings",  # a claim's value typed as plain prose beside its cited source (review 30-z4 #1)
+        "content/en/ch14/00-intro.md",
+        "counts from arrival.",
+        "counts from arrival; DistServe [@n27] reaches 7.4 at best.",
+        "content/en/ch14/00-intro.md:15:61: error[gate.claims.bare-value]: '7.4' is the value of claim "
+        "distserve-goodput, typed bare beside its source",
+    ),
+    (
         "forbidden statements",
         "content/en/ch14/00-intro.md",
         "FlashAttention reorders IO",

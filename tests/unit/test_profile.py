@@ -287,6 +287,20 @@ def test_an_abbreviation_the_glossary_does_not_hold_is_a_warning_at_its_first_us
     )
 
 
+def test_an_abbreviation_after_a_count_and_a_hyphen_is_still_an_abbreviation(workshop):
+    """Review 30-z5 #12: "2-CTA" reached readers undefined, the hyphen read as part of a name (as in
+    GPT-3); a count before the hyphen is no name."""
+    page = "content/en/caching/00-caching.md"
+    edit(
+        workshop / page,
+        "A cache keeps answers close to where they are asked for.",
+        "A cache keeps answers close to GPT-3-XL users with 2-QPU lookups.",
+    )
+    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    assert [p.split(": warning")[0] for p in problems] == [f"{page}:11:54"], problems
+    assert "'QPU' is not a glossary term" in problems[0]
+
+
 def test_an_abbreviation_says_what_it_stands_for_at_its_first_use_on_each_page(workshop):
     """Review 30-k #2: GEMM, SRAM, SP … were explained only in the <dfn>'s title, which a reader on
     a phone or on paper never sees. {{term:id}} adds the long name after the first abbreviation of

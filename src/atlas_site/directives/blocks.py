@@ -50,7 +50,13 @@ def _render_figure(state, use) -> str:
         "drawn": unescape(TAGS.sub(" ", svg)),
         "problems": problems,
     }
-    cites = state.cite(list(spec.sources)) if spec.sources else ""
+    # the sources a figure rests on, said as such: a bare list after "a teaching simulation, not a
+    # measurement" read as if the source had produced the curve (review 30-z4 #11)
+    cites = (
+        f'<span class="fig-sources">{escape(state.ui("figure_sources"))} {state.cite(list(spec.sources))}</span>'
+        if spec.sources
+        else ""
+    )
     return (
         f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
         f'<div class="figure-box">{svg}</div>\n'

@@ -76,6 +76,62 @@ def bare_numbers(page) -> list[Diagnostic]:
     return problems
 
 
+CITED = re.compile(r"@([A-Za-z0-9_-]+)")
+
+
+def _value_pattern(value) -> re.Pattern | None:
+    """A claim's value as prose would type it (256, 1,024, 1.38), standing alone; None for a value
+    too short to tell from any other number (a single digit)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        shown = [repr(value)]
+    elif abs(value) >= 10:
+        shown = [str(int(value)), f"{int(value):,}"]
+    else:
+        return None
+    forms = "|".join(re.escape(form) for form in dict.fromkeys(shown))
+    return re.compile(r"(?<![\w.,])(?:" + forms + r")(?![\w]|[.,]\d)")
+
+
+def claim_values_typed_bare(page, claims) -> list[Diagnostic]:
+    """A claim's value typed as plain prose in a sentence about its source (the line cites the
+    claim's source, or names the model of its setting): the reader gets the number without the label
+    and setting the claim carries (review 30-z4 #1: "256 tokens" beside "DeepSeek-V3")."""
+    anchored = []
+    for claim in claims.values():
+        patterns = [
+            p
+            for v in (claim.value if isinstance(claim.value, tuple) else (claim.value,))
+            if (p := _value_pattern(v))
+        ]
+        if patterns:
+            model = claim.setting.model
+            named = re.compile(r"(?<![\w.-])" + re.escape(model) + r"(?![\w]|[.-]\w)") if model else None
+            anchored.append((claim, patterns, named))
+    problems = []
+    for line in prose_lines(page):
+        if line.block.startswith("misconception"):
+            continue
+        cited = set(CITED.findall(line.raw))
+        found: dict[tuple[int, str], list[str]] = {}  # (column, number) -> the claims it is the value of
+        for claim, patterns, named in anchored:
+            if cited & set(claim.source) or (named and named.search(line.text)):
+                for pattern in patterns:
+                    for match in pattern.finditer(line.text):
+                        found.setdefault((column_of(match), match.group(0)), []).append(claim.id)
+        for (column, number), ids in sorted(found.items()):
+            problems.append(
+                Diagnostic(
+                    SourceLocation(line.location.path, line.location.line, column),
+                    "gate.claims.bare-value",
+                    f"'{number}' is the value of claim {' or '.join(ids)}, typed bare beside its source",
+                    "write {{claim:id}}, which shows the number with its label and setting",
+                )
+            )
+    return problems
+
+
 # a worked-example number as render writes it (directives/evidence.py, render/evidence_blocks.py):
 # with its own label, or labelled once for its block by a note the number names
 EX_OPEN = re.compile(r'<span class="ex( ex-quiet)?"([^>]*)>')
@@ -227,6 +283,12 @@ def check_claims(ctx: GateContext) -> GateReport:
     bare = []
     for parsed in ctx.parsed.values():
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
+        bare += ctx.per_page(
+            "bare-claim-values",
+            parsed,
+            lambda parsed=parsed: claim_values_typed_bare(parsed.page, ctx.book.claims),
+            [claim.model_dump(mode="json") for claim in ctx.book.claims.values()],
+        )
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
     problems += _unused(ctx, "claims", set(ctx.book.claims) - _met(ctx, "claim"))

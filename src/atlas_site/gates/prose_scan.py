@@ -25,6 +25,7 @@ BLOCK_CLOSE = re.compile(r"^\s*:::\s*$")
 class ProseLine:
     location: SourceLocation
     text: str  # masked: same length as the source line, masked spans blanked
+    raw: str  # the line as written (its citations, for one)
     block: str  # "misconception:m07" inside a marked block, else ""
     section: str
 
@@ -62,7 +63,7 @@ def prose_lines(page: Page):
             if BLOCK_CLOSE.match(line):
                 block = ""
                 continue
-            yield ProseLine(location, _mask(line), block, section)
+            yield ProseLine(location, _mask(line), line, block, section)
 
 
 def column_of(match: re.Match) -> int:

@@ -20,7 +20,12 @@ from .report import GateReport
 
 # ASCII neighbours only: in Chinese prose a CJK character may touch the token ("用MXFP4"); an English
 # plural is the abbreviation's ("SLOs", "GPUs": review 30-u #11, three "SLOs" before SLO was spelt out)
-ABBREVIATION = re.compile(rf"(?<![A-Za-z0-9_\-./])({ABBREVIATION_FORM})s?(?![A-Za-z0-9_\-])")
+# A count joined by a hyphen is no name, though: "2-CTA" is the token CTA (review 30-z5 #12: the
+# hyphen hid it), "GPT-3-XL" stays part of a name.
+_COUNT_BEFORE = r"(?<=(?<![A-Za-z0-9\-])\d-)|(?<=(?<![A-Za-z0-9\-])\d\d-)"
+ABBREVIATION = re.compile(
+    rf"(?:{_COUNT_BEFORE}|(?<![A-Za-z0-9_\-./]))({ABBREVIATION_FORM})s?(?![A-Za-z0-9_\-])"
+)
 AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  # 20 GB, 几 GB
 # units of data, decimal (GiB and the other binary units are not all-caps): a unit wherever it stands
 DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
