@@ -57,6 +57,11 @@
     if (asked) input.value = asked;
     filter();
 
+    /* keys are strings, numbers or [unit, number] pairs */
+    function compare(a, b) {
+      if (Array.isArray(a)) return compare(a[0], b[0]) || compare(a[1], b[1]);
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     headers.forEach(function (th, column) {
       var kind = th.getAttribute("data-sort");
@@ -72,13 +77,15 @@
         th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
         var key = function (row) {
           var cell = row.cells[column];
-          if (kind === "number") return parseFloat(cell.getAttribute("data-value")) || 0;
+          /* numbers of one unit together, each unit in order (review 31-w #2: token/s, × and % sorted
+             as one magnitude read as nonsense) */
+          if (kind === "number") return [cell.getAttribute("data-unit") || "", parseFloat(cell.getAttribute("data-value")) || 0];
           if (kind === "order") return parseInt(cell.getAttribute("data-order"), 10) || 0; /* where readers meet it */
           return cell.textContent.trim().toLowerCase();
         };
         var order = rows.map(function (row, index) { return [key(row), index, row]; });
         order.sort(function (a, b) {
-          var result = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+          var result = compare(a[0], b[0]) || a[1] - b[1];
           return ascending ? result : -result;
         });
         order.forEach(function (entry) { body.appendChild(entry[2]); });

@@ -190,6 +190,9 @@
       }).catch(function () {
         press(false);
         if (window.location.protocol !== "file:") return say(button.getAttribute("data-failed"));
+        /* a page opened from a folder cannot fetch its twin: the choice is not kept, so the next
+           page does not try again (review 31-w #6: a failed request on every page after) */
+        store(false);
         /* the folder to serve, found from this script's address (the site's root + assets/) */
         var root = button.getAttribute("data-parallel-script").replace(/assets\/parallel\.js$/, "");
         say(button.getAttribute("data-file").replace("{folder}", window.atlasOpenedFolder(root)));

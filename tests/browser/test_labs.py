@@ -162,6 +162,31 @@ def test_key_outputs_stay_on_a_phone_screen_while_editing_any_input(labs, lab_id
     lab.done()
 
 
+@pytest.mark.parametrize("lab_id", LABS)
+def test_a_presets_effect_shows_under_the_tap_on_a_phone(labs, lab_id):
+    """Review 31-w #1: on a phone the outputs stood below all the inputs, 1.4-1.9 screens from the
+    preset that changed them. With the presets at the top of the screen, a tap leaves the outputs
+    and the chart that changed in view, above the pinned summary."""
+    lab = labs.get(lab_id, "en", PHONE)
+    preset = lab.panel.locator("[data-preset]").last
+    preset.evaluate("el => el.closest('.lab-presets').scrollIntoView({block: 'start'})")
+    preset.click()
+    seen = lab.panel.evaluate(
+        """panel => {
+      const summary = panel.querySelector('.lab-summary').getBoundingClientRect();
+      const bottom = Math.min(innerHeight, summary.top > 0 ? summary.top : innerHeight);
+      const first = panel.querySelector('.lab-body .lab-outputs .lab-out');
+      const chart = panel.querySelector('.lab-body .lab-chart');
+      return {bottom, output: first.getBoundingClientRect().bottom,
+              chart: chart ? chart.getBoundingClientRect().top : null};
+    }"""
+    )
+    assert seen["output"] <= seen["bottom"], f"{lab_id}: the first output ends at {seen}, under the fold"
+    if seen["chart"] is not None:
+        assert seen["chart"] <= seen["bottom"], f"{lab_id}: the chart starts under the fold: {seen}"
+    lab.done()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_units_follow_the_number(labs, reader_book, lang):
     strings = reader_book.book.lab_strings

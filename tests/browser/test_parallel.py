@@ -213,6 +213,13 @@ def test_side_by_side_from_a_file_says_why_it_cannot(reader_build, chromium):
         assert f"-d {reader_build[1]} and open http://localhost:8000/" in status.inner_text(), (
             status.inner_text()
         )
+        # review 31-w #6: the choice was kept, and every later page tried the fetch again
+        failed = []
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.goto((reader_build[1] / "en" / "ch1-fleet.html").as_uri(), wait_until="load")
+        page.wait_for_timeout(300)
+        assert [url for url in failed if "/zh/" in url] == [], failed
+        assert page.locator("[data-parallel-toggle]").first.get_attribute("aria-pressed") == "false"
     finally:
         context.close()
 

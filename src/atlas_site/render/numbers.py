@@ -32,6 +32,7 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
                 "id": claim.id,
                 "text": claim.text[lang],
                 "value": claim.values[0],
+                "unit": claim.unit,  # a sort by number orders within one unit (× apart from %)
                 "setting": claim.setting[lang],
                 "label": book.ui(claim.label_key, lang),
                 "sources": _sources(book, claim),
