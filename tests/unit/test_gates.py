@@ -338,6 +338,24 @@ def test_example_and_boundary_names_each_section_missing_either(mini):
     ]
 
 
+def test_example_and_boundary_without_boundary_words_asks_only_for_the_worked_example(mini):
+    """Review 30-z5 #10: the tutorial's mechanism sections write their boundaries in the flow of the
+    text; listed without `boundary`, a section needs its worked example and nothing else."""
+    for lang in ("zh", "en"):
+        publish(mini, lang)
+    edit(
+        mini / "book.yaml",
+        "      - cites_all: nodes\n",
+        "      - cites_all: nodes\n      - example_and_boundary: {sections: [q1]}\n",
+    )
+    assert gate(assemble(mini), "rules of ch14").problems == [], "no boundary words: no boundary asked for"
+    edit(mini / "content/zh/ch14/00-intro.md", "{{ex:kv-per-token}}", "很少")
+    assert [str(p) for p in gate(assemble(mini), "rules of ch14").problems] == [
+        "content/zh/ch14/00-intro.md:13:1: error[rule.example_and_boundary]: zh: section 'q1' has no worked example "
+        "(rule at book.yaml:22:9) (hint: add {{ex:ID.OUTPUT}} from ledger/examples.md)"
+    ]
+
+
 def test_a_labs_shown_number_is_compared_with_its_model_at_the_digits_it_shows():
     """gates/labs.py's comparison: digits, percent, a duration shown in another unit, labels,
     infinity; a number off by more than half its last digit is named with both values."""

@@ -1,6 +1,8 @@
 """Rule kind: every listed question section teaches in full — besides its mechanism, a worked
 example computed by the labs' code ({{ex:…}}) and a paragraph that says where the mechanism stops
-holding, opened by the words book.yaml gives for each language."""
+holding, opened by the words book.yaml gives for each language. Without `boundary` words (a
+tutorial whose boundaries are written in the flow of its text, not under one opening), only the
+worked example is required."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ class ExampleAndBoundary(RuleKind):
     name = "example_and_boundary"
     rule = (
         "Each listed section (with its subsections) holds at least one worked example ({{ex:ID.OUTPUT}}, "
-        "computed by the labs' code) and a boundary paragraph: a paragraph that begins with the words "
-        '`boundary` gives for the page\'s language (e.g. en: "Where this stops holding").'
+        "computed by the labs' code) and, where `boundary` is given, a boundary paragraph: a paragraph "
+        'that begins with the words `boundary` gives for the page\'s language (e.g. en: "Where this stops holding").'
     )
     fix = (
         "Add a worked example from ledger/examples.md to the section, and a paragraph opening with the "
@@ -23,18 +25,21 @@ class ExampleAndBoundary(RuleKind):
 
     class Args(PageArgs):
         sections: tuple[str, ...] = Field(min_length=1)
-        boundary: dict[str, str]  # language -> the words a boundary paragraph begins with
+        boundary: dict[str, str] | None = None  # language -> the words a boundary paragraph begins with
 
     @classmethod
     def describe(cls, args) -> str:
-        return f"{len(args.sections)} sections with a worked example and a boundary"
+        kept = " and a boundary" if args.boundary else ""
+        return f"{len(args.sections)} sections with a worked example{kept}"
 
     def references(self, book):
+        if self.args.boundary is None:
+            return []
         missing = [lang for lang in book.languages if not self.args.boundary.get(lang)]
         return [f"gives no boundary words for {', '.join(missing)}"] if missing else []
 
     def check(self, ctx, lang, pages) -> Check:
-        marker = self.args.boundary[lang]
+        marker = self.args.boundary[lang] if self.args.boundary else None
         problems = []
         for parsed in pages:
             openings = _paragraph_openings(ctx, parsed)
@@ -55,6 +60,8 @@ class ExampleAndBoundary(RuleKind):
                             "add {{ex:ID.OUTPUT}} from ledger/examples.md",
                         )
                     )
+                if marker is None:
+                    continue
                 if not any(parsed.within(s, section_id) and text.startswith(marker) for s, text in openings):
                     problems.append(
                         self.problem(
