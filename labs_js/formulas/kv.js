@@ -65,6 +65,23 @@
   }
 
   /**
+   * Context parallelism's choice of what to send (seed 004 l.201, pass-KV or pass-Q): per layer,
+   * the queries of the tokens being computed (tokens_q × H_q × D_h) against the K and V of the
+   * tokens they attend to (tokens_kv × 2 × H_kv × D_h), both at `bits`. Whichever is smaller is
+   * the cheaper to pass; the real algorithm also has reductions and masks to handle.
+   */
+  function pass_kv_or_q(args) {
+    const bytes = num(args, 'bits') / 8;
+    const head_dim = num(args, 'head_dim');
+    const q = num(args, 'tokens_q') * num(args, 'q_heads') * head_dim * bytes;
+    const kv = lib.model('memory').kv_bytes({
+      layers: 1, tokens: num(args, 'tokens_kv'), kv_heads: num(args, 'kv_heads'), head_dim: head_dim,
+      kv_bits: num(args, 'bits'),
+    }).bytes;
+    return { q_kib: q / 1024, kv_kib: kv / 1024, q_mib: q / MIB, kv_mib: kv / MIB, kv_over_q: kv / q, pass: kv < q ? 'kv' : 'q' };
+  }
+
+  /**
    * Sparse attention that reads only `selected_tokens` of a `context_tokens`
    * history per query (DSA's main attention after its indexer): the share of
    * the history the main attention reads. The indexer that picks them still
@@ -84,5 +101,6 @@
     kv_bytes_ratio: kv_bytes_ratio,
     cache_value: cache_value,
     score_matrix_vs_kv: score_matrix_vs_kv,
+    pass_kv_or_q: pass_kv_or_q,
   };
 });

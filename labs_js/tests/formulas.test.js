@@ -338,3 +338,16 @@ test('sparse read share: 2,048 of 131,072 history tokens is 1.5625 %', () => {
   assert.equal(out.skipped_tokens, 129024);
   assert.equal(kv.sparse_read_share({ context_tokens: 1000, selected_tokens: 2048 }).read_share_pct, 100, 'a short history is read whole');
 });
+
+test('004 l.201: in full prefill a GQA layer\'s KV is half its queries; in decode one query is tiny next to the history', () => {
+  const prefill = kv.pass_kv_or_q({ tokens_q: 8192, tokens_kv: 8192, q_heads: 32, kv_heads: 8, head_dim: 128, bits: 16 });
+  assert.equal(prefill.q_kib, 65536);
+  assert.equal(prefill.kv_kib, 32768);
+  assert.equal(prefill.kv_mib, 32);
+  assert.equal(prefill.pass, 'kv');
+  const decode = kv.pass_kv_or_q({ tokens_q: 1, tokens_kv: 131072, q_heads: 32, kv_heads: 8, head_dim: 128, bits: 16 });
+  assert.equal(decode.q_kib, 8);
+  assert.equal(decode.kv_kib, 524288);
+  assert.equal(decode.kv_over_q, 65536);
+  assert.equal(decode.pass, 'q');
+});
