@@ -892,7 +892,8 @@ def test_the_headers_small_buttons_answer_a_press_just_past_their_edges(site):
 
 def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line(site):
     """Review 31-c item 7: 'Used in' was 130 px wide on a desk (rows 300-500 px tall) and its bullets
-    sat beside the last line of a wrapped link. The fixture's batching claim is used in tut-labs'
+    sat beside the last line of a wrapped link; review 31-w #2: then the caution, at 187 px, made
+    the rows tall. The long texts share the width. The fixture's batching claim is used in tut-labs'
     section with a long title: its link wraps."""
     context, page = _open(site, "en/numbers.html", **DESK)
     seen = page.evaluate(
@@ -902,9 +903,12 @@ def test_the_numbers_table_gives_its_uses_room_and_bullets_sit_on_the_first_line
           const offsets = wrapped.map(li => { const probe = document.createElement('span'); probe.textContent = 'x';
             li.insertBefore(probe, li.firstChild); const base = probe.getBoundingClientRect().bottom, top = li.querySelector('a').getBoundingClientRect().top;
             probe.remove(); return base - top; });
-          return {used: th.getBoundingClientRect().width, offsets, dateLines: Math.max(...dates)}; }"""
+          const caution = [...document.querySelectorAll('.numbers-table:not(.numbers-examples) th')][4];
+          return {used: th.getBoundingClientRect().width, caution: caution.getBoundingClientRect().width,
+                  offsets, dateLines: Math.max(...dates)}; }"""
     )
-    assert seen["used"] >= 300, f"'Used in' is {seen['used']:.0f} px wide"
+    assert seen["used"] >= 260, f"'Used in' is {seen['used']:.0f} px wide"
+    assert seen["caution"] >= 230, f"'Caution' is {seen['caution']:.0f} px wide"
     assert seen["offsets"] and max(seen["offsets"]) < 32, (
         f"a bullet's line is {seen['offsets']} px below the link's top"
     )
