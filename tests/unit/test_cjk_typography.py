@@ -74,3 +74,15 @@ def test_code_math_and_attributes_are_left_as_written():
         '<p title="甲。 乙">甲。<code>a。 b</code> 乙 <span class="math"><math><mi>x</mi></math></span> 丙'
         "<br>。丁</p><pre>戊。 己</pre>"
     )
+
+
+def test_an_emphasis_the_parser_left_open_is_located_in_the_source(mini):
+    """Review 30-z6 #1: '**边界。**上下文' showed its asterisks (CommonMark does not close ** after
+    full-width punctuation when a character follows); the gate names the file, line and column."""
+    edit(mini / PAGE, "## 服务指标 {#q1}\n\n", "## 服务指标 {#q1}\n\n**边界。**上下文越长越要分开测。\n\n")
+    report = _report(assemble(mini))
+    located = [str(p).split(": error")[0] for p in report.problems if p.code == "gate.cjk.emphasis"]
+    line = (mini / PAGE).read_text(encoding="utf-8").split("\n").index("**边界。**上下文越长越要分开测。") + 1
+    assert located == [f"{PAGE}:{line}:1", f"{PAGE}:{line}:6"], located
+    edit(mini / PAGE, "**边界。**上下文", "**边界。** 上下文")
+    assert not [p for p in _report(assemble(mini)).problems if p.code == "gate.cjk.emphasis"]
