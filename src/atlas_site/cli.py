@@ -103,6 +103,12 @@ def make_parser() -> argparse.ArgumentParser:
         metavar="DATE",
         help="judge evidence freshness and translation grace on this day (--release without it: book.yaml's edition date, else today)",
     )
+    check_cmd.add_argument(
+        "--warn-due-by",
+        type=_date,
+        metavar="DATE",
+        help="also list, as warnings, the evidence past due on this day (the verdict stays the judged day's)",
+    )
     check_cmd.set_defaults(run=check.run)
     edition_cmd = commands.add_parser(
         "edition",

@@ -60,6 +60,22 @@ def test_evidence_past_due_fails_a_release_pinned_to_a_day(workshop):
     assert writing.returncode == 0 and "warning[freshness.due]: source r205" in writing.stdout
 
 
+def test_a_release_judged_on_its_day_lists_what_is_due_by_another_as_warnings(workshop):
+    """Issue 34: CI judges the release on its pinned day and shows what is past due today, in one
+    check (it ran a second, whole check for today's warnings): `--warn-due-by` adds them as warnings
+    and never changes the verdict."""
+    both = run_cli("check", "--release", "--as-of", "2027-05-02", "--warn-due-by", "2027-05-03", cwd=workshop)
+    assert both.returncode == 0, both.stdout + both.stderr
+    assert (
+        "pass  evidence freshness: 0 claims, 3 sources, 6 pages dated; 0 past due as of 2027-05-02"
+        in both.stdout
+    )
+    assert "warn  evidence due by 2027-05-03: 1 past due as of 2027-05-03 (warnings only)" in both.stdout
+    assert (
+        "sources/references.yaml:7:3: warning[freshness.due]: source r205 was last verified on 2026-11-02"
+    ) in both.stdout
+
+
 def test_without_a_date_nothing_is_judged_and_the_check_says_so(workshop):
     plain = run_cli("check", cwd=workshop)
     assert plain.returncode == 0

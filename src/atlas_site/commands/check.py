@@ -97,6 +97,10 @@ def run(args) -> int:
     if editions is not None:
         _link_editions(result, {**editions.made, **printed})
     reports = list(result.gate_reports) + reports
+    if args.warn_due_by is not None and result.book is not None:
+        from ..gates.freshness import due_warnings
+
+        reports.append(due_warnings(result.book, args.warn_due_by))
     print("gates:")
     for report in reports:
         print("  " + report.line())
