@@ -242,6 +242,12 @@
 
     /** Replace every output by "—" and say what is wrong, next to the outputs it replaces. */
     function show_invalid(problems, at) {
+      /* The outputs keep their room while refused ("—" and no chart are shorter): on a narrow panel
+         they stand above the inputs, and the field being typed in jumped ~700 px up under the header
+         and back on each empty-valid change (review 31-x #1). Read once, as the refusal begins. */
+      if (!panel.hasAttribute('data-invalid')) {
+        for (const results of panel.querySelectorAll('.lab-results')) results.style.minHeight = results.offsetHeight + 'px';
+      }
       panel.setAttribute('data-invalid', 'true');
       for (const el of outputs) el.textContent = '—';
       for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.clear(box);
@@ -332,6 +338,7 @@
 
     function clear_invalid() {
       panel.removeAttribute('data-invalid');
+      for (const results of panel.querySelectorAll('.lab-results')) results.style.minHeight = '';
       if (error_box) error_box.hidden = true;
     }
 
@@ -401,7 +408,7 @@
       sync_sliders();
       if (button === reset_button) press_the_shown();
       else for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
-      if (preset_status) set_text(preset_status, button.getAttribute('data-preset-note') || '');
+      if (preset_status) { preset_status.style.minHeight = ''; set_text(preset_status, button.getAttribute('data-preset-note') || ''); }
       /* the pinned summary shows the group the preset sets (review 31-l #3: Lab D's hit-boundary
          preset left it on the routing outputs, its answer screens further down) */
       const set = Object.keys(values).map(function (name) { return box_of[name] && box_of[name].closest('.lab-body[data-group]'); })
@@ -430,7 +437,12 @@
           if (preset) { apply_preset(preset); return; }
         }
         for (const b of presets) b.setAttribute('aria-pressed', 'false');
-        if (preset_status) preset_status.textContent = '';
+        /* the note of the preset left keeps its room until the next preset: it stands above the
+           inputs, and clearing it moved the field being typed in (review 31-x #1) */
+        if (preset_status && preset_status.textContent) {
+          preset_status.style.minHeight = preset_status.offsetHeight + 'px';
+          preset_status.textContent = '';
+        }
         update(el);
       });
     }

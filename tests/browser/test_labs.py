@@ -187,6 +187,23 @@ def test_a_presets_effect_shows_under_the_tap_on_a_phone(labs, lab_id):
     lab.done()
 
 
+@pytest.mark.parametrize("lab_id", LABS)
+def test_a_field_being_retyped_on_a_phone_stays_where_it_is(labs, lab_id):
+    """Review 31-x #1: on a phone the outputs stand above the inputs; an empty or refused value took
+    them away (display: none) and the field being typed in jumped ~700 px up under the header, and
+    back once the value was valid. Their room is kept while the value is refused."""
+    lab = labs.get(lab_id, "en", PHONE)
+    field = lab.panel.locator("[data-param]:not([type=range]):not(select)").last
+    field.evaluate("el => el.scrollIntoView({block: 'center'})")
+    top = field.evaluate("el => el.getBoundingClientRect().top")
+    field.fill("")
+    emptied = field.evaluate("el => el.getBoundingClientRect().top")
+    assert lab.panel.get_attribute("data-invalid") is not None, "an empty field is refused"
+    assert abs(emptied - top) < 2, f"{lab_id}: the field moved from {top:.0f} to {emptied:.0f} px"
+    lab.preset(None)
+    lab.done()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_units_follow_the_number(labs, reader_book, lang):
     strings = reader_book.book.lab_strings

@@ -553,7 +553,7 @@ def test_preset_chips_state_their_shared_caveat_once(site, lang):
     context, page = _open(site, f"{lang}/ch1.html#lab-memory-panel", **PHONE)
     page.wait_for_selector("#lab-memory-panel.lab-js")
     rows = page.evaluate(
-        """() => [...document.querySelectorAll('.lab-presets')].map(row => ({
+        """() => [...document.querySelectorAll('.lab-presets-bar')].map(row => ({
           chips: row.querySelectorAll('.lab-preset:not(.lab-reset)').length,
           kinds: [...row.querySelectorAll('.lab-preset .lab-kind')].map(k => k.textContent),
           once: row.querySelectorAll('.lab-presets-label .lab-presets-kind').length}))"""
@@ -1206,6 +1206,9 @@ def test_a_labs_presets_are_one_row_on_a_phone_and_each_can_be_reached(site):
         box = row.bounding_box()
         tallest = max(presets.nth(i).bounding_box()["height"] for i in range(presets.count()))
         assert box["height"] < 2 * tallest, f"the presets take {box['height']:.0f} px, more than one row"
+        # review 31-x #2: the label stood inside the row and left room for a fraction of one chip
+        first = presets.nth(0).bounding_box()
+        assert first["x"] + first["width"] <= box["x"] + box["width"], "the first preset is seen whole"
         last = presets.nth(presets.count() - 1)
         last.focus()
         inside = last.evaluate(

@@ -19,7 +19,7 @@ SCREEN_ONLY = {
     "series",
     "pager",
     "lab-tablist",
-    "lab-presets",
+    "lab-presets-bar",
     "lab-preset-status",
     "lab-chart",
     "lab-live",
