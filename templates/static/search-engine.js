@@ -1091,7 +1091,29 @@
 
     form.addEventListener("atlas-search-dismiss", dismiss);
     document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && (list.firstChild || status.textContent)) dismiss();
+      if (event.key !== "Escape" || !(list.firstChild || status.textContent)) return;
+      /* the reader stays at the box they were using (review 31-x #3: focus fell to the body) */
+      var inside = form.contains(document.activeElement);
+      dismiss();
+      if (inside) input.focus();
+    });
+    /* the keyboard's way into the results: Enter opens the first, the arrows walk the links and the
+       arrow up from the first comes back to the box (review 31-x #3: they did nothing) */
+    function links() { return Array.prototype.slice.call(list.querySelectorAll("a[href]")); }
+    form.addEventListener("submit", function () {
+      var first = links()[0];
+      if (first && document.activeElement === input) first.click();
+    });
+    form.addEventListener("keydown", function (event) {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+      var all = links();
+      if (!all.length) return;
+      var at = all.indexOf(document.activeElement);
+      var next = event.key === "ArrowDown" ? (at < 0 && document.activeElement === input ? 0 : at + 1) : at - 1;
+      if (at < 0 && document.activeElement !== input) return;
+      event.preventDefault();
+      if (next < 0) input.focus();
+      else if (next < all.length) all[next].focus();
     });
     document.addEventListener("click", function (event) {
       if ((list.firstChild || status.textContent) && !form.contains(event.target)) dismiss();

@@ -668,5 +668,20 @@ def test_search_highlights_the_query_in_each_excerpt(site):
         ".search-result",
         "els => els.map(e => [e.querySelector('a').getAttribute('href'), e.querySelectorAll('.search-excerpt mark').length])",
     )
+    # review 31-x #3: the keyboard walks the results and comes back; Esc leaves it at the box;
+    # Enter opens the first result
+    first = page.eval_on_selector("[data-search-results] a[href]", "a => a.href")
+    page.focus("#search-input")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.href") == first, "ArrowDown reaches the first result"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.id") == "search-input", "ArrowUp from the first: the box"
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") == "search-input", "Esc keeps the reader at the box"
+    _searched(page, "KV 缓存")
+    page.focus("#search-input")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.split("#")[0] == first.split("#")[0], (page.url, first)
     context.close()
     assert len(marks) >= 3 and all(count for _, count in marks), f"results without a marked term: {marks}"
