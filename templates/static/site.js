@@ -533,6 +533,9 @@
       var open = !cards.classList.contains("qcards-open");
       set(open);
       try { window.localStorage.setItem("atlas-qcards", open ? "open" : ""); } catch (e) { /* not remembered */ }
+      /* the list grows above the button and took it 2,221 px down a phone's page (review 31-x #5):
+         the reader is shown where the list begins, the button's place no longer on screen */
+      if (open && button.getBoundingClientRect().top > window.innerHeight) cards.scrollIntoView({ block: "start" });
     });
   }
 

@@ -315,4 +315,10 @@ def test_question_cards_show_every_mistake_at_any_width_and_remember_it(browser,
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.reload()
     assert wrong.first.is_visible(), "the choice persists"
+    # review 31-x #5: opened on a desk, one full-width column was 1,680 px tall and a third empty
+    page.set_viewport_size({"width": 1280, "height": 800})
+    columns = page.evaluate(
+        "new Set([...document.querySelectorAll('.qcard')].map(c => Math.round(c.getBoundingClientRect().left))).size"
+    )
+    assert columns == 2, f"the open cards stand in {columns} column(s) on a desk"
     context.close()
