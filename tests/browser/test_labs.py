@@ -489,7 +489,26 @@ def test_a_charts_legend_names_only_what_it_draws(other_labs):
     assert "KV hand-off" not in batch.panel.evaluate(LEGEND)
     batch.set("strategy", "pd")
     assert "KV hand-off" in batch.panel.evaluate(LEGEND)
+    # review 31-x #9: the queue's grey, laid over the panel, stands 3:1 against it in both schemes
+    for scheme in ("light", "dark"):
+        batch.page.emulate_media(color_scheme=scheme)
+        ratio = batch.panel.evaluate(QUEUE_CONTRAST)
+        assert ratio >= 3, f"{scheme}: the queue segment is {ratio:.2f}:1 against the panel"
+    batch.page.emulate_media(color_scheme="light")
     batch.done()
+
+
+# the queue segment's fill at its opacity laid over the panel's background, against that background
+QUEUE_CONTRAST = """panel => {
+  const seg = panel.querySelector('.lab-seg-queue'), style = getComputedStyle(seg);
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const fill = rgb(style.fill), back = rgb(getComputedStyle(panel).backgroundColor), a = Number(style.opacity);
+  const mixed = fill.map((v, i) => a * v + (1 - a) * back[i]);
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const [hi, lo] = [lum(mixed), lum(back)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
