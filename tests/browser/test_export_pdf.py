@@ -303,3 +303,29 @@ def test_the_pdf_is_byte_identical_across_two_exports(book, printed, tmp_path):
         assert (
             PdfReader(tmp_path / "out" / path).trailer["/Root"]["/Lang"] == printed[lang]["edition"].html_lang
         )
+
+
+def test_the_print_document_names_what_reaches_past_its_text_width(chromium, tmp_path):
+    """Review 31-x #4: the English PDF was printed at 94 % (its cover short of the paper's edges):
+    one box wider than the text width and Chromium shrinks every page. export/pdf.py measures the
+    document before printing and refuses it, naming the box (the cover, a page of its own, aside);
+    on paper a citation's 24 px tap target (web.css padding and negative margin) is gone: at a
+    line's end it reached 5-9 px into the margin."""
+    from atlas_site.export.pdf import FIT_WIDE_BLOCKS, TEXT_WIDTH_PX
+    from atlas_site.theme import theme_path
+
+    web = theme_path(tmp_path, "static/web.css").read_text(encoding="utf-8")
+    paper = theme_path(tmp_path, "export/print.css").read_text(encoding="utf-8")
+    context = chromium.new_context(viewport={"width": TEXT_WIDTH_PX, "height": 800})
+    try:
+        page = context.new_page()
+        page.emulate_media(media="print")
+        page.set_content(
+            f"<style>{web}{paper} body {{ margin: 0 }}</style><section class='cover'><svg width='900' height='10'></svg></section>"
+            "<div class='book-chapter'><p>A line <span class='cites'>[<a class='cite' href='#x'>N1</a>]</span></p>"
+            "<div class='wide' style='width: 900px'>a table too wide</div></div>"
+        )
+        assert page.evaluate(FIT_WIDE_BLOCKS) == [f'div.wide "a table too wide" {900 - TEXT_WIDTH_PX} px']
+        assert page.eval_on_selector(".cite", "a => getComputedStyle(a).paddingRight") == "0px"
+    finally:
+        context.close()

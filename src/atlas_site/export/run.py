@@ -77,7 +77,7 @@ def printed_editions(root: Path, result, editions, browser=None) -> dict[str, by
 
 
 def _pdfs(root: Path, editions, env, output, files: dict[str, bytes], browser=None) -> list[Made]:
-    from .pdf import TocMismatch, make_pdf
+    from .pdf import TocMismatch, TooWide, make_pdf
     from .pdf_finish import page_count
 
     made = []
@@ -94,6 +94,17 @@ def _pdfs(root: Path, editions, env, output, files: dict[str, bytes], browser=No
                             "export.pdf-toc",
                             f"{edition.lang}: {mismatch}",
                             "a rule that changes a line's height by its page number (e.g. on .toc-page)",
+                        )
+                    ]
+                ) from None
+            except TooWide as wide:
+                raise AtlasError(
+                    [
+                        Diagnostic(
+                            SourceLocation(shown_name(root, theme_path(root, PRINT_CSS))),
+                            "export.pdf-too-wide",
+                            str(wide),
+                            "let it wrap on paper (overflow-wrap, a fixed table layout) or fit it to the text width",
                         )
                     ]
                 ) from None
