@@ -64,6 +64,10 @@ def test_on_paper_the_last_of_three_panels_keeps_one_columns_width_and_no_text_i
         assert abs(last["centre"] - last["holder"]) < 1, panels  # centred on the figure
         for panel in panels:
             assert panel["smallest"] >= 7 * PT - 0.05, f"text prints at {panel['smallest'] / PT:.1f} pt"
+        # review 31-x #6: a folded disclosure or a download link is not printed
+        assert page.evaluate(
+            "[...document.querySelectorAll('.cite-this, .downloads')].every(e => getComputedStyle(e).display === 'none')"
+        )
         # on screen nothing changed: the same page at this width shows the panels as before
         page.emulate_media(media="screen")
         assert page.evaluate(MEASURE)[2]["smallest"] >= 13
