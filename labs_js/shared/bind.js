@@ -240,14 +240,15 @@
       return text;
     }
 
+    /* A block above the inputs on a narrow panel keeps its height while it empties (the outputs
+       refused, a preset's note gone), and gives it back when it fills again: emptied, it moved the
+       field being typed in ~700 px up under the header and back (review 31-x #1). */
+    function keep_room(el) { el.style.minHeight = el.offsetHeight + 'px'; }
+    function free_room(el) { el.style.minHeight = ''; }
+
     /** Replace every output by "—" and say what is wrong, next to the outputs it replaces. */
     function show_invalid(problems, at) {
-      /* The outputs keep their room while refused ("—" and no chart are shorter): on a narrow panel
-         they stand above the inputs, and the field being typed in jumped ~700 px up under the header
-         and back on each empty-valid change (review 31-x #1). Read once, as the refusal begins. */
-      if (!panel.hasAttribute('data-invalid')) {
-        for (const results of panel.querySelectorAll('.lab-results')) results.style.minHeight = results.offsetHeight + 'px';
-      }
+      if (!panel.hasAttribute('data-invalid')) panel.querySelectorAll('.lab-results').forEach(keep_room);
       panel.setAttribute('data-invalid', 'true');
       for (const el of outputs) el.textContent = '—';
       for (const box of panel.querySelectorAll('[data-lab-chart]')) AtlasLabs.clear(box);
@@ -338,7 +339,7 @@
 
     function clear_invalid() {
       panel.removeAttribute('data-invalid');
-      for (const results of panel.querySelectorAll('.lab-results')) results.style.minHeight = '';
+      panel.querySelectorAll('.lab-results').forEach(free_room);
       if (error_box) error_box.hidden = true;
     }
 
@@ -408,7 +409,7 @@
       sync_sliders();
       if (button === reset_button) press_the_shown();
       else for (const b of presets) b.setAttribute('aria-pressed', b === button ? 'true' : 'false');
-      if (preset_status) { preset_status.style.minHeight = ''; set_text(preset_status, button.getAttribute('data-preset-note') || ''); }
+      if (preset_status) { free_room(preset_status); set_text(preset_status, button.getAttribute('data-preset-note') || ''); }
       /* the pinned summary shows the group the preset sets (review 31-l #3: Lab D's hit-boundary
          preset left it on the routing outputs, its answer screens further down) */
       const set = Object.keys(values).map(function (name) { return box_of[name] && box_of[name].closest('.lab-body[data-group]'); })
@@ -437,10 +438,8 @@
           if (preset) { apply_preset(preset); return; }
         }
         for (const b of presets) b.setAttribute('aria-pressed', 'false');
-        /* the note of the preset left keeps its room until the next preset: it stands above the
-           inputs, and clearing it moved the field being typed in (review 31-x #1) */
         if (preset_status && preset_status.textContent) {
-          preset_status.style.minHeight = preset_status.offsetHeight + 'px';
+          keep_room(preset_status); /* until the next preset */
           preset_status.textContent = '';
         }
         update(el);

@@ -36,6 +36,10 @@ SCREEN_ONLY = {
     # a number's citation to copy from the web page (review 31-m #1: opened on paper, it filled the
     # numbers table's first column, one word a line); the bibliography holds the works
     "cite-number",
+    # a page's folded "Cite this page" and its download links (review 31-x #6: on paper they meant
+    # nothing): the edition is cited by its own metadata
+    "cite-this",
+    "downloads",
 }
 # what a web page prints for itself (its address, the works it cites): the edition has its own
 # page numbers and one bibliography, so these would be said twice

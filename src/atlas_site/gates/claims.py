@@ -281,13 +281,14 @@ def check_claims(ctx: GateContext) -> GateReport:
             for problem in missing
         ]
     bare = []
+    recorded = [claim.model_dump(mode="json") for claim in ctx.book.claims.values()]  # the scan's input
     for parsed in ctx.parsed.values():
         bare += ctx.per_page("bare-numbers", parsed, lambda parsed=parsed: bare_numbers(parsed.page))
         bare += ctx.per_page(
             "bare-claim-values",
             parsed,
             lambda parsed=parsed: claim_values_typed_bare(parsed.page, ctx.book.claims),
-            [claim.model_dump(mode="json") for claim in ctx.book.claims.values()],
+            recorded,
         )
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
