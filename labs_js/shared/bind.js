@@ -91,20 +91,31 @@
     return text.trim();
   }
 
-  /** `text` into `node` (emptied first), each "H_kv" or "C_v(k)" with its subscript as <sub>. */
-  const SCRIPT = /(^|[^A-Za-z0-9_])([A-Za-z])_([A-Za-z0-9]+)(?![A-Za-z0-9_])/g;
-  function set_text(node, text) {
-    AtlasLabs.clear(node);
+  /* A symbol with its subscript, as the labs' strings write it: "H_kv", "C_v(k)", "BW_eff" (a letter,
+     or two or three capitals, before the underscore; a name in code such as "max_num" is none). */
+  const SCRIPT = /(^|[^A-Za-z0-9_])([A-Za-z]|[A-Z]{2,3})_([A-Za-z0-9]+)(?![A-Za-z0-9_])/g;
+  /** `text` as [words, subscript] pieces ("M / BW_eff is" -> ["M / BW", "eff"], [" is", ""]). */
+  function script_pieces(text) {
+    const pieces = [];
     let at = 0;
     let match;
     SCRIPT.lastIndex = 0;
     while ((match = SCRIPT.exec(text))) {
-      const base = match.index + match[1].length + 1;
-      node.appendChild(document.createTextNode(text.slice(at, base)));
-      node.appendChild(document.createElement('sub')).textContent = match[3];
+      const base = match.index + match[1].length + match[2].length;
+      pieces.push([text.slice(at, base), match[3]]);
       at = SCRIPT.lastIndex;
     }
-    if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
+    pieces.push([text.slice(at), '']);
+    return pieces;
+  }
+  /** `text` into `node` (emptied first), each subscript as <sub> (review 31-x #7: a lab's outputs
+      and charts showed "BW_eff" where its form shows BW<sub>eff</sub>). */
+  function set_text(node, text) {
+    AtlasLabs.clear(node);
+    for (const [words, script] of script_pieces(text)) {
+      if (words) node.appendChild(document.createTextNode(words));
+      if (script) node.appendChild(document.createElement('sub')).textContent = script;
+    }
   }
 
   /** Why a number box holds no usable value: null, or {kind, label, min, max}. */
@@ -230,7 +241,7 @@
       const spec = output_spec(el);
       if (spec.unit_group && shared) spec.unit = shared[spec.unit_group];
       const text = AtlasLabs.format.format_output(value, spec);
-      el.textContent = text;
+      set_text(el, text);
       const unit = unit_of(el);
       if (!unit) return text;
       if (spec.duration) unit.textContent = units[AtlasLabs.format.format_duration(value, spec.digits, spec.unit).unit];
@@ -562,6 +573,7 @@
   };
 
   /** Remove every child of a node (used before redrawing a chart). */
+  AtlasLabs.script_pieces = script_pieces;
   AtlasLabs.clear = function (node) {
     while (node.firstChild) node.removeChild(node.firstChild);
   };

@@ -69,7 +69,11 @@
 
   function text(parent, x, y, content, cls) {
     const el = A.svg('text', { x: x, y: y, class: 'lab-chart-text' + (cls ? ' ' + cls : '') }, parent);
-    el.textContent = content;
+    /* a symbol's subscript set lower and smaller, as in the lab's form (shared/bind.js) */
+    for (const [words, script] of A.script_pieces(String(content))) {
+      if (words) el.appendChild(document.createTextNode(words));
+      if (script) A.svg('tspan', { 'baseline-shift': 'sub', 'font-size': '75%' }, el).textContent = script;
+    }
     return el;
   }
 

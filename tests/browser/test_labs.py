@@ -531,3 +531,20 @@ def test_the_preset_applied_is_filled_not_outlined_like_focus(browser, reader_si
     pressed = {fill for state, fill in fills if state == "true"}
     others = {fill for state, fill in fills if state != "true"}
     assert len(pressed) == 1 and not pressed & others, fills
+
+
+def test_a_symbols_subscript_is_set_as_in_the_form_in_outputs_and_charts(browser, reader_site_url):
+    """Review 31-x #7: Lab E's form showed BW<sub>eff</sub> while its bottleneck output read
+    "M / BW_eff is the largest term" and its chart "memory M/BW_eff"."""
+    lab = Lab(browser, reader_site_url, "cost", "en", LAPTOP, "tut-labs")
+    try:
+        lab.set("hbm_tbps", 0.1)  # memory binds: the output names M / BW_eff
+        seen = lab.panel.evaluate(
+            """p => ({out: p.querySelector('[data-output="bottleneck"]:not([data-lab-summary] *)').innerHTML,
+                     chart: [...p.querySelectorAll('.lab-chart text')].map(t => t.innerHTML).filter(h => h.includes('eff'))})"""
+        )
+        assert "BW<sub>eff</sub>" in seen["out"] and "_" not in seen["out"], seen["out"]
+        assert seen["chart"] and all("<tspan" in h and "_eff" not in h for h in seen["chart"]), seen["chart"]
+        lab.done()
+    finally:
+        lab.context.close()

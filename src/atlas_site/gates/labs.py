@@ -38,7 +38,9 @@ _VISIT = """panel => {
     for (const el of mains) {
       const next = el.nextElementSibling;
       const unit = next && next.classList.contains('lab-unit') ? next.textContent : '';
-      outputs[el.dataset.output] = (el.textContent.trim() + ' ' + unit).trim();
+      // a subscript read back as the lab's strings write it (BW<sub>eff</sub> -> BW_eff)
+      const said = [...el.childNodes].map(n => (n.nodeName === 'SUB' ? '_' : '') + n.textContent).join('');
+      outputs[el.dataset.output] = (said.trim() + ' ' + unit).trim();
       if (el.hasAttribute('data-duration')) units[el.dataset.output] = unitKeys[unit] || unit;
     }
     return {note: status ? status.textContent : '', outputs, units,
