@@ -129,7 +129,26 @@
     };
   }
 
+  /**
+   * How many of a GPU's SMs an attention kernel can keep busy (seed 004 l.131, FA2): one thread
+   * block per (sequence, head) gives batch × heads blocks; cutting each head's query sequence into
+   * blocks of `block_rows` rows gives that many times more. The busy share is blocks / SMs, at most
+   * one: a first-order count of parallel work, not a measured occupancy.
+   */
+  function attention_blocks(args) {
+    const per_head = num(args, 'batch') * num(args, 'heads');
+    const split = per_head * Math.ceil(num(args, 'seq_len') / num(args, 'block_rows'));
+    const sms = num(args, 'sms');
+    return {
+      blocks_per_head: per_head,
+      blocks_split: split,
+      busy_share_per_head_pct: 100 * Math.min(1, per_head / sms),
+      busy_share_split_pct: 100 * Math.min(1, split / sms),
+    };
+  }
+
   return {
+    attention_blocks: attention_blocks,
     ridge_point: ridge_point,
     step_time_lower_bound: step_time_lower_bound,
     decode_step_bandwidth: decode_step_bandwidth,

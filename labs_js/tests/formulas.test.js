@@ -351,3 +351,12 @@ test('004 l.201: in full prefill a GQA layer\'s KV is half its queries; in decod
   assert.equal(decode.kv_over_q, 65536);
   assert.equal(decode.pass, 'q');
 });
+
+test('004 l.131: one block per head leaves 68 of 100 SMs idle at batch 1; split along the sequence, all busy', () => {
+  const r = bottleneck.attention_blocks({ batch: 1, heads: 32, seq_len: 8192, block_rows: 128, sms: 100 });
+  assert.equal(r.blocks_per_head, 32);
+  assert.equal(r.blocks_split, 2048);
+  assert.equal(r.busy_share_per_head_pct, 32);
+  assert.equal(r.busy_share_split_pct, 100);
+  assert.equal(bottleneck.attention_blocks({ batch: 8, heads: 32, seq_len: 100, block_rows: 128, sms: 100 }).blocks_split, 256);
+});
