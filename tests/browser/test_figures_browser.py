@@ -97,3 +97,20 @@ def test_the_ink_check_finds_a_grid_line_through_a_label_unless_a_plate_or_halo_
             assert not any("Device kernels" in p for p in figure_ink_problems(page)), how
     finally:
         context.close()
+
+
+def test_a_one_panel_figure_keeps_to_the_text_column_on_a_desk(site):
+    """Review 31-x #10: at 1280 a figure of one column of panels, centred in a frame wider than the
+    text, stood 72 px past the column its caption and paragraphs keep to. The fixture's figure has
+    two panels side by side (they may use the room); stacked, they keep to the column, and the width
+    check names a stacked figure drawn past it."""
+    context, page = _open(site, "en/ch1.html", 1280)
+    try:
+        page.evaluate("() => document.querySelector('figure.figure .fig').classList.add('fig-stacked')")
+        assert not [p for p in figure_width_problems(page) if "past the text column" in p]
+        page.evaluate(
+            "() => { const f = document.querySelector('figure.figure'); f.style.maxWidth = 'none'; f.style.width = '1200px'; }"
+        )
+        assert any("past the text column" in p for p in figure_width_problems(page))
+    finally:
+        context.close()

@@ -420,7 +420,7 @@ def _reports(
         _labs_report(found, with_model),
         GateReport(
             "figure layout",
-            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (the same but the size, ≥ 60 % of the text column, text no larger than the body text, text contrast in the light and dark schemes); {len(figures)} problems",
+            f"{figure_count} figures at 390 px (text ≥ 13 px, inside boxes, no overlap, off the drawing's lines) and at 1280 px (the same but the size, ≥ 60 % of the text column, one column of panels within it, text no larger than the body text, text contrast in the light and dark schemes); {len(figures)} problems",
             figures,
             skipped="" if figure_count else "no page shows a figure",
         ),

@@ -111,17 +111,26 @@ _LAYOUT = r"""
 _WIDTH = r"""
 (share) => {
   const out = [];
-  const column = Math.max(0, ...[...document.querySelectorAll('article.prose > p')].map((p) => p.getBoundingClientRect().width));
+  const paragraphs = [...document.querySelectorAll('article.prose > p')].map((p) => p.getBoundingClientRect());
+  const column = Math.max(0, ...paragraphs.map((r) => r.width));
   if (!column) return out;
+  const edge = Math.max(...paragraphs.map((r) => r.right));
   const panels = (%PANELS%)();
   for (const [holder, svgs] of panels) {
     const rects = svgs.map((s) => s.getBoundingClientRect()).filter((r) => r.width > 0);
     if (!rects.length) continue;
     const width = Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
+    const lang = holder.getAttribute('lang');
+    const name = `fig-${holder.dataset.figure}${lang ? ' (' + lang + ')' : ''}`;
     if (width < share * column - 0.5) {
-      const lang = holder.getAttribute('lang');
-      out.push(`fig-${holder.dataset.figure}${lang ? ' (' + lang + ')' : ''}: drawn ${Math.round(width)} px wide, ` +
+      out.push(`${name}: drawn ${Math.round(width)} px wide, ` +
                `less than ${Math.round(share * 100)}% of the ${Math.round(column)} px text column`);
+    }
+    /* one column of panels has no use for the room beyond the text: centred in it, a panel stood
+       past the column its caption keeps to (review 31-x #10) */
+    const past = Math.max(...rects.map((r) => r.right)) - edge;
+    if (holder.matches('.fig-n1, .fig-stacked') && past > 1) {
+      out.push(`${name}: one column of panels reaches ${Math.round(past)} px past the text column's edge`);
     }
   }
   return out;
