@@ -477,7 +477,10 @@ def test_the_keyboard_never_leaves_a_control_under_the_pinned_summary(site):
             covered.append(stop["name"])
         page.keyboard.press("Tab")
     context.close()
-    assert pinned >= 3, "the summary was pinned while the keyboard went through the lab"
+    # the outputs now stand above each group's inputs, so the summary stands aside for more of the
+    # walk (2 to 9 of its stops pinned in runs so far, by where the window comes to rest): the check
+    # needs it pinned at least once
+    assert pinned >= 1, "the summary was pinned while the keyboard went through the lab"
     assert covered == [], f"controls under the pinned summary: {covered}"
 
 
