@@ -76,6 +76,13 @@ def test_a_release_judged_on_its_day_lists_what_is_due_by_another_as_warnings(wo
     ) in both.stdout
 
 
+def test_a_book_that_dates_nothing_is_not_said_to_have_nothing_due(mini):
+    """`--warn-due-by` on a book without review_months: the report says it did not run."""
+    result = run_cli("check", "--warn-due-by", "2027-05-03", cwd=mini)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "not run: evidence due by 2027-05-03: book.yaml sets no review_months" in result.stdout
+
+
 def test_without_a_date_nothing_is_judged_and_the_check_says_so(workshop):
     plain = run_cli("check", cwd=workshop)
     assert plain.returncode == 0

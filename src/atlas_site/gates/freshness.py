@@ -29,11 +29,12 @@ def _due(reviews, as_of, severity: str) -> list[Diagnostic]:
 def due_warnings(book, day) -> GateReport:
     """What is past due on another day than the one a check judges (`check --warn-due-by`: CI's
     today beside a release's edition date), as warnings: the check's verdict stays its own day's."""
+    name = f"evidence due by {day}"
+    if book.profile.review_months is None:  # nothing is dated: no "0 past due" over nothing
+        return GateReport(name, "", skipped="book.yaml sets no review_months")
     reviews = review_schedule(book)
     problems = _due(reviews, day, "warning")
-    return GateReport(
-        "evidence due by " + str(day), f"{len(problems)} past due as of {day} (warnings only)", problems
-    )
+    return GateReport(name, f"{len(problems)} past due as of {day} (warnings only)", problems)
 
 
 def check_freshness(ctx: GateContext, release: bool) -> GateReport:
