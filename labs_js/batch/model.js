@@ -60,7 +60,7 @@
       : num(args, 'tokens') * num(args, 'kv_kib_per_token') * 1024;
     const gbps = num(args, 'kv_link_gbps');
     if (!(gbps > 0)) throw new RangeError('batch: kv_link_gbps must be > 0');
-    const out = { kv_bytes: bytes, kv_gib: bytes / Math.pow(2, 30), transfer_ms: bytes / (gbps * 1e9) * 1e3 };
+    const out = { kv_bytes: bytes, kv_mib: bytes / Math.pow(2, 20), kv_gib: bytes / Math.pow(2, 30), transfer_ms: bytes / (gbps * 1e9) * 1e3 };
     if (args.interference_saved_ms !== undefined) {
       out.net_gain_ms = num(args, 'interference_saved_ms') - out.transfer_ms;
       out.may_gain = out.net_gain_ms > 0;

@@ -10,17 +10,21 @@ from dataclasses import dataclass, field
 class PageRecord:
     figures: dict = field(default_factory=dict)  # figure id -> {"number": n, "drawn": text}
     labs: dict = field(default_factory=dict)  # lab id -> [statement ids]
+    # [file, line, col] of each {{term:…}} rendered bare while the page had not yet said what the
+    # term stands for (inside brackets or a hyphenated word, where no long name can follow)
+    bare_terms: list = field(default_factory=list)
 
     def merge(self, other: PageRecord) -> None:
         self.figures.update(other.figures)
         self.labs.update(other.labs)
+        self.bare_terms.extend(other.bare_terms)
 
     def dump(self) -> dict:
-        return {"figures": self.figures, "labs": self.labs}
+        return {"figures": self.figures, "labs": self.labs, "bare_terms": self.bare_terms}
 
     @classmethod
     def load(cls, data: dict) -> PageRecord:
-        return cls(dict(data["figures"]), dict(data["labs"]))
+        return cls(dict(data["figures"]), dict(data["labs"]), [list(at) for at in data["bare_terms"]])
 
 
 @dataclass

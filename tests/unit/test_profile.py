@@ -493,3 +493,23 @@ def test_an_alias_beside_an_abbreviation_is_no_expansion_but_the_names_own_words
     assert reports(result)["terms"].problems == []
     edit(page, "Its HR rate is what it saves.", "Its {{term:hit-rate}} rate is what it saves.")
     assert "term-expansion" not in assemble(workshop).output.text("en/caching.html")
+
+
+def test_a_first_term_inside_other_brackets_is_named_and_one_beside_its_long_name_is_not(workshop):
+    """Review 30-z9 #3: "(the {{term:slo|SLO}} control plane)" was a page's only definition of SLO;
+    no long name can follow inside brackets, so the reader met it bare, and the gate, which counted
+    any {{term:…}} as a definition, passed it. Now the gate names that use. "hit rate
+    ({{term:…}})" says it already: no second bracket, no problem."""
+    glossary = workshop / "ledger/glossary.md"
+    edit(glossary, "    en: hit rate\n", "    en: hit rate\n    abbr: HR\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "The {{term:hit-rate}} decides", "(The {{term:hit-rate}} count) decides")
+    result = assemble(workshop)
+    problems = [str(p) for p in reports(result)["terms"].problems]
+    assert len(problems) == 1 and "'HR' is first used on this page inside brackets" in problems[0], problems
+    assert problems[0].startswith("content/en/caching/00-caching.md:"), problems[0]
+    assert "term-expansion" not in result.output.text("en/caching.html")
+    edit(page, "(The {{term:hit-rate}} count) decides", "The hit rate ({{term:hit-rate}}) decides")
+    result = assemble(workshop)
+    assert reports(result)["terms"].problems == []
+    assert "term-expansion" not in result.output.text("en/caching.html"), "the prose said it just before"

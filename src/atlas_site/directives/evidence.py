@@ -280,7 +280,7 @@ EXAMPLE = Directive(
 def _render_term(state, use) -> str:
     term = state.book.terms[use.key]
     shown = use.text or term.abbr or term.names[state.lang]
-    expansion = "" if use.key in state.expanded else _expansion(state, use.key, term, shown)
+    expansion = "" if use.key in state.expanded else _expansion(state, use.key, term, shown, use.at)
     if use.key in state.defined:
         return (
             f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
@@ -297,33 +297,37 @@ def _render_term(state, use) -> str:
 
 
 OPENING_BRACKETS = ("(", "（")
+CLOSING_BRACKETS = (")", "）")
 HYPHENATED = re.compile(r"-\w")
 
 
-def _expansion(state, key: str, term, shown: str) -> str:
+def _expansion(state, key: str, term, shown: str, at: tuple[int, int]) -> str:
     """The long name after the first abbreviation of a term on a page, so that a reader on a phone
     or on paper (where the <dfn>'s title never shows) reads what it stands for: "GEMM (matrix
-    multiplication)". Not when the prose brackets something there already: "矩阵乘（GEMM）", "TTFT
-    (time to first token)" or "BF16 (2 bytes)" say it, or say what the reader needs there; nor when
-    it goes on with the name's own words ("PD disaggregation"). Inside brackets ("(the SLO)") it
-    waits for the next use rather than nest one bracket in another, and inside a hyphenated word
-    ("SLO-driven") rather than split it: "SLO (service-level objective)-driven" (review 30-t D11)."""
+    multiplication)". Not when the prose says it there already: the long name beside it ("tensor
+    parallelism (TP)", "(SP is sequence parallelism)"), a bracket of its own ("TTFT (time to first
+    token)", "BF16 (2 bytes)" says what the reader needs there), or the name's own words after it
+    ("PD disaggregation"). Inside other brackets ("(the SLO control plane)") no long name can follow
+    without nesting one bracket in another, nor inside a hyphenated word ("SLO-driven": review 30-t
+    D11): the renderer leaves it bare and the terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
     if name is None or DEGREE.sub("", shown) != term.abbr:
         state.expanded.add(key)
         return ""
     after, before = state.next_text.lstrip(), state.prev_text.rstrip()
-    if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
-        return ""
-    if HYPHENATED.match(state.next_text):
-        return ""
-    state.expanded.add(key)
     if (
-        after.startswith(OPENING_BRACKETS)
-        or before.endswith(OPENING_BRACKETS)
+        name.casefold() in f"{before} {after}".casefold()
+        or (before.endswith(OPENING_BRACKETS) and after.startswith(CLOSING_BRACKETS))
+        or after.startswith(OPENING_BRACKETS)
         or term.named_by_what_follows(state.lang, after)
     ):
+        state.expanded.add(key)
         return ""
+    inside_brackets = before.count("(") + before.count("（") > before.count(")") + before.count("）")
+    if inside_brackets or HYPHENATED.match(state.next_text):
+        state.record.bare_terms.append(list(at))
+        return ""
+    state.expanded.add(key)
     return f'<span class="term-expansion">{escape(state.ui("term_expansion").format(name=name))}</span>'
 
 

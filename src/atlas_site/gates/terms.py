@@ -31,11 +31,23 @@ AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  
 DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
 
 
-def abbreviations(text: str):
+def abbreviations(text: str, pattern: re.Pattern = ABBREVIATION):
     """(offset, token) of each abbreviation-like token in a run of prose."""
-    for match in ABBREVIATION.finditer(text):
+    for match in pattern.finditer(text):
         if match.group(1) not in DATA_UNITS and not AFTER_NUMBER.search(text[: match.start()]):
             yield match.start(), match.group(1)
+
+
+def with_mixed_case(book) -> re.Pattern:
+    """ABBREVIATION, and the glossary's abbreviations written in mixed case (MoE, LoRA), which the
+    all-caps form does not match (review 30-z9 #14: "sparse MoE routing" reached a part page bare)."""
+    mixed = sorted({t.abbr for t in book.terms.values() if t.abbr and not ABBREVIATION.fullmatch(t.abbr)})
+    if not mixed:
+        return ABBREVIATION
+    words = "|".join(re.escape(abbr) for abbr in sorted(mixed, key=len, reverse=True))
+    return re.compile(
+        ABBREVIATION.pattern.replace(f"({ABBREVIATION_FORM})", f"({ABBREVIATION_FORM}|{words})")
+    )
 
 
 def glossary_tokens(book) -> set[str]:
@@ -61,18 +73,25 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
     common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
     spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr}
     problems, seen_tokens, common_uses = [], 0, 0
+    tokens = with_mixed_case(ctx.book)
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
         reported, met = set(), set()
         headings = _heading_lines(parsed.page)
         chapter = ctx.book.part_of(page_id)
         split = chapter is not None and chapter.split
+        bare = {tuple(at) for at in ctx.manifest.record(lang, page_id).bare_terms}
         for event in ctx.reading_order(parsed):
             page = event.location.path if split else ""  # each part of a split chapter is a page
             if event.use is not None:
-                if event.use.kind == "term":
+                if event.use.kind == "term" and (page, event.use.key) not in met:
                     met.add((page, event.use.key))
+                    at = event.location
+                    if (at.path, at.line, at.col) in bare:
+                        problems.append(
+                            _bare_directive(ctx.book, event.use.key, lang, f"{lang}/{page_id}", at)
+                        )
                 continue
-            for offset, token in abbreviations(event.text):
+            for offset, token in abbreviations(event.text, tokens):
                 seen_tokens += 1
                 where = event.location.moved(col=event.location.col + offset)
                 term = spelt.get(DEGREE.sub("", token))
@@ -144,4 +163,20 @@ def _unexplained(
         f"{page}: '{token}' is first used on this page without what it stands for ({name})",
         severity="warning",
         hint=f"write {{{{term:{term.id}}}}} here (it adds '{name}' after the abbreviation), or spell it out yourself",
+    )
+
+
+def _bare_directive(book, key: str, lang: str, page: str, where) -> Diagnostic:
+    """A first {{term:…}} the renderer could not follow with its long name (it stands inside
+    brackets or a hyphenated word): the reader meets the abbreviation bare, and the plain uses after
+    it too (review 30-z9 #3: "（SLO 控制面）" was zh/tf-cluster's only definition of SLO)."""
+    term = book.terms[key]
+    name = book.spelt_out(term, lang) or term.names[lang]
+    return Diagnostic(
+        where,
+        "gate.terms.unexplained-abbreviation",
+        f"{page}: '{term.abbr}' is first used on this page inside brackets or a hyphenated word, "
+        f"where its long name ({name}) cannot follow",
+        severity="warning",
+        hint="spell it out in the prose here, or define it at an earlier use outside the brackets",
     )

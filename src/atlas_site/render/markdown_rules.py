@@ -17,8 +17,9 @@ from .scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 class Call:
     """A directive as a token carries it, shaped like a parsed Use for the directive's renderer."""
 
-    def __init__(self, kind: str, key: str, text: str | None = None, keys=None):
+    def __init__(self, kind: str, key: str, text: str | None = None, keys=None, at=(0, 1)):
         self.kind, self.key, self.text = kind, key, text
+        self.at = at  # (line in its part's body from 0, column): site.py locates it in the file
         self.keys = tuple(keys) if keys is not None else (tuple(key.split(",")) if key else ())
 
 
@@ -37,7 +38,9 @@ def _directive(self, tokens, idx, options, env):
     state.next_text = following.content if following is not None and following.type == "text" else ""
     preceding = tokens[idx - 1] if idx > 0 else None
     state.prev_text = preceding.content if preceding is not None and preceding.type == "text" else ""
-    html = directive.render(state, Call(meta["kind"], meta["arg"], meta.get("text")))
+    html = directive.render(
+        state, Call(meta["kind"], meta["arg"], meta.get("text"), at=(meta["line"], meta["col"]))
+    )
     state.next_text = state.prev_text = ""
     return html
 

@@ -104,6 +104,9 @@ def _render_parts(
             local.resume(carried)
             local.notices = state.notices
             text = with_lengths(md.renderer.render(tokens_of(part), md.options, {"state": local}))
+            local.record.bare_terms = [
+                [part.path, part.body_line + line, col] for line, col in local.record.bare_terms
+            ]
             return text, local.carry(), local.cites.places, local.record.dump()
 
         key = lambda part=part, uses=uses, carried=carried, notices=notices: digest(
