@@ -165,3 +165,17 @@ def test_the_navigation_marks_the_part_on_every_page_of_it(site):
         assert [m.rsplit("/", 1)[-1] for m in marked] == [part.split("/")[1]], (path, marked)
     glossary = nav.search(site.output.text("en/glossary.html")).group(1)
     assert "aria-current" not in glossary  # a generated page is marked by its address (site.js)
+
+
+def test_the_bibliography_says_only_that_an_address_is_missing_never_how_one_was_found(mini):
+    """Review 31-y #1: 56 entries read "Address: found by searching for the source" or "the work's
+    canonical address": how the book found an address is its own process. A reader is told only
+    that a work has none."""
+    references = mini / "sources/references.yaml"
+    edit(references, "url_status: seed", "url_status: searched")
+    result = assemble(mini)
+    for lang in result.book.languages:
+        html = result.output.text(f"{lang}/bibliography.html")
+        label = result.book.ui("url_status", lang)
+        lines = re.findall(rf"· {re.escape(label)}[:：] ?([^<·]*)", unescape(html))  # an entry's line
+        assert [line.strip() for line in lines] == [result.book.ui("url_status.unresolved", lang)], lines

@@ -58,10 +58,11 @@ def render_bibliography(
                         # as the citation cards: only where the text cannot be checked later (review
                         # 30-l #1: 69 notes on how each paper was read were the book's process)
                         "scope": r.scope[lang] if r.scope_at_every_use and r.scope else None,
-                        # "as recorded when the source was read" says nothing a reader can use
-                        "url_status": (
-                            None if r.url_status == "seed" else book.ui(f"url_status.{r.url_status}", lang)
-                        ),
+                        # how the address was found is the book's process ("found by searching for
+                        # the source": review 31-y #1); a reader needs to know only that there is none
+                        "url_status": book.ui("url_status.unresolved", lang)
+                        if r.url_status == "unresolved"
+                        else None,
                         "url": r.url,
                     }
                     for r in refs
