@@ -425,6 +425,8 @@ def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
     frame). Per kind of edit: (name, p50 ms, p90 ms, patched in place, reloaded)."""
     from playwright.sync_api import sync_playwright
 
+    from atlas_site.gates.browser import chromium_path
+
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         project = copy_project(Path(tmp) / "p")
@@ -432,7 +434,7 @@ def edit_to_paint(runs: int) -> list[tuple[str, float, float, int, int]]:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
-                    executable_path="/usr/bin/chromium",
+                    executable_path=chromium_path(),
                     headless=True,
                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
                 )

@@ -26,9 +26,9 @@ if ! (cd "$ROOT" && node -e 'const want = require("./package.json").dependencies
   (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 if [ "$WANT_TEST" = "--test" ] || [ "$WANT_TEST" = "--browser" ]; then
-  # Debian's Chromium drives the browser gates and prints the PDF edition (Playwright cannot
-  # download browsers here); the PDF sets Chinese in the Noto CJK fonts.
-  [ -x /usr/bin/chromium ] || apt_install chromium fonts-noto-cjk
+  # Debian's Chromium headless shell drives the browser gates and prints the PDF edition
+  # (Playwright cannot download browsers here); the PDF sets Chinese in the Noto CJK fonts.
+  [ -x /usr/bin/chromium-headless-shell ] || apt_install chromium-headless-shell fonts-noto-cjk
   [ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc ] || apt_install fonts-noto-cjk
 fi
 if [ "$WANT_TEST" = "--test" ]; then

@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh" --test
 cd "$ROOT"
-export ATLAS_CHROMIUM="${ATLAS_CHROMIUM:-/usr/bin/chromium}"
+export ATLAS_CHROMIUM="${ATLAS_CHROMIUM:-/usr/bin/chromium-headless-shell}"
 
 # The Atlas's publication gate starts first and runs beside everything after it (the hygiene, the
 # labs' tests, pytest): its page walk waits on Chromium and leaves part of a core idle, which they

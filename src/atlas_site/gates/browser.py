@@ -27,8 +27,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Debian's headless shell first: the same Blink without the full browser's interface layer, whose
+# browser process did a third less work per page (measured over the theme's browser tests: 14.1
+# against 20.4 CPU-seconds on one file, the same 77 passes); Debian's full Chromium where the shell
+# is not installed
+CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+
+
 def chromium_path() -> str:
-    return os.environ.get("ATLAS_CHROMIUM", "/usr/bin/chromium")
+    chosen = os.environ.get("ATLAS_CHROMIUM")
+    if chosen:
+        return chosen
+    return next((path for path in CHROMIUMS if os.access(path, os.X_OK)), CHROMIUMS[-1])
 
 
 # a client that left mid-answer: what a write (or a read) on its socket raises
