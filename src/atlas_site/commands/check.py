@@ -64,18 +64,19 @@ def run(args) -> int:
     # A release publishes the editions too: made and checked before anyone downloads them. They
     # run beside the browser walk (epubcheck in its own Java processes, the PDFs printed and read
     # in a thread with a Chromium of its own): the walk leaves a core idle while it waits on pages.
-    editions = None
+    editions, assembled = None, []  # assembled once for the EPUB and the PDF
     if args.release:
-        from ..gates.editions import start_edition_gates
+        from ..gates.editions import assembled_editions, start_edition_gates
 
-        editions = start_edition_gates(result, root)
+        assembled = assembled_editions(result)
+        editions = start_edition_gates(result, root, assembled)
     browser_reports: list = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as printer:
         printing = None
         if browser_gates is not None and args.release:  # the print edition needs Chromium
             from ..gates.editions import print_gates
 
-            printing = printer.submit(print_gates, result, root)
+            printing = printer.submit(print_gates, result, root, assembled)
         try:
             if browser_gates is not None:
                 assert result.book is not None  # the gates ran, so the book loaded

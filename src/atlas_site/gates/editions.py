@@ -48,7 +48,15 @@ def epubcheck_command() -> list[str] | None:
 
 def edition_gates(result, root: Path) -> list[GateReport]:
     """The EPUB of every language of the book: made, its navigation and pages read, epubcheck run."""
-    return start_edition_gates(result, root).reports()
+    return start_edition_gates(result, root, assembled_editions(result)).reports()
+
+
+def assembled_editions(result) -> list:
+    """Each language's edition (export/assemble.py), assembled once for the EPUB and the PDF, as
+    `export` does: assembling re-parses every page."""
+    from ..export.assemble import assemble_edition
+
+    return [assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages]
 
 
 class EditionGates:
@@ -84,18 +92,16 @@ class EditionGates:
         ]
 
 
-def start_edition_gates(result, root: Path) -> EditionGates:
-    from ..export.assemble import assemble_edition
+def start_edition_gates(result, root: Path, editions: list) -> EditionGates:
     from ..export.downloads import site_path
     from ..export.epub import make_epub
 
-    book, output, env = result.book, result.output, result.env
     problems: list[Diagnostic] = []
     made: dict[str, bytes] = {}
     sections = 0
-    for lang in book.languages:
-        data = make_epub(assemble_edition(book, output, lang, env), env, root)
-        path = site_path(book, lang, "epub")
+    for edition in editions:
+        data = make_epub(edition, result.env, root)
+        path = site_path(result.book, edition.lang, "epub")
         made[path] = data
         found, checked = _navigation_and_pages(path, data)
         problems += found
@@ -183,16 +189,14 @@ def _epubcheck_said(path: str, run, folder: str) -> list[Diagnostic]:
 
 
 # -- the print edition ------------------------------------------------------------------------------
-def print_gates(result, root: Path, browser=None) -> tuple[list[GateReport], dict[str, bytes]]:
-    """The PDF of every language: printed by Chromium (`browser`, or one of its own), its outline,
-    links, fonts and tags read. Returns the report and the PDFs (site path -> bytes; none when
-    they could not be printed)."""
-    from ..export.assemble import assemble_edition
+def print_gates(
+    result, root: Path, editions: list, browser=None
+) -> tuple[list[GateReport], dict[str, bytes]]:
+    """The PDF of every language (`editions`: assembled_editions): printed by Chromium (`browser`,
+    or one of its own), its outline, links, fonts and tags read. Returns the report and the PDFs
+    (site path -> bytes; none when they could not be printed)."""
     from ..export.run import printed_editions
 
-    editions = [
-        assemble_edition(result.book, result.output, lang, result.env) for lang in result.book.languages
-    ]
     try:
         printed = printed_editions(root, result, editions, browser)
     except AtlasError as error:
