@@ -668,16 +668,22 @@
       facts.appendChild(dd);
     }
     row(this.t("year"), "year", node.year);
-    row(this.t("solved"), "solved", this.field(node, "solved").textContent);
-    row(this.t("left"), "left", this.field(node, "left").textContent);
+    row(this.t("solved"), "solved", this.copyOf(node, "solved"));
+    row(this.t("left"), "left", this.copyOf(node, "left"));
     row(this.t("after"), "after", node.after.length ? this.jumpList(node.after) : this.t("none"));
     if (node.later.length) row(this.t("later"), "later", this.jumpList(node.later));
-    var cites = this.field(node, "cites").cloneNode(true);
-    Array.prototype.forEach.call(cites.querySelectorAll("[id]"), function (x) { x.removeAttribute("id"); });
-    var holder = document.createDocumentFragment();
-    while (cites.firstChild) holder.appendChild(cites.firstChild);
-    row(this.t("cites"), "cites", holder);
+    row(this.t("cites"), "cites", this.copyOf(node, "cites"));
     panel.appendChild(facts);
+  };
+
+  /* A field of the node's list entry, copied for the panel with its links (the citations, the
+     glossary terms of its text, whose cards cards.js shows) and without its ids. */
+  DevMap.prototype.copyOf = function (node, name) {
+    var copy = this.field(node, name).cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll("[id]"), function (x) { x.removeAttribute("id"); });
+    var holder = document.createDocumentFragment();
+    while (copy.firstChild) holder.appendChild(copy.firstChild);
+    return holder;
   };
 
   /* ---------- views ---------- */

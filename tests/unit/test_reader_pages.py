@@ -179,3 +179,14 @@ def test_the_bibliography_says_only_that_an_address_is_missing_never_how_one_was
         label = result.book.ui("url_status", lang)
         lines = re.findall(rf"· {re.escape(label)}[:：] ?([^<·]*)", unescape(html))  # an entry's line
         assert [line.strip() for line in lines] == [result.book.ui("url_status.unresolved", lang)], lines
+
+
+def test_the_maps_nodes_link_their_abbreviations_to_the_glossary(site):
+    """Review 30-z9 #3: a node of the development map is read on its own, so its text spells out no
+    abbreviation; each glossary abbreviation in it links to the entry, whose card explains it."""
+    for lang in site.book.languages:
+        html = site.output.text(f"{lang}/tut-map.html")
+        entry = re.search(r'<li class="devmap-item" id="map-step-budget".*?</li>', html, re.S).group(0)
+        left = re.search(r'<dd data-field="left">(.*?)</dd>', entry, re.S).group(1)
+        assert '<a class="term" href="glossary.html#term-slo" data-term="slo">SLO</a>' in left, left
+        assert "KV" not in left or 'data-term="kv"' in left

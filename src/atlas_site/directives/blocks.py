@@ -12,6 +12,8 @@ from ..cache import digest
 from ..diagnostics import AtlasError, closest
 from ..figures.check import drawing_problems
 from ..model import number_order
+from ..model.abbreviations import abbreviations, with_mixed_case
+from ..model.profile import DEGREE
 from ..render.assets import lab_scripts_for
 from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
@@ -274,8 +276,8 @@ def _render_dev_map(state, use) -> str:
             "route": n.route,
             "year": n.year,
             "title": n.title[lang],
-            "solved": n.solved[lang],
-            "left": n.left[lang],
+            "solved": _terms_linked(book, n.solved[lang]),
+            "left": _terms_linked(book, n.left[lang]),
             "cites": Markup(state.cite(list(n.cites))),
             "after": [{"id": a, "title": titles.get(a, a)} for a in n.after],
         }
@@ -285,6 +287,24 @@ def _render_dev_map(state, use) -> str:
     return state.env.get_template("devmap.html.j2").render(
         lang=lang, t=state.ui, routes=routes, nodes=nodes, years=years, script="../assets/devmap.js"
     )
+
+
+def _terms_linked(book, text: str) -> Markup:
+    """A node's text with each glossary abbreviation linked to its entry, its card shown on hover
+    or tap (cards.js): a node is read on its own, in any order, so none is spelt out at a first
+    use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes)."""
+    spelt = {term.abbr: term.id for term in book.terms.values() if term.abbr}
+    pieces, at = [], 0
+    for offset, token in abbreviations(text, with_mixed_case(book.terms.values())):
+        key = spelt.get(DEGREE.sub("", token))
+        if key is None:
+            continue
+        pieces += [
+            escape(text[at:offset]),
+            f'<a class="term" href="glossary.html#term-{escape(key)}" data-term="{escape(key)}">{escape(token)}</a>',
+        ]
+        at = offset + len(token)
+    return Markup("".join(pieces) + escape(text[at:]))
 
 
 DEV_MAP = Directive(

@@ -1,0 +1,39 @@
+"""Abbreviations as the prose writes them: the tokens the terms gate counts (gates/terms.py) and
+the map links to the glossary (directives/blocks.py dev-map), found by one pattern."""
+
+from __future__ import annotations
+
+import re
+
+from .profile import ABBREVIATION_FORM
+
+# ASCII neighbours only: in Chinese prose a CJK character may touch the token ("用MXFP4"); an English
+# plural is the abbreviation's ("SLOs", "GPUs": review 30-u #11, three "SLOs" before SLO was spelt out)
+# A count joined by a hyphen is no name, though: "2-CTA" is the token CTA (review 30-z5 #12: the
+# hyphen hid it), "GPT-3-XL" stays part of a name.
+_COUNT_BEFORE = r"(?<=(?<![A-Za-z0-9\-])\d-)|(?<=(?<![A-Za-z0-9\-])\d\d-)"
+ABBREVIATION = re.compile(
+    rf"(?:{_COUNT_BEFORE}|(?<![A-Za-z0-9_\-./]))({ABBREVIATION_FORM})s?(?![A-Za-z0-9_\-])"
+)
+AFTER_NUMBER = re.compile(r"(?:\d|[几数两十百千万])[\s\u00a0\u202f]*$")  # 20 GB, 几 GB
+# units of data, decimal (GiB and the other binary units are not all-caps): a unit wherever it stands
+DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
+
+
+def abbreviations(text: str, pattern: re.Pattern = ABBREVIATION):
+    """(offset, token) of each abbreviation-like token in a run of prose."""
+    for match in pattern.finditer(text):
+        if match.group(1) not in DATA_UNITS and not AFTER_NUMBER.search(text[: match.start()]):
+            yield match.start(), match.group(1)
+
+
+def with_mixed_case(terms) -> re.Pattern:
+    """ABBREVIATION, and the glossary's abbreviations written in mixed case (MoE, LoRA), which the
+    all-caps form does not match (review 30-z9 #14: "sparse MoE routing" reached a part page bare)."""
+    mixed = {t.abbr for t in terms if t.abbr and not ABBREVIATION.fullmatch(t.abbr)}
+    if not mixed:
+        return ABBREVIATION
+    words = "|".join(re.escape(abbr) for abbr in sorted(mixed, key=len, reverse=True))
+    return re.compile(
+        ABBREVIATION.pattern.replace(f"({ABBREVIATION_FORM})", f"({ABBREVIATION_FORM}|{words})")
+    )
