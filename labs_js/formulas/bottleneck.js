@@ -147,7 +147,26 @@
     };
   }
 
+  /**
+   * A step whose weights are read on two devices at once (seed 004 l.217-219, PowerInfer): of the
+   * `active_gb` of weights one token activates, `hot_share` sits in hot neurons on the GPU and the
+   * rest in cold ones on the CPU; each side reads its part at its own bandwidth and the step waits
+   * for the slower one (the merge is not counted). A first-order bound, not a measurement.
+   */
+  function neuron_split(args) {
+    const active = num(args, 'active_gb');
+    const hot = num(args, 'hot_share');
+    if (!(hot >= 0 && hot <= 1)) throw new RangeError('bottleneck: hot_share must be within [0, 1]');
+    const gpu_ms = active * hot / num(args, 'gpu_gbps') * 1e3;
+    const cpu_ms = active * (1 - hot) / num(args, 'cpu_gbps') * 1e3;
+    return {
+      hot_pct: 100 * hot, cold_pct: 100 * (1 - hot),
+      gpu_ms: gpu_ms, cpu_ms: cpu_ms, step_ms: Math.max(gpu_ms, cpu_ms), cpu_bound: cpu_ms > gpu_ms,
+    };
+  }
+
   return {
+    neuron_split: neuron_split,
     attention_blocks: attention_blocks,
     ridge_point: ridge_point,
     step_time_lower_bound: step_time_lower_bound,

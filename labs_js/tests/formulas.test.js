@@ -360,3 +360,14 @@ test('004 l.131: one block per head leaves 68 of 100 SMs idle at batch 1; split 
   assert.equal(r.busy_share_split_pct, 100);
   assert.equal(bottleneck.attention_blocks({ batch: 8, heads: 32, seq_len: 100, block_rows: 128, sms: 100 }).blocks_split, 256);
 });
+
+test('004 l.217-219: cold neurons on the CPU set the step unless the hot spot is concentrated enough', () => {
+  const spread = bottleneck.neuron_split({ active_gb: 1, hot_share: 0.8, gpu_gbps: 1000, cpu_gbps: 50 });
+  assert.ok(Math.abs(spread.gpu_ms - 0.8) < 1e-9 && Math.abs(spread.cpu_ms - 4) < 1e-9);
+  assert.equal(spread.step_ms, spread.cpu_ms);
+  assert.equal(spread.cpu_bound, true);
+  const hot = bottleneck.neuron_split({ active_gb: 1, hot_share: 0.98, gpu_gbps: 1000, cpu_gbps: 50 });
+  assert.ok(Math.abs(hot.step_ms - 0.98) < 1e-9 && Math.abs(hot.cpu_ms - 0.4) < 1e-9);
+  assert.equal(hot.cpu_bound, false);
+  assert.throws(() => bottleneck.neuron_split({ active_gb: 1, hot_share: 1.5, gpu_gbps: 1000, cpu_gbps: 50 }), RangeError);
+});
