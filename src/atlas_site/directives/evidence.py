@@ -323,7 +323,7 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int]) -> str:
     ):
         state.expanded.add(key)
         return ""
-    inside_brackets = before.count("(") + before.count("（") > before.count(")") + before.count("）")
+    inside_brackets = sum(map(before.count, OPENING_BRACKETS)) > sum(map(before.count, CLOSING_BRACKETS))
     if inside_brackets or HYPHENATED.match(state.next_text):
         state.record.bare_terms.append(list(at))
         return ""

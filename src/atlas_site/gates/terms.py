@@ -7,7 +7,12 @@ GB"), a token joined by a hyphen or letters to a longer name (GPT-3, OPT-175B, v
 in the title of a work the book cites (GPTQ, KIVI): those are names, which the citation beside them
 resolves, rather than abbreviations. Counted but accepted: the tokens book.yaml lists as
 `glossary: common` (everyday abbreviations such as PDF or URL, vendor and product names such as
-AMD), which a reader knows without a definition; the pass line says how many."""
+AMD), which a reader knows without a definition; the pass line says how many.
+
+A glossary abbreviation's first use on a page says what it stands for: {{term:…}} adds the long
+name, or the prose writes it; the glossary's mixed-case abbreviations (MoE, LoRA) are counted too.
+A first {{term:…}} that the renderer had to leave bare (inside other brackets, inside a hyphenated
+word: the manifest's bare_terms) is named at its place."""
 
 from __future__ import annotations
 
