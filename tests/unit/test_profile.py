@@ -513,3 +513,34 @@ def test_a_first_term_inside_other_brackets_is_named_and_one_beside_its_long_nam
     result = assemble(workshop)
     assert reports(result)["terms"].problems == []
     assert "term-expansion" not in result.output.text("en/caching.html"), "the prose said it just before"
+
+
+def test_a_term_whose_name_holds_its_abbreviation_is_glossed_at_its_first_use(workshop):
+    """Reviews 30-z8..z11: MLA, KDA, CSA … have no long name (the name holds the abbreviation), so
+    nothing was said about them where a page first used them. A term's `gloss` is written there as a
+    long name would be, and the terms gate asks for it at a plain first use."""
+    glossary = workshop / "ledger/glossary.md"
+    edit(
+        glossary,
+        "    en: hit rate\n    de: Trefferquote\n",
+        "    en: HR rate\n    de: HR-Quote\n    abbr: HR\n",
+    )
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "The {{term:hit-rate}} decides", "The {{term:hit-rate|HR}} decides")
+    html = assemble(workshop).output.text("en/caching.html")
+    assert "term-expansion" not in html, "no gloss, no long name: nothing to add"
+    edit(
+        glossary,
+        "    abbr: HR\n",
+        '    abbr: HR\n    gloss: {en: "the share of lookups answered", de: "der Anteil beantworteter Anfragen"}\n',
+    )
+    result = assemble(workshop)
+    assert '>HR</dfn><span class="term-expansion"> (the share of lookups answered)</span> decides' in (
+        result.output.text("en/caching.html")
+    )
+    assert reports(result)["terms"].problems == []
+    edit(page, "The {{term:hit-rate|HR}} decides", "The HR decides")
+    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    assert (
+        len(problems) == 1 and "'HR' is first used on this page without what it stands for" in problems[0]
+    ), problems

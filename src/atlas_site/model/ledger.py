@@ -286,6 +286,10 @@ class Term(Frozen):
     # What readers type when they mean the term without naming it ("separate GPUs" for
     # disaggregation): the search box leads them to it; the glossary never shows these.
     search_phrases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    # What a term whose name holds its abbreviation (MLA, CSA, NVFP4) is, in a few words: written
+    # after its first use on a page as a long name would be (reviews 30-z8..z11: MLA, KDA, CSA, HCA
+    # and MXFP4 reached readers with nothing said about them where they first appeared)
+    gloss: dict[str, str] = Field(default_factory=dict)
 
     def named_by_what_follows(self, lang: str, after: str) -> bool:
         """Whether the words after the abbreviation end its name ("PD disaggregation", "PD 分离" for
@@ -297,11 +301,13 @@ class Term(Frozen):
 
     def expansion(self, lang: str) -> str | None:
         """The words an abbreviation stands for in `lang`, written after its first use on a page
-        ("GEMM (matrix multiplication)"); None when the term has no abbreviation or its name
-        already holds it ("on-chip SRAM" says no more than SRAM)."""
+        ("GEMM (matrix multiplication)"); for a name that already holds the abbreviation ("on-chip
+        SRAM" says no more than SRAM), its gloss, if it has one; None without an abbreviation."""
         name = self.names.get(lang)
-        if not self.abbr or not name or self.abbr.casefold() in name.casefold():
+        if not self.abbr or not name:
             return None
+        if self.abbr.casefold() in name.casefold():
+            return self.gloss.get(lang)
         return name
 
     @model_validator(mode="before")
