@@ -31,7 +31,7 @@ from .render.dependencies import Dependencies
 from .render.markdown_rules import install_rules
 from .render.site import render_site
 from .render.templates import TEMPLATE_ERRORS, MemoEnvironment, make_environment, template_problem
-from .resolve.example_labs import unplaced
+from .resolve.example_labs import LAB_PAGES_KEY, lab_pages, unplaced
 from .resolve.examples import compute_examples
 from .resolve.pages import PART_TOKENS, parse_pages, part_tokens
 from .resolve.references import check_references
@@ -134,6 +134,7 @@ def _parse(run: Run) -> bool:
 def _resolve(run: Run) -> bool:
     book = _need(run.book)
     run.computed, example_problems = compute_examples(book, run.root, run.cache_of("resolve"))
+    run.computed[LAB_PAGES_KEY] = {lang: lab_pages(book, run.parsed, lang) for lang in book.languages}
     references, suppressed = check_references(book, run.parsed, run.computed)
     run.suppressed += suppressed
     translations = run.translations = track(book, run.parsed, read_lock(run.root, run.cache))

@@ -533,3 +533,29 @@ def test_serving_stack_layer_boxes_are_one_size_with_their_words_centred(project
     # the room above the first baseline less the room below the last: the same in every box, one
     # line of gist or two, as words centred in their box give (top-aligned, it grew with the box)
     assert max(spare) - min(spare) < 0.5, spare
+
+
+def test_a_chart_drawn_from_a_lab_links_to_the_lab_where_a_page_places_it():
+    """Reviews 30-z9 #11, 30-z11 #6: a figure drawn from a lab's defaults stated none of them; its
+    caption now links to the lab, where every setting shows. None when no page places the lab."""
+    from types import SimpleNamespace
+
+    from atlas_site.directives.blocks import _lab_links
+    from atlas_site.resolve.example_labs import LAB_PAGES_KEY
+
+    book = SimpleNamespace(labs={"batch": SimpleNamespace(title={"en": "Lab B <batch>"})})
+    raw = {"series": {"load": {"fn": "batch.simulate", "lab": "batch"}, "other": {"fn": "cost.step"}}}
+
+    def state(placed):
+        return SimpleNamespace(
+            book=book,
+            lang="en",
+            computed={LAB_PAGES_KEY: {"en": placed}},
+            ui=lambda key: {"figure_lab": "Change its settings in {lab}"}[key],
+        )
+
+    assert _lab_links(state({"batch": "ch14"}), raw) == (
+        ' <a class="fig-lab" href="ch14.html#lab-batch-panel">Change its settings in Lab B &lt;batch&gt;</a>'
+    )
+    assert _lab_links(state({}), raw) == "", "a lab no page of the language places gets no link"
+    assert _lab_links(state({"batch": "ch14"}), {"series": {}}) == ""

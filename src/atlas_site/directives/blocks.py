@@ -17,6 +17,7 @@ from ..model.profile import DEGREE
 from ..render.assets import lab_scripts_for
 from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
+from ..resolve.example_labs import LAB_PAGES_KEY, panel_id
 from ..theme import theme_folders
 from .base import Directive, require
 
@@ -58,13 +59,28 @@ def _render_figure(state, use) -> str:
         f'<span class="fig-sources">{escape(state.ui("figure_sources"))} {state.cite(list(spec.sources))}</span>'
         if spec.sources
         else ""
-    )
+    ) + _lab_links(state, raw)
     return (
         f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
         f'<div class="figure-box">{svg}</div>\n'
         f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {number}</span>'
         f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
         "</figure>\n"
+    )
+
+
+def _lab_links(state, raw: dict) -> str:
+    """A chart drawn from a lab's function links to that lab, where a reader sees every setting the
+    curves assume and can change them (reviews 30-z9 #11, 30-z11 #6: Figure 3's arrival model and
+    capacities were stated nowhere on its page)."""
+    placed = state.computed.get(LAB_PAGES_KEY, {}).get(state.lang, {})
+    labs = sorted(
+        {series["lab"] for series in (raw.get("series") or {}).values() if series.get("lab") in placed}
+    )
+    return "".join(
+        f' <a class="fig-lab" href="{escape(placed[lab])}.html#{panel_id(lab)}">'
+        f"{escape(state.ui('figure_lab').format(lab=state.book.labs[lab].title[state.lang]))}</a>"
+        for lab in labs
     )
 
 

@@ -36,6 +36,7 @@ SCREEN_ONLY = {
     # a number's citation to copy from the web page (review 31-m #1: opened on paper, it filled the
     # numbers table's first column, one word a line); the bibliography holds the works
     "cite-number",
+    "fig-lab",  # a figure's link to its lab: a page of the web edition, which paper cannot open
     # a page's folded "Cite this page" and its download links (review 31-x #6: on paper they meant
     # nothing): the edition is cited by its own metadata
     "cite-this",

@@ -9,6 +9,7 @@ from ..cache import digest
 from ..directives import REGISTRY
 from ..model import Book, number_order
 from ..model.sources import registry_kind
+from ..resolve.example_labs import LAB_PAGES_KEY
 from ..resolve.pages import ParsedPage
 
 
@@ -87,7 +88,8 @@ class Dependencies:
                 [[self.example(k), _dump(self.book.claims.get(k))] for k in shown],
                 _dump(self.book.profile.figure_kinds.get(spec.kind)) if spec else None,
                 self.computed.get(f"figure:{figure_id}"),
-            ]  # its charts' computed series
+                self.computed.get(LAB_PAGES_KEY),
+            ]  # its charts' computed series, and where the labs they come from are placed
 
         return self._once("figure", figure_id, value)
 

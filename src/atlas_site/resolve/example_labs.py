@@ -122,6 +122,9 @@ def state_fragment(example: Example) -> str:
     return f"{panel_id(example.lab_id or '')}?{pairs}"
 
 
+LAB_PAGES_KEY = "lab-pages"  # in the resolve stage's computed values: lang -> lab id -> page id
+
+
 def lab_pages(book: Book, parsed: dict, lang: str) -> dict[str, str]:
     """lab id -> the first page of `lang`, in reading order, that places it."""
     found: dict[str, str] = {}
