@@ -544,3 +544,24 @@ def test_a_term_whose_name_holds_its_abbreviation_is_glossed_at_its_first_use(wo
     assert (
         len(problems) == 1 and "'HR' is first used on this page without what it stands for" in problems[0]
     ), problems
+
+
+def test_an_abbreviation_ending_in_digits_is_its_own_term_not_a_degree(workshop):
+    """FP8, INT4, BF16, FA3 … end in digits, which the degree rule (TP4 is TP at degree 4) stripped:
+    the renderer never wrote their long name and the gate looked up "FP" and let every first use pass
+    (32 bare first uses came to light when it stopped)."""
+    edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: HR2\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    result = assemble(workshop)
+    assert '>HR2</dfn><span class="term-expansion"> (hit rate)</span>' in result.output.text(
+        "en/caching.html"
+    )
+    edit(
+        page,
+        "A cache keeps answers close to where they are asked for.",
+        "A cache keeps answers close to where they are asked for; its HR2 is what it saves.",
+    )
+    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    assert (
+        len(problems) == 1 and "'HR2' is first used on this page without what it stands for" in problems[0]
+    ), problems

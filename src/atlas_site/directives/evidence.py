@@ -311,7 +311,7 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int]) -> str:
     without nesting one bracket in another, nor inside a hyphenated word ("SLO-driven": review 30-t
     D11): the renderer leaves it bare and the terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
-    if name is None or DEGREE.sub("", shown) != term.abbr:
+    if name is None or term.abbr not in (shown, DEGREE.sub("", shown)):  # FP8 itself; TP4 as TP
         state.expanded.add(key)
         return ""
     after, before = state.next_text.lstrip(), state.prev_text.rstrip()

@@ -67,7 +67,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
             for offset, token in abbreviations(event.text, tokens):
                 seen_tokens += 1
                 where = event.location.moved(col=event.location.col + offset)
-                term = spelt.get(DEGREE.sub("", token))
+                term = spelt.get(token) or spelt.get(DEGREE.sub("", token))  # FP8 itself; TP4 as TP
                 if term is not None:
                     names_a_target = event.linked or (event.location.path, event.location.line) in headings
                     if (page, term.id) not in met and not names_a_target:
