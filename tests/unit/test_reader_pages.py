@@ -190,3 +190,22 @@ def test_the_maps_nodes_link_their_abbreviations_to_the_glossary(site):
         left = re.search(r'<dd data-field="left">(.*?)</dd>', entry, re.S).group(1)
         assert '<a class="term" href="glossary.html#term-slo" data-term="slo">SLO</a>' in left, left
         assert "KV" not in left or 'data-term="kv"' in left
+
+
+def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
+    """The map read "FP8" as "FP" at degree 8, as the terms gate did, and linked none of the formats;
+    both now read a token through one helper (model/abbreviations.py term_named)."""
+    from types import SimpleNamespace
+
+    from atlas_site.directives.blocks import _terms_linked
+
+    terms = {
+        key: SimpleNamespace(id=key, abbr=abbr)
+        for key, abbr in (("fp8", "FP8"), ("tensor-parallel", "TP"), ("mixture", "MoE"))
+    }
+    html = str(_terms_linked(SimpleNamespace(terms=terms), "FP8 weights, TP4 and MoE <b>"))
+    assert html == (
+        '<a class="term" href="glossary.html#term-fp8" data-term="fp8">FP8</a> weights, '
+        '<a class="term" href="glossary.html#term-tensor-parallel" data-term="tensor-parallel">TP4</a> and '
+        '<a class="term" href="glossary.html#term-mixture" data-term="mixture">MoE</a> &lt;b&gt;'
+    ), html

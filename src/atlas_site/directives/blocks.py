@@ -12,8 +12,7 @@ from ..cache import digest
 from ..diagnostics import AtlasError, closest
 from ..figures.check import drawing_problems
 from ..model import number_order
-from ..model.abbreviations import abbreviations, with_mixed_case
-from ..model.profile import DEGREE
+from ..model.abbreviations import abbreviations, by_abbreviation, term_named, with_mixed_case
 from ..render.assets import lab_scripts_for
 from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
@@ -309,12 +308,13 @@ def _terms_linked(book, text: str) -> Markup:
     """A node's text with each glossary abbreviation linked to its entry, its card shown on hover
     or tap (cards.js): a node is read on its own, in any order, so none is spelt out at a first
     use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes)."""
-    spelt = {term.abbr: term.id for term in book.terms.values() if term.abbr}
+    spelt = by_abbreviation(book.terms.values())
     pieces, at = [], 0
     for offset, token in abbreviations(text, with_mixed_case(book.terms.values())):
-        key = spelt.get(DEGREE.sub("", token))
-        if key is None:
+        term = term_named(token, spelt)
+        if term is None:
             continue
+        key = term.id
         pieces += [
             escape(text[at:offset]),
             f'<a class="term" href="glossary.html#term-{escape(key)}" data-term="{escape(key)}">{escape(token)}</a>',

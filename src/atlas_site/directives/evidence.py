@@ -7,7 +7,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
-from ..model.profile import DEGREE
+from ..model.abbreviations import read_as
 from ..render.dated import dated
 from ..render.evidence_blocks import long_unit
 from ..render.state import source_label
@@ -311,7 +311,7 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int]) -> str:
     without nesting one bracket in another, nor inside a hyphenated word ("SLO-driven": review 30-t
     D11): the renderer leaves it bare and the terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
-    if name is None or term.abbr not in (shown, DEGREE.sub("", shown)):  # FP8 itself; TP4 as TP
+    if name is None or term.abbr not in read_as(shown):
         state.expanded.add(key)
         return ""
     after, before = state.next_text.lstrip(), state.prev_text.rstrip()

@@ -17,8 +17,14 @@ word: the manifest's bare_terms) is named at its place."""
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
-from ..model.abbreviations import ABBREVIATION, abbreviations, with_mixed_case
-from ..model.profile import DEGREE
+from ..model.abbreviations import (
+    ABBREVIATION,
+    abbreviations,
+    by_abbreviation,
+    read_as,
+    term_named,
+    with_mixed_case,
+)
 from .context import GateContext
 from .report import GateReport
 
@@ -44,7 +50,7 @@ def cited_names(book) -> set[str]:
 def check_abbreviations(ctx: GateContext) -> GateReport:
     known = glossary_tokens(ctx.book) | cited_names(ctx.book)
     common = set(ctx.book.profile.glossary.common)  # after `known`: a token the glossary defines is its term
-    spelt = {term.abbr: term for term in ctx.book.terms.values() if term.abbr}
+    spelt = by_abbreviation(ctx.book.terms.values())
     problems, seen_tokens, common_uses = [], 0, 0
     tokens = with_mixed_case(ctx.book.terms.values())
     for (lang, page_id), parsed in sorted(ctx.parsed.items()):
@@ -67,7 +73,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
             for offset, token in abbreviations(event.text, tokens):
                 seen_tokens += 1
                 where = event.location.moved(col=event.location.col + offset)
-                term = spelt.get(token) or spelt.get(DEGREE.sub("", token))  # FP8 itself; TP4 as TP
+                term = term_named(token, spelt)
                 if term is not None:
                     names_a_target = event.linked or (event.location.path, event.location.line) in headings
                     if (page, term.id) not in met and not names_a_target:
@@ -79,7 +85,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         if problem is not None:
                             problems.append(problem)
                     continue
-                if token in known or DEGREE.sub("", token) in known:
+                if any(form in known for form in read_as(token)):
                     continue
                 if token in common:
                     common_uses += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .profile import ABBREVIATION_FORM
+from .profile import ABBREVIATION_FORM, DEGREE
 
 # ASCII neighbours only: in Chinese prose a CJK character may touch the token ("用MXFP4"); an English
 # plural is the abbreviation's ("SLOs", "GPUs": review 30-u #11, three "SLOs" before SLO was spelt out)
@@ -37,3 +37,20 @@ def with_mixed_case(terms) -> re.Pattern:
     return re.compile(
         ABBREVIATION.pattern.replace(f"({ABBREVIATION_FORM})", f"({ABBREVIATION_FORM}|{words})")
     )
+
+
+def read_as(token: str) -> tuple[str, str]:
+    """The abbreviations a token may stand for: itself (FP8, INT4: digits that are part of it), then
+    without a degree (TP4 is TP at degree 4). Reading only the second missed every format ending in
+    digits: FP8 was looked up as FP."""
+    return token, DEGREE.sub("", token)
+
+
+def by_abbreviation(terms) -> dict:
+    """Abbreviation -> its glossary term."""
+    return {term.abbr: term for term in terms if term.abbr}
+
+
+def term_named(token: str, by_abbreviation: dict):
+    """The glossary term a token names (by_abbreviation: abbreviation -> term), or None."""
+    return next((by_abbreviation[form] for form in read_as(token) if form in by_abbreviation), None)
