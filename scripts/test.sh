@@ -6,6 +6,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh" --test
 cd "$ROOT"
 export ATLAS_CHROMIUM="${ATLAS_CHROMIUM:-/usr/bin/chromium-headless-shell}"
+# Python's bytecode cache on, whatever the machine's environment says: with PYTHONDONTWRITEBYTECODE
+# set (as on this project's CI machines), every test worker, forked command and the gate compiled
+# the engine and the tests from source again, about 2 CPU-seconds each.
+unset PYTHONDONTWRITEBYTECODE
 
 # The Atlas's publication gate starts first and runs beside everything after it (the hygiene, the
 # labs' tests, pytest): its page walk waits on Chromium and leaves part of a core idle, which they

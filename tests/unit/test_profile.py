@@ -565,3 +565,36 @@ def test_an_abbreviation_ending_in_digits_is_its_own_term_not_a_degree(workshop)
     assert (
         len(problems) == 1 and "'HR2' is first used on this page without what it stands for" in problems[0]
     ), problems
+
+
+def test_a_term_named_by_an_abbreviation_is_that_abbreviations_term(workshop):
+    """Reviews 30-z12 #10, 30-z13 #8: a name or alias that is itself an abbreviation (the term
+    E2M1, KV for the KV cache, FA for FlashAttention) was counted as known but never as its term,
+    so its first use on a page was neither spelt out nor linked, and the map left it unlinked."""
+    glossary = workshop / "ledger/glossary.md"
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(glossary, "    de: Trefferquote\n", "    de: Trefferquote\n    aliases: {en: [HR], de: [HR]}\n")
+    edit(page, "close to where they are asked for.", "close to where they are asked for; its HR decides.")
+    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    assert (
+        len(problems) == 1
+        and "'HR' is first used on this page without what it stands for (hit rate)" in (problems[0])
+    ), problems
+    edit(glossary, "    en: hit rate\n", "    en: HRQ\n")  # a term whose only name is an abbreviation
+    edit(page, "its HR decides", "its HRQ decides")
+    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    assert (
+        len(problems) == 1
+        and "'HRQ' is first used on this page neither spelt out nor linked" in (problems[0])
+    ), problems
+    edit(page, "its HRQ decides", "its {{term:hit-rate}} decides")
+    assert reports(assemble(workshop))["terms"].problems == []
+
+
+def test_digits_that_end_a_name_are_no_number_before_an_abbreviation():
+    """Review 30-z12 #10: "BF16 GEMM kernels" read as GEMM the unit of the number 16, so the map left
+    GEMM unlinked and the terms gate never counted it (nor "P99 ITL"'s ITL)."""
+    from atlas_site.model.abbreviations import abbreviations
+
+    assert [token for _, token in abbreviations("BF16 GEMM kernels, P99 ITL")] == ["BF16", "GEMM", "ITL"]
+    assert [token for _, token in abbreviations("8 GPUs, 1.5 TFLOPS, 1,024 KVB, 几 TPU")] == []

@@ -200,7 +200,7 @@ def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
     from atlas_site.directives.blocks import _terms_linked
 
     terms = {
-        key: SimpleNamespace(id=key, abbr=abbr)
+        key: SimpleNamespace(id=key, abbr=abbr, names={"en": key}, aliases={})
         for key, abbr in (("fp8", "FP8"), ("tensor-parallel", "TP"), ("mixture", "MoE"))
     }
     html = str(_terms_linked(SimpleNamespace(terms=terms), "FP8 weights, TP4 and MoE <b>"))

@@ -132,9 +132,22 @@ def _unexplained(
     """A problem when the first use of a glossary abbreviation on a page is bare: a reader on a
     phone or on paper never sees the <dfn>'s title, so the page says what it stands for there,
     either as {{term:id}} (which adds the long name) or in the prose's own words."""
+    if term.abbr in book.profile.glossary.common:
+        return None
     name = book.spelt_out(term, lang)
+    if name is None and token not in (term.abbr, term.names[lang]):
+        name = term.names[lang]  # an alias that abbreviates the name (FA for FlashAttention)
+    if name is None:  # a term with no long name to write (EPP, E2M1, TMEM): its card says what it is
+        return Diagnostic(
+            where,
+            "gate.terms.unexplained-abbreviation",
+            f"{page}: '{token}' is first used on this page neither spelt out nor linked to its card",
+            severity="warning",
+            hint=f"write {{{{term:{term.id}}}}} here (its glossary card is the one place that says what "
+            "it is), give the term a gloss in ledger/glossary.md, or say what it is in the prose",
+        )
     # the long name itself: an alias is no expansion ("the first token" is not "time to first token")
-    if name is None or name.casefold() in text.casefold() or term.named_by_what_follows(lang, after):
+    if name.casefold() in text.casefold() or term.named_by_what_follows(lang, after):
         return None
     return Diagnostic(
         where,

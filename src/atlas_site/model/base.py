@@ -47,6 +47,9 @@ class Localized(RootModel[dict[str, str]]):
     def __getitem__(self, lang: str) -> str:
         return self.root[lang]
 
+    def values(self):
+        return self.root.values()
+
     def get(self, lang: str, default: str | None = None) -> str | None:
         return self.root.get(lang, default)
 
