@@ -250,7 +250,10 @@ UNTIL_PARSE = ("load", "validate", "parse")  # sync: the pages as they read, not
 
 def versions(root: Path) -> dict[str, str]:
     """Each stage's version: the engine's and the bytes of the folders it declares as code."""
-    folders = {folder: tree_digest(root, (folder,)) for stage in STAGES for folder in stage.code}
+    # each folder once, though several stages declare it (hashed once per stage, the versions were
+    # a tenth of a small book's build)
+    code = dict.fromkeys(folder for stage in STAGES for folder in stage.code)
+    folders = {folder: tree_digest(root, (folder,)) for folder in code}
     # the theme's files the book does not hold itself are code as well (theme.py)
     folders["templates"] = digest(folders["templates"], default_theme_version(root))
     engine = engine_version()

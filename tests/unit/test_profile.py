@@ -598,3 +598,18 @@ def test_digits_that_end_a_name_are_no_number_before_an_abbreviation():
 
     assert [token for _, token in abbreviations("BF16 GEMM kernels, P99 ITL")] == ["BF16", "GEMM", "ITL"]
     assert [token for _, token in abbreviations("8 GPUs, 1.5 TFLOPS, 1,024 KVB, 几 TPU")] == []
+
+
+def test_an_abbreviation_ending_in_a_small_s_is_read_whole():
+    """Review 30-z12 #9: the glossary's FLOPs (a count, beside FLOPS, a rate) was read as the
+    plural of FLOP, so no first use of it was ever counted."""
+    from types import SimpleNamespace
+
+    from atlas_site.model.abbreviations import abbreviations, with_mixed_case
+
+    pattern = with_mixed_case([SimpleNamespace(abbr="FLOPs"), SimpleNamespace(abbr="FLOPS")])
+    assert [t for _, t in abbreviations("fewer FLOPs, peak FLOPS, two GPUs", pattern)] == [
+        "FLOPs",
+        "FLOPS",
+        "GPU",
+    ]

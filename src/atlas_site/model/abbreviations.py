@@ -32,13 +32,20 @@ def abbreviations(text: str, pattern: re.Pattern = ABBREVIATION):
 def with_mixed_case(terms) -> re.Pattern:
     """ABBREVIATION, and the glossary's abbreviations written in mixed case (MoE, LoRA), which the
     all-caps form does not match (review 30-z9 #14: "sparse MoE routing" reached a part page bare)."""
-    mixed = {t.abbr for t in terms if t.abbr and not ABBREVIATION.fullmatch(t.abbr)}
+    mixed = {t.abbr for t in terms if t.abbr and not _all_caps(t.abbr)}
     if not mixed:
         return ABBREVIATION
     words = "|".join(re.escape(abbr) for abbr in sorted(mixed, key=len, reverse=True))
     return re.compile(
-        ABBREVIATION.pattern.replace(f"({ABBREVIATION_FORM})", f"({ABBREVIATION_FORM}|{words})")
+        ABBREVIATION.pattern.replace(f"({ABBREVIATION_FORM})", f"({words}|{ABBREVIATION_FORM})")
     )
+
+
+def _all_caps(abbr: str) -> bool:
+    """Does the all-caps pattern read this abbreviation as itself? Not "FLOPs" (a count), which it
+    reads as the plural of FLOP: the glossary's FLOPs went uncounted (review 30-z12 #9)."""
+    match = ABBREVIATION.fullmatch(abbr)
+    return match is not None and match.group(1) == abbr
 
 
 def read_as(token: str) -> tuple[str, str]:

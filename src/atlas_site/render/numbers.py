@@ -48,17 +48,17 @@ def claim_rows(book: Book, parsed: dict, lang: str) -> list[dict]:
 def _sources(book: Book, claim) -> list[dict]:
     """One link per work (the numbers page serves the chapter's and the tutorial's readers: a work
     cited as N27 and as 64 is one link that says both, "N27 · 64"), its card the work's first
-    number's on every row (one number per work on the page: gates/citations.py)."""
+    number's on every row (one number per work on the page: gates/citations.py). Every number of
+    the work, whichever the claim names: a row that said "N49" for a work that is also R66 was
+    missed by a reader looking for R66 (review 30-z13 #10)."""
     works: dict[str, dict] = {}
     for number in claim.source:
         work = book.registry.work_of(number)
-        if work is None:
+        if work is None or work.key in works:
             continue
-        if work.key in works:
-            works[work.key]["label"] += f" · {source_label(book, number)}"
-        else:
-            first = book.registry.numbers_of(work.key)[0]
-            works[work.key] = {"number": first, "label": source_label(book, number), "work": work.key}
+        numbers = book.registry.numbers_of(work.key)
+        label = " · ".join(source_label(book, n) for n in numbers)
+        works[work.key] = {"number": numbers[0], "label": label, "work": work.key}
     return list(works.values())
 
 
