@@ -354,7 +354,18 @@
       if (error_box) error_box.hidden = true;
     }
 
+    /* the lab in its present state, as an address's fragment: <panel id>?name=value&… */
+    function state_address() {
+      const pairs = boxes.map(function (el) {
+        return el.getAttribute('data-param') + '=' + encodeURIComponent(String(read_box(el)));
+      });
+      return panel.id + '?' + pairs.join('&');
+    }
+
     function update(source) {
+      /* the language switch carries the lab being used, as it is (site.js data-carry; review 31-z #1:
+         it carried the section above, and the other language opened Lab A at its defaults) */
+      panel.setAttribute('data-carry', state_address());
       const problems = [];
       const p = {};
       let at = null;
@@ -541,10 +552,7 @@
       const status = panel.querySelector('[data-lab-link-status]');
       link.hidden = false;
       link.addEventListener('click', function () {
-        const pairs = boxes.map(function (el) {
-          return el.getAttribute('data-param') + '=' + encodeURIComponent(String(read_box(el)));
-        });
-        const hash = '#' + panel.id + '?' + pairs.join('&');
+        const hash = '#' + state_address();
         root.history.replaceState(null, '', hash); // the address bar holds the link too
         const address = root.location.href;
         const said = function () { if (status) status.textContent = link.getAttribute('data-copied'); };

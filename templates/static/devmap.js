@@ -524,6 +524,7 @@
       chip.tabIndex = on ? 0 : -1;
     });
     this.root.classList.add("has-selection");
+    this.root.setAttribute("data-carry", "map-" + id); /* the language switch carries the node (site.js) */
     var raised = [];
     this.edges.forEach(function (edge) {
       var kind = edge.to === id ? "in" : edge.from === id ? "out" : "base";
@@ -619,6 +620,7 @@
       edge.path.setAttribute("marker-end", "url(#" + self.prefix + "-head-base)");
     });
     this.root.classList.remove("has-selection");
+    this.root.removeAttribute("data-carry");
     while (this.panel.firstChild) this.panel.removeChild(this.panel.firstChild);
     this.panel.appendChild(el("p", "devmap-panel-empty", this.t("empty")));
   };

@@ -136,6 +136,18 @@
     return { query: "?para=" + encodeURIComponent(key) + "&of=" + count, hash: document.getElementById(section) ? section : null };
   }
 
+  /* What a widget in use asks the language switch to carry instead of a paragraph ([data-carry]: a
+     lab's inputs, the map's selected node), when it covers the reading line or the middle of the
+     window: the twin page opens that lab in that state, that node selected (review 31-z #1, #6). */
+  function carriedState() {
+    var line = coveredLine(), middle = window.innerHeight / 2, found = null;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-carry]"), function (el) {
+      var box = el.getBoundingClientRect();
+      if (box.height && ((box.top <= line && box.bottom > line) || (box.top <= middle && box.bottom > middle))) found = el;
+    });
+    return found ? found.getAttribute("data-carry") : null;
+  }
+
   /* The first line of the window no sticky bar covers: under the header, and under a bar that sticks
      below it (data-sticky: the glossary's A–Z bar, a table's column heads). Read when the reader
      reaches for the switch, never at startup. */
@@ -417,6 +429,11 @@
     /* the paragraph too, measured only when the reader reaches for the switch */
     function carryParagraph() {
       update();
+      var carried = carriedState();
+      if (carried) {
+        switches.forEach(function (link, i) { link.setAttribute("href", bases[i] + "#" + carried); });
+        return;
+      }
       var place = placeBeingRead();
       /* the paragraph's own section, unless it is a subsection of the section the switch already
          names (the one the address or the reading line names): then that one stays */

@@ -275,6 +275,31 @@ def test_pages_carry_the_chapter_title_and_a_page_number(printed, lang):
         assert lines[1].strip() == str(page + 1), f"no page number {page + 1} on its page"  # the footer
 
 
+def test_latin_words_of_the_chinese_text_are_whole_in_the_text_layer(printed):
+    """Review 31-z #8: set in the CJK face's Latin glyphs, the zh PDF's text layer split words
+    ("ht t ps", "Quant izat ion"), so finding a word or copying an address from the PDF failed."""
+    made = printed["zh"]
+    words = set()
+    for chapter in made["edition"].chapters:
+        for element in chapter.body.iter():
+            if element.tag in (f"{SVG}title", f"{SVG}desc", f"{SVG}text", f"{SVG}tspan"):
+                continue
+            words.update(re.findall(r"[A-Za-z]{7,}", (element.text or "") + " " + (element.tail or "")))
+    # as a viewer's search reads it (by the glyphs' positions; -raw follows the drawing order, which
+    # kept the words whole and hid the split)
+    layer = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(made["path"]), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert len(words) > 10
+    split = sorted(
+        found.group(0)
+        for word in words
+        for found in re.finditer(" ?".join(map(re.escape, word)), layer)
+        if " " in found.group(0)
+    )
+    assert not split, f"{len(split)} Latin words of the zh text are split in its PDF: {split[:10]}"
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_external_addresses_are_printed_for_paper(printed, lang):
     made = printed[lang]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import PHONE as ON_A_PHONE
 from conftest import errors_in, new_tab, open_page
 
 PAGE_OF = {"memory": "ch1"}  # the reader's fixture book
@@ -548,3 +549,51 @@ def test_a_symbols_subscript_is_set_as_in_the_form_in_outputs_and_charts(browser
         lab.done()
     finally:
         lab.context.close()
+
+
+@pytest.mark.parametrize(
+    ("start", "box", "twin"),
+    [
+        (
+            "zh/ch1.html#lab-memory-panel",
+            "#lab-memory-panel [data-param='context_len']:not([type=range])",
+            "en/ch1.html",
+        ),
+        ("en/tut-map.html#map-", None, "zh/tut-map.html"),
+    ],
+)
+def test_the_language_switch_carries_a_lab_in_use_and_a_selected_map_node(
+    browser, reader_site_url, start, box, twin
+):
+    """Review 31-z #1, #6: from inside a lab with an edited input the switch carried the section
+    above it (the twin opened its first lab at the defaults), and from the map with a node selected
+    it carried the map's section with nothing selected."""
+    site = {"browser": browser, "base": reader_site_url}
+    context, page = open_page(site, start.split("#map-")[0], **ON_A_PHONE)
+    if box:
+        page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
+        page.locator(box).fill("65536")
+        page.locator(box).dispatch_event("change")
+        wanted = "#lab-memory-panel?"
+    else:
+        node = page.locator("[data-devmap] .devmap-chip").nth(1)
+        node.scroll_into_view_if_needed()
+        node.tap()
+        wanted = "#map-" + node.get_attribute("data-node")
+    switch = page.locator("[data-lang-switch]")
+    switch.dispatch_event("touchstart")
+    href = switch.get_attribute("href")
+    assert wanted in href and (not box or "context_len=65536" in href), href
+    switch.tap()
+    page.wait_for_url(f"**/{twin}*")
+    page.wait_for_load_state("load")
+    if box:
+        page.locator("#lab-memory-panel.lab-js").wait_for(timeout=15000)
+        assert page.locator(box).input_value() == "65536"
+        top = page.evaluate("document.getElementById('lab-memory-panel').getBoundingClientRect().top")
+        assert 0 <= top < page.evaluate("innerHeight"), f"the lab is {top} px from the top"
+    else:
+        selected = page.locator("[data-devmap] .devmap-chip[aria-pressed='true']")
+        selected.wait_for(timeout=15000)
+        assert selected.get_attribute("data-node") == wanted.split("map-")[1]
+    context.close()
