@@ -125,3 +125,29 @@ def test_a_label_inside_a_plot_keeps_a_halo_and_one_outside_does_not(tmp_path):
     assert re.search(r'<text[^>]*class="fig-halo"[^>]*>request</text>', svg), svg
     assert re.search(r"<text[^>]*>reply</text>", svg) and not re.search(r"fig-halo[^>]*>reply<", svg), svg
     assert "fig-plate" not in svg, "no plate where none was asked for"
+
+
+def test_a_caption_is_read_by_the_terms_and_claims_gates_where_its_figure_stands(tmp_path):
+    """Review 30-z13 #8: MoE, MLA, KDA in captions before the prose said what they were; and a
+    caption typed K3's 1,024–6,144 tokens that the prose gave as a claim, with no label or setting.
+    A caption is plain text, read where its figure stands: its first abbreviations must say what they
+    stand for, and it types no value of a claim of the figure's sources."""
+    spec = figure_spec(
+        "demo",
+        ("演示图", "A demo figure"),
+        ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
+        ("KV 与回复，每 GPU 7.4×。", "KV and its reply, 7.4× per GPU."),
+        {"ask": ("请求", "request"), "reply": ("回复", "reply")},
+    ).replace("sources: [n04]", "sources: [n27]")
+    book = with_figure(make_project(tmp_path), "demo", spec, TEMPLATE)
+    for lang in ("zh", "en"):  # the figure first on its page, before the prose's first KV
+        page = book / "content" / lang / "ch14" / "00-intro.md"
+        text = page.read_text(encoding="utf-8").replace("\n{{figure:demo}}\n", "")
+        head, _, body = text.partition("\n## ")
+        page.write_text(
+            f"{head}\n## {body.replace(chr(10), chr(10) + '{{figure:demo}}' + chr(10), 1)}", encoding="utf-8"
+        )
+    lines = run_cli("check", cwd=book).stdout.splitlines()
+    terms = [line for line in lines if "the caption of figure demo: 'KV' is first used" in line]
+    values = [line for line in lines if "figure demo's" in line and "types '7.4'" in line]
+    assert len(terms) == 2 and len(values) == 2, "\n".join(lines)

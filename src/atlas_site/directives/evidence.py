@@ -280,11 +280,17 @@ EXAMPLE = Directive(
 def _render_term(state, use) -> str:
     term = state.book.terms[use.key]
     shown = use.text or term.abbr or term.names[state.lang]
-    expansion = "" if use.key in state.expanded else _expansion(state, use.key, term, shown, use.at)
+    rest = ""
+    if term.abbr and shown.startswith(term.abbr + " ") and use.key not in state.expanded:
+        # a label that is the short form ("PD disaggregation"): its abbreviation, spelt out, then the rest
+        rest, shown = shown[len(term.abbr) :], term.abbr
+        expansion = _expansion(state, use.key, term, shown, use.at, after=rest)
+    else:
+        expansion = "" if use.key in state.expanded else _expansion(state, use.key, term, shown, use.at)
     if use.key in state.defined:
         return (
             f'<a class="term" href="#term-{escape(use.key)}" data-term="{escape(use.key)}">{escape(shown)}</a>'
-            f"{expansion}"
+            f"{expansion}{escape(rest)}"
         )
     state.defined.add(use.key)
     # The search index weighs the place a term is defined above its other mentions. The definition
@@ -292,7 +298,7 @@ def _render_term(state, use) -> str:
     # tooltip a phone never shows, was a tenth of a term-heavy page's first load (4 KB of zh/tf-cluster's gzip).
     return (
         f'<dfn class="term-def" id="term-{escape(use.key)}" data-term="{escape(use.key)}" data-pagefind-weight="5">'
-        f"{escape(shown)}</dfn>{expansion}"
+        f"{escape(shown)}</dfn>{expansion}{escape(rest)}"
     )
 
 
@@ -301,33 +307,41 @@ CLOSING_BRACKETS = (")", "）")
 HYPHENATED = re.compile(r"-\w")
 
 
-def _expansion(state, key: str, term, shown: str, at: tuple[int, int]) -> str:
+def _expansion(state, key: str, term, shown: str, at: tuple[int, int], after: str | None = None) -> str:
     """The long name after the first abbreviation of a term on a page, so that a reader on a phone
     or on paper (where the <dfn>'s title never shows) reads what it stands for: "GEMM (matrix
     multiplication)". Not when the prose says it there already: the long name beside it ("tensor
     parallelism (TP)", "(SP is sequence parallelism)"), a bracket of its own ("TTFT (time to first
-    token)", "BF16 (2 bytes)" says what the reader needs there), or the name's own words after it
-    ("PD disaggregation"). Inside other brackets ("(the SLO control plane)") no long name can follow
+    token)", "BF16 (2 bytes)" says what the reader needs there). Before the name's own last words the
+    rest of the name goes between ("PD (prefill–decode) disaggregation"). Inside other brackets ("(the SLO control plane)") no long name can follow
     without nesting one bracket in another, nor inside a hyphenated word ("SLO-driven": review 30-t
     D11): the renderer leaves it bare and the terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
     if name is None or term.abbr not in read_as(shown):
         state.expanded.add(key)
         return ""
-    after, before = state.next_text.lstrip(), state.prev_text.rstrip()
+    after = (state.next_text if after is None else after).lstrip()
+    before = state.prev_text.rstrip()
     if (
         name.casefold() in f"{before} {after}".casefold()
         or (before.endswith(OPENING_BRACKETS) and after.startswith(CLOSING_BRACKETS))
         or after.startswith(OPENING_BRACKETS)
-        or term.named_by_what_follows(state.lang, after)
     ):
         state.expanded.add(key)
         return ""
     inside_brackets = sum(map(before.count, OPENING_BRACKETS)) > sum(map(before.count, CLOSING_BRACKETS))
+    rest = term.rest_of_name(state.lang, after)
+    if rest == "":
+        state.expanded.add(key)
+        return ""
     if inside_brackets or HYPHENATED.match(state.next_text):
         state.record.bare_terms.append(list(at))
         return ""
     state.expanded.add(key)
+    return _written_after(state, name if rest is None else rest)  # "PD (prefill–decode) disaggregation"
+
+
+def _written_after(state, name: str) -> str:
     return f'<span class="term-expansion">{escape(state.ui("term_expansion").format(name=name))}</span>'
 
 

@@ -94,10 +94,8 @@ def _value_pattern(value) -> re.Pattern | None:
     return re.compile(r"(?<![\w.,])(?:" + forms + r")(?![\w]|[.,]\d)")
 
 
-def claim_values_typed_bare(page, claims) -> list[Diagnostic]:
-    """A claim's value typed as plain prose in a sentence about its source (the line cites the
-    claim's source, or names the model of its setting): the reader gets the number without the label
-    and setting the claim carries (review 30-z4 #1: "256 tokens" beside "DeepSeek-V3")."""
+def _anchored(claims) -> list:
+    """(claim, the patterns of its values, the pattern of its setting's model or None)."""
     anchored = []
     for claim in claims.values():
         patterns = [
@@ -109,17 +107,31 @@ def claim_values_typed_bare(page, claims) -> list[Diagnostic]:
             model = claim.setting.model
             named = re.compile(r"(?<![\w.-])" + re.escape(model) + r"(?![\w]|[.-]\w)") if model else None
             anchored.append((claim, patterns, named))
+    return anchored
+
+
+def _values_in(text: str, cited: set, anchored) -> dict[tuple[int, str], list[str]]:
+    """(column, number) -> the claims it is the value of, in a text that cites their source or names
+    their model."""
+    found: dict[tuple[int, str], list[str]] = {}
+    for claim, patterns, named in anchored:
+        if cited & set(claim.source) or (named and named.search(text)):
+            for pattern in patterns:
+                for match in pattern.finditer(text):
+                    found.setdefault((column_of(match), match.group(0)), []).append(claim.id)
+    return found
+
+
+def claim_values_typed_bare(page, claims) -> list[Diagnostic]:
+    """A claim's value typed as plain prose in a sentence about its source (the line cites the
+    claim's source, or names the model of its setting): the reader gets the number without the label
+    and setting the claim carries (review 30-z4 #1: "256 tokens" beside "DeepSeek-V3")."""
+    anchored = _anchored(claims)
     problems = []
     for line in prose_lines(page):
         if line.block.startswith("misconception"):
             continue
-        cited = set(CITED.findall(line.raw))
-        found: dict[tuple[int, str], list[str]] = {}  # (column, number) -> the claims it is the value of
-        for claim, patterns, named in anchored:
-            if cited & set(claim.source) or (named and named.search(line.text)):
-                for pattern in patterns:
-                    for match in pattern.finditer(line.text):
-                        found.setdefault((column_of(match), match.group(0)), []).append(claim.id)
+        found = _values_in(line.text, set(CITED.findall(line.raw)), anchored)
         for (column, number), ids in sorted(found.items()):
             problems.append(
                 Diagnostic(
@@ -129,6 +141,30 @@ def claim_values_typed_bare(page, claims) -> list[Diagnostic]:
                     "write {{claim:id}}, which shows the number with its label and setting",
                 )
             )
+    return problems
+
+
+def claim_values_in_captions(book) -> list[Diagnostic]:
+    """A claim's value typed in a figure's caption, which cites the figure's sources: a caption is
+    plain text, so the number shows with no label or setting (a caption gave K3's 1,024–6,144 tokens
+    that the prose gave as a claim)."""
+    anchored = _anchored(book.claims)
+    problems = []
+    for figure_id, spec in sorted(book.figures.items()):
+        for lang in book.languages:
+            for (_column, number), ids in sorted(
+                _values_in(spec.caption[lang], set(spec.sources), anchored).items()
+            ):
+                problems.append(
+                    Diagnostic(
+                        book.locate(f"figures:{figure_id}"),
+                        "gate.claims.bare-value",
+                        f"figure {figure_id}'s {lang} caption types '{number}', the value of claim "
+                        f"{' or '.join(ids)}",
+                        "say it in the prose with {{claim:id}} (a caption cannot show its label and "
+                        "setting), or draw it in the figure as `numbers: {key: claim:<id>}`",
+                    )
+                )
     return problems
 
 
@@ -290,6 +326,7 @@ def check_claims(ctx: GateContext) -> GateReport:
             lambda parsed=parsed: claim_values_typed_bare(parsed.page, ctx.book.claims),
             recorded,
         )
+    bare += claim_values_in_captions(ctx.book)
     problems += bare
     used = {u.key for p in ctx.parsed.values() for u in p.uses_of("claim")}
     problems += _unused(ctx, "claims", set(ctx.book.claims) - _met(ctx, "claim"))

@@ -25,6 +25,7 @@ from ..model.abbreviations import (
     term_named,
     with_mixed_case,
 )
+from ..resolve.pages import Event
 from .context import GateContext
 from .report import GateReport
 
@@ -61,6 +62,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
         bare = {tuple(at) for at in ctx.manifest.record(lang, page_id).bare_terms}
         for event in ctx.reading_order(parsed):
             page = event.location.path if split else ""  # each part of a split chapter is a page
+            label, in_caption = f"{lang}/{page_id}", False
             if event.use is not None:
                 if event.use.kind == "term" and (page, event.use.key) not in met:
                     met.add((page, event.use.key))
@@ -69,19 +71,25 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         problems.append(
                             _bare_directive(ctx.book, event.use.key, lang, f"{lang}/{page_id}", at)
                         )
-                continue
+                caption = _caption(ctx.book, event.use, lang)
+                if caption is None:
+                    continue
+                # a figure's caption is read where the figure stands (review 30-z13 #8: MoE, MLA, MTP
+                # in captions before the prose said what they were), located at its {{figure:}}
+                label, in_caption = f"{label}, the caption of figure {event.use.key}", True
+                event = Event(event.location, caption)
             for offset, token in abbreviations(event.text, tokens):
                 seen_tokens += 1
-                where = event.location.moved(col=event.location.col + offset)
+                where = (
+                    event.location if in_caption else event.location.moved(col=event.location.col + offset)
+                )
                 term = term_named(token, spelt)
                 if term is not None:
                     names_a_target = event.linked or (event.location.path, event.location.line) in headings
                     if (page, term.id) not in met and not names_a_target:
                         met.add((page, term.id))
                         after = event.text[offset + len(token) :]
-                        problem = _unexplained(
-                            ctx.book, term, token, event.text, after, lang, f"{lang}/{page_id}", where
-                        )
+                        problem = _unexplained(ctx.book, term, token, event.text, after, lang, label, where)
                         if problem is not None:
                             problems.append(problem)
                     continue
@@ -97,7 +105,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                     Diagnostic(
                         where,
                         "gate.terms.undefined-abbreviation",
-                        f"{lang}/{page_id}: '{token}' is not a glossary term",
+                        f"{label}: '{token}' is not a glossary term",
                         severity="warning",
                         hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
                         f"{{{{term:id}}}} at its first use, or write the words out; an everyday abbreviation "
@@ -113,6 +121,12 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
     if not ctx.parsed:
         return GateReport("terms", figures, skipped="the book has no pages")
     return GateReport("terms", figures, problems)
+
+
+def _caption(book, use, lang: str) -> str | None:
+    """The caption a {{figure:…}} shows, or None for any other directive."""
+    spec = book.figures.get(use.key) if use.kind == "figure" else None
+    return spec.caption[lang] if spec is not None else None
 
 
 def _heading_lines(page) -> set[tuple[str, int]]:
@@ -147,7 +161,8 @@ def _unexplained(
             "it is), give the term a gloss in ledger/glossary.md, or say what it is in the prose",
         )
     # the long name itself: an alias is no expansion ("the first token" is not "time to first token")
-    if name.casefold() in text.casefold() or term.named_by_what_follows(lang, after):
+    rest = term.rest_of_name(lang, after)  # "PD disaggregation" says P and D only with "prefill–decode"
+    if name.casefold() in text.casefold() or (rest is not None and rest.casefold() in text.casefold()):
         return None
     return Diagnostic(
         where,

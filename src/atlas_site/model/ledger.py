@@ -293,11 +293,22 @@ class Term(Frozen):
 
     def named_by_what_follows(self, lang: str, after: str) -> bool:
         """Whether the words after the abbreviation end its name ("PD disaggregation", "PD 分离" for
-        prefill-decode disaggregation): the phrase is the name's short form, and a long name in
-        brackets between its words would split it. A word from the middle of the name does not
-        ("HBM bandwidth" is not high-bandwidth memory: review 30-m #2 found HBM never spelt out)."""
+        prefill-decode disaggregation): the phrase is the name's short form. A word from the middle
+        of the name does not ("HBM bandwidth" is not high-bandwidth memory: review 30-m #2 found HBM
+        never spelt out)."""
+        return self.rest_of_name(lang, after) is not None
+
+    def rest_of_name(self, lang: str, after: str) -> str | None:
+        """What the abbreviation stands for when the words after it end its name: "prefill–decode"
+        in "PD disaggregation" ("" when the name is only those words); None when they do not end it.
+        The first use on a page says it ("PD (prefill–decode) disaggregation"): the short form alone
+        never spelt out P and D (reviews 30-z13 #9, 30-z15 #4)."""
         name, word = self.names.get(lang), NEXT_WORD.match(after.lstrip())
-        return bool(name and word and name.casefold().rstrip().endswith(word.group(0).casefold()))
+        if not (name and word and name.casefold().rstrip().endswith(word.group(0).casefold())):
+            return None
+        rest = name.rstrip()[: -len(word.group(0))].rstrip(" -–")
+        # a name that holds the abbreviation ("PCIe bus") has nothing more to say: its gloss does
+        return None if self.abbr and self.abbr.casefold() in rest.casefold() else rest
 
     def expansion(self, lang: str) -> str | None:
         """The words an abbreviation stands for in `lang`, written after its first use on a page
