@@ -367,9 +367,9 @@ def test_a_plural_abbreviation_is_the_abbreviation_to_the_terms_gate(workshop):
 
 
 def test_only_the_last_word_of_its_name_after_an_abbreviation_makes_the_phrase_its_name():
-    """ "PD disaggregation" is prefill-decode disaggregation's short form: no long name in brackets
-    between its words. "HBM bandwidth" is not high-bandwidth memory, though "bandwidth" is in the
-    name (review 30-m #2: HBM was never spelt out), nor "SRAM and", though "random" holds "and"."""
+    """ "PD disaggregation" is prefill-decode disaggregation's short form, "prefill-decode" the rest of
+    its name. "HBM bandwidth" is not high-bandwidth memory, though "bandwidth" is in the name (review
+    30-m #2: HBM was never spelt out), nor "SRAM and", though "random" holds "and"."""
     from atlas_site.model.ledger import Term
 
     def term(abbr, zh, en):
@@ -377,17 +377,17 @@ def test_only_the_last_word_of_its_name_after_an_abbreviation_makes_the_phrase_i
                                     "definition": {"zh": "释义", "en": "meaning"}})  # fmt: skip
 
     hbm = term("HBM", "高带宽显存", "high-bandwidth memory")
-    assert not hbm.named_by_what_follows("en", " bandwidth is how fast")
-    assert hbm.named_by_what_follows("en", " memory holds the weights")
-    assert not hbm.named_by_what_follows("zh", " 带宽是翻查资料的速度")
-    assert hbm.named_by_what_follows("zh", "显存里放着权重")
-    assert not term("SRAM", "静态随机存取存储器", "static random-access memory").named_by_what_follows(
-        "en", " and registers"
+    assert hbm.rest_of_name("en", " bandwidth is how fast") is None
+    assert hbm.rest_of_name("en", " memory holds the weights") == "high-bandwidth"
+    assert hbm.rest_of_name("zh", " 带宽是翻查资料的速度") is None
+    assert hbm.rest_of_name("zh", "显存里放着权重") == "高带宽"
+    assert (
+        term("SRAM", "静态随机存取存储器", "static random-access memory").rest_of_name("en", " and registers")
+        is None
     )
     pd = term("PD", "预填充–解码分离", "prefill-decode disaggregation")
-    assert pd.named_by_what_follows("en", " disaggregation moves prefill") and pd.named_by_what_follows(
-        "zh", " 分离"
-    )
+    assert pd.rest_of_name("en", " disaggregation moves prefill") == "prefill-decode"
+    assert pd.rest_of_name("zh", " 分离") == "预填充–解码"
 
 
 def test_a_token_book_yaml_lists_as_common_is_accepted_and_counted(workshop):

@@ -312,10 +312,11 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int], after: st
     or on paper (where the <dfn>'s title never shows) reads what it stands for: "GEMM (matrix
     multiplication)". Not when the prose says it there already: the long name beside it ("tensor
     parallelism (TP)", "(SP is sequence parallelism)"), a bracket of its own ("TTFT (time to first
-    token)", "BF16 (2 bytes)" says what the reader needs there). Before the name's own last words the
-    rest of the name goes between ("PD (prefill–decode) disaggregation"). Inside other brackets ("(the SLO control plane)") no long name can follow
-    without nesting one bracket in another, nor inside a hyphenated word ("SLO-driven": review 30-t
-    D11): the renderer leaves it bare and the terms gate names the place (review 30-z9 #3)."""
+    token)", "BF16 (2 bytes)" says what the reader needs there). Before the name's own last words,
+    the rest of the name goes between ("PD (prefill–decode) disaggregation"). Inside other brackets
+    ("(the SLO control plane)") no long name can follow without nesting one bracket in another, nor
+    inside a hyphenated word ("SLO-driven": review 30-t D11): the renderer leaves it bare and the
+    terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
     if name is None or term.abbr not in read_as(shown):
         state.expanded.add(key)

@@ -291,16 +291,11 @@ class Term(Frozen):
     # and MXFP4 reached readers with nothing said about them where they first appeared)
     gloss: dict[str, str] = Field(default_factory=dict)
 
-    def named_by_what_follows(self, lang: str, after: str) -> bool:
-        """Whether the words after the abbreviation end its name ("PD disaggregation", "PD 分离" for
-        prefill-decode disaggregation): the phrase is the name's short form. A word from the middle
-        of the name does not ("HBM bandwidth" is not high-bandwidth memory: review 30-m #2 found HBM
-        never spelt out)."""
-        return self.rest_of_name(lang, after) is not None
-
     def rest_of_name(self, lang: str, after: str) -> str | None:
         """What the abbreviation stands for when the words after it end its name: "prefill–decode"
-        in "PD disaggregation" ("" when the name is only those words); None when they do not end it.
+        in "PD disaggregation" ("" when the name is only those words); None when they do not end it,
+        a word from the middle of the name included ("HBM bandwidth" is not high-bandwidth memory:
+        review 30-m #2 found HBM never spelt out).
         The first use on a page says it ("PD (prefill–decode) disaggregation"): the short form alone
         never spelt out P and D (reviews 30-z13 #9, 30-z15 #4)."""
         name, word = self.names.get(lang), NEXT_WORD.match(after.lstrip())
