@@ -136,14 +136,27 @@
     return { query: "?para=" + encodeURIComponent(key) + "&of=" + count, hash: document.getElementById(section) ? section : null };
   }
 
-  /* What a widget in use asks the language switch to carry instead of a paragraph ([data-carry]: a
-     lab's inputs, the map's selected node), when it covers the reading line or the middle of the
-     window: the twin page opens that lab in that state, that node selected (review 31-z #1, #6). */
+  /* What a widget asks the language switch to carry instead of a paragraph ([data-carry]: a lab's
+     inputs, the map's selected node): the widget the reader last used, while it is in view, or the
+     one covering the reading line. The twin page opens that lab in that state, that node selected
+     (review 31-z #1, #6); a widget merely passing across the window leaves the paragraph carried. */
+  var usedWidget = null;
+  function noteUse(event) {
+    var target = event.target && event.target.closest ? event.target : null;
+    if (!target || target.closest("[data-lang-switch]")) return;
+    usedWidget = target.closest("[data-carry]");
+  }
+  document.addEventListener("pointerdown", noteUse, true);
+  document.addEventListener("focusin", noteUse, true);
   function carriedState() {
-    var line = coveredLine(), middle = window.innerHeight / 2, found = null;
+    var line = coveredLine(), found = null;
+    if (usedWidget && usedWidget.hasAttribute("data-carry")) {
+      var used = usedWidget.getBoundingClientRect();
+      if (used.height && used.bottom > line && used.top < window.innerHeight) found = usedWidget;
+    }
     Array.prototype.forEach.call(document.querySelectorAll("[data-carry]"), function (el) {
       var box = el.getBoundingClientRect();
-      if (box.height && ((box.top <= line && box.bottom > line) || (box.top <= middle && box.bottom > middle))) found = el;
+      if (!found && box.height && box.top <= line && box.bottom > line) found = el;
     });
     return found ? found.getAttribute("data-carry") : null;
   }
