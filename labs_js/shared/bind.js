@@ -363,9 +363,10 @@
     }
 
     function update(source) {
-      /* the language switch carries the lab being used, as it is (site.js data-carry; review 31-z #1:
-         it carried the section above, and the other language opened Lab A at its defaults) */
-      panel.setAttribute('data-carry', state_address());
+      /* the language switch carries a lab the reader changed (or opened in a state), as it is
+         (site.js data-carry; review 31-z #1: it carried the section above, and the other language
+         opened Lab A at its defaults); a lab at its defaults, only scrolled past, is not carried */
+      if (source || restored || panel.hasAttribute('data-carry')) panel.setAttribute('data-carry', state_address());
       const problems = [];
       const p = {};
       let at = null;

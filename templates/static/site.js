@@ -136,23 +136,24 @@
     return { query: "?para=" + encodeURIComponent(key) + "&of=" + count, hash: document.getElementById(section) ? section : null };
   }
 
-  /* What a widget asks the language switch to carry instead of a paragraph ([data-carry]: a lab's
-     inputs, the map's selected node): the widget the reader last used, while it is in view, or the
+  /* What a widget asks the language switch to carry instead of a paragraph ([data-carry]: a changed
+     lab's inputs, the map's selected node): the widget the reader last used, while it is in view, or
      one covering the reading line. The twin page opens that lab in that state, that node selected
-     (review 31-z #1, #6); a widget merely passing across the window leaves the paragraph carried. */
-  var usedWidget = null;
+     (review 31-z #1, #6). A widget in its first state has no data-carry: mere sight of a lab took
+     the switch from the section being read (the gate's switch check and five tests failed). */
+  var lastUsed = null; /* what the reader last pressed or focused (a widget may mark itself after it) */
   function noteUse(event) {
     var target = event.target && event.target.closest ? event.target : null;
-    if (!target || target.closest("[data-lang-switch]")) return;
-    usedWidget = target.closest("[data-carry]");
+    if (target && !target.closest("[data-lang-switch]")) lastUsed = target;
   }
   document.addEventListener("pointerdown", noteUse, true);
   document.addEventListener("focusin", noteUse, true);
   function carriedState() {
     var line = coveredLine(), found = null;
-    if (usedWidget && usedWidget.hasAttribute("data-carry")) {
-      var used = usedWidget.getBoundingClientRect();
-      if (used.height && used.bottom > line && used.top < window.innerHeight) found = usedWidget;
+    var used = lastUsed && lastUsed.isConnected && lastUsed.closest("[data-carry]");
+    if (used) {
+      var box = used.getBoundingClientRect();
+      if (box.height && box.bottom > line && box.top < window.innerHeight) found = used;
     }
     Array.prototype.forEach.call(document.querySelectorAll("[data-carry]"), function (el) {
       var box = el.getBoundingClientRect();

@@ -268,6 +268,9 @@ def check_switch(page, walk: PageWalk, path: str) -> list[str]:
     page loaded each page's twin once more, a fifth of the walk."""
     from playwright.sync_api import Error as PlaywrightError  # a timeout is one
 
+    # the reader's last act before the switch is reading: the labs this walk drove earlier in the tab
+    # are not in use (site.js carries a widget used last, in view, instead of the section)
+    page.evaluate("() => document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }))")
     ids = page.evaluate("() => [...document.querySelectorAll('article h2[id]')].map(h => h.id)")
     sample = ids[:2] + ids[-1:] if len(ids) > 3 else ids
     link = page.locator("[data-lang-switch]")
