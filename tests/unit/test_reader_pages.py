@@ -197,13 +197,13 @@ def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
     both now read a token through one helper (model/abbreviations.py term_named)."""
     from types import SimpleNamespace
 
-    from atlas_site.directives.blocks import _terms_linked
+    from atlas_site.directives.blocks import _term_linker
 
     terms = {
         key: SimpleNamespace(id=key, abbr=abbr, names={"en": key}, aliases={})
         for key, abbr in (("fp8", "FP8"), ("tensor-parallel", "TP"), ("mixture", "MoE"))
     }
-    html = str(_terms_linked(SimpleNamespace(terms=terms), "FP8 weights, TP4 and MoE <b>"))
+    html = str(_term_linker(SimpleNamespace(terms=terms))("FP8 weights, TP4 and MoE <b>"))
     assert html == (
         '<a class="term" href="glossary.html#term-fp8" data-term="fp8">FP8</a> weights, '
         '<a class="term" href="glossary.html#term-tensor-parallel" data-term="tensor-parallel">TP4</a> and '

@@ -285,14 +285,15 @@ def _render_dev_map(state, use) -> str:
     book, lang = state.book, state.lang
     routes = [{"id": r.id, "title": r.title[lang], "summary": r.summary[lang]} for r in book.map_routes]
     titles = {n.id: n.title[lang] for n in book.map_nodes}
+    linked = _term_linker(book)
     nodes = [
         {
             "id": n.id,
             "route": n.route,
             "year": n.year,
             "title": n.title[lang],
-            "solved": _terms_linked(book, n.solved[lang]),
-            "left": _terms_linked(book, n.left[lang]),
+            "solved": linked(n.solved[lang]),
+            "left": linked(n.left[lang]),
             "cites": Markup(state.cite(list(n.cites))),
             "after": [{"id": a, "title": titles.get(a, a)} for a in n.after],
         }
@@ -304,23 +305,29 @@ def _render_dev_map(state, use) -> str:
     )
 
 
-def _terms_linked(book, text: str) -> Markup:
-    """A node's text with each glossary abbreviation linked to its entry, its card shown on hover
-    or tap (cards.js): a node is read on its own, in any order, so none is spelt out at a first
-    use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes)."""
+def _term_linker(book):
+    """text -> the text with each glossary abbreviation linked to its entry, its card shown on hover
+    or tap (cards.js): a map node is read on its own, in any order, so none is spelt out at a first
+    use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes). The glossary's
+    lookup and pattern are made once for all the nodes."""
     spelt = by_abbreviation(book.terms.values())
-    pieces, at = [], 0
-    for offset, token in abbreviations(text, with_mixed_case(book.terms.values())):
-        term = term_named(token, spelt)
-        if term is None:
-            continue
-        key = term.id
-        pieces += [
-            escape(text[at:offset]),
-            f'<a class="term" href="glossary.html#term-{escape(key)}" data-term="{escape(key)}">{escape(token)}</a>',
-        ]
-        at = offset + len(token)
-    return Markup("".join(pieces) + escape(text[at:]))
+    pattern = with_mixed_case(book.terms.values())
+
+    def linked(text: str) -> Markup:
+        pieces, at = [], 0
+        for offset, token in abbreviations(text, pattern):
+            term = term_named(token, spelt)
+            if term is None:
+                continue
+            key = escape(term.id)
+            pieces += [
+                escape(text[at:offset]),
+                f'<a class="term" href="glossary.html#term-{key}" data-term="{key}">{escape(token)}</a>',
+            ]
+            at = offset + len(token)
+        return Markup("".join(pieces) + escape(text[at:]))
+
+    return linked
 
 
 DEV_MAP = Directive(
