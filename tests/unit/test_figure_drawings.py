@@ -151,3 +151,52 @@ def test_a_caption_is_read_by_the_terms_and_claims_gates_where_its_figure_stands
     terms = [line for line in lines if "the caption of figure demo: 'KV' is first used" in line]
     values = [line for line in lines if "figure demo's" in line and "types '7.4'" in line]
     assert len(terms) == 2 and len(values) == 2, "\n".join(lines)
+
+
+def test_a_drawing_s_abbreviations_are_keyed_in_its_caption_and_read_by_the_terms_gate(tmp_path):
+    """A drawing has no room for long names, and a figure often opens the section whose prose then
+    defines its terms (68 first uses in 14 of the Atlas's drawings, none spelt out). The caption
+    gives a key of the drawing's glossary abbreviations that the page has not yet spelt out, each
+    linked to its glossary entry; the terms gate reads the labels where the figure stands and names
+    an abbreviation there that the glossary does not hold. The key does not define a term for the
+    prose: its own first use after the figure still spells KV out."""
+    from atlas_site.build import assemble
+
+    spec = figure_spec(
+        "demo",
+        ("演示图", "A demo figure"),
+        ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
+        ("请求与回复。", "A request and its reply."),
+        {"ask": ("KV 请求", "KV request"), "reply": ("ZQX 回复", "ZQX reply")},
+    )
+    book = with_figure(make_project(tmp_path), "demo", spec, TEMPLATE)
+    profile = book / "book.yaml"  # a glossary page, which the key links to
+    profile.write_text(
+        profile.read_text(encoding="utf-8").replace(
+            "  - generated: bibliography", "  - generated: glossary\n  - generated: bibliography"
+        ),
+        encoding="utf-8",
+    )
+    for lang in ("zh", "en"):  # the figure first on its page, before the prose's first KV
+        page = book / "content" / lang / "ch14" / "00-intro.md"
+        text = page.read_text(encoding="utf-8").replace("\n{{figure:demo}}\n", "")
+        head, _, body = text.partition("\n## ")
+        page.write_text(
+            f"{head}\n## {body.replace(chr(10), chr(10) + '{{figure:demo}}' + chr(10), 1)}", encoding="utf-8"
+        )
+    result = assemble(book)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    html = result.output.text("en/ch14.html")
+    caption = html.split('data-figure="demo"', 1)[1].split("</figcaption>")[0]
+    assert (
+        '<span class="fig-key">In the drawing: <a class="term" href="glossary.html#term-kv-cache" '
+        'data-term="kv-cache">KV</a> (key-value cache).</span>' in caption
+    ), caption
+    assert "ZQX" not in caption.split("fig-key", 1)[1], "only the glossary's abbreviations are keyed"
+    after = html.split("</figure>", 1)[1]
+    spelt = '>KV</dfn><span class="term-expansion"> (key-value cache)</span>'
+    assert spelt in after, "the key is the drawing's: the prose's first {{term:kv-cache}} still spells KV out"
+    lines = run_cli("check", cwd=book).stdout.splitlines()
+    unknown = [line for line in lines if "the drawing of figure demo: 'ZQX' is not a glossary term" in line]
+    assert len(unknown) == 2, "\n".join(lines)
+    assert not [line for line in lines if "drawing of figure demo: 'KV'" in line], "\n".join(lines)

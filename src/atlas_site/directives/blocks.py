@@ -47,10 +47,14 @@ def _render_figure(state, use) -> str:
     except figures.FigureError as error:  # a located line, not a traceback
         raise AtlasError([error.diagnostic(book.locate(f"figures:{spec.id}"))]) from None
     number = state.figure_numbers[spec.id]
+    keyed = _drawing_key(state, spec)
     state.record.figures[spec.id] = {
         "number": number,
         "drawn": unescape(TAGS.sub(" ", svg)),
         "problems": problems,
+        "key": [
+            term.id for term, _long_name in keyed
+        ],  # the terms gate reads the drawing's labels against it
     }
     # the sources a figure rests on, said as such: a bare list after "a teaching simulation, not a
     # measurement" read as if the source had produced the curve (review 30-z4 #11)
@@ -63,9 +67,51 @@ def _render_figure(state, use) -> str:
         f'<figure class="figure" id="fig-{escape(spec.id)}" data-figure="{escape(spec.id)}" data-kind="{spec.kind}">\n'
         f'<div class="figure-box">{svg}</div>\n'
         f'<figcaption><span class="fig-number">{escape(state.ui("figure"))} {number}</span>'
-        f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} {cites}</figcaption>\n'
+        f'<span class="badge badge-fig">{escape(kind_label)}</span> {escape(spec.caption[lang])} '
+        f"{_key_html(state, keyed)}{cites}</figcaption>\n"
         "</figure>\n"
     )
+
+
+def _drawing_key(state, spec) -> list:
+    """(term, what it stands for) of each glossary abbreviation a figure's drawing shows that this page has not yet spelt out,
+    in the order its labels list them. A figure often opens the section whose prose then defines
+    its terms (the DeepSeek lineage draws MoE, MLA, MTP, DSA … before any is explained), and a
+    drawing has no room for long names: its caption gives them, as a key (68 first uses in 14
+    drawings when the terms gate first read them). The prose still spells each out at its own
+    first use."""
+    book, lang = state.book, state.lang
+    spelt, pattern = _glossary_lookup(book)
+    keyed: dict[str, tuple] = {}
+    for label in spec.labels.values():
+        text = label[lang]
+        for offset, token in abbreviations(text, pattern):
+            term = term_named(token, spelt)
+            if term is None or term.id in state.expanded or term.abbr in book.profile.glossary.common:
+                continue
+            # "PD disaggregation" in the drawing: the key says what P and D are ("PD (prefill–decode)")
+            rest = term.rest_of_name(lang, text[offset + len(token) :])
+            keyed.setdefault(term.id, (term, rest or book.spelt_out(term, lang)))
+    return list(keyed.values())
+
+
+def _key_html(state, keyed: list) -> str:
+    """ "In the drawing: MoE (mixture of experts); EPP.": each abbreviation linked to its glossary
+    entry (its card on hover or tap), its long name after it as the prose's first use writes it."""
+    if not keyed:
+        return ""
+    to_glossary = state.book.profile.generates("glossary")
+    entries = []
+    for term, long_name in keyed:
+        entry = escape(term.abbr or term.names[state.lang])
+        if to_glossary:
+            key = escape(term.id)
+            entry = f'<a class="term" href="glossary.html#term-{key}" data-term="{key}">{entry}</a>'
+        if long_name is not None:
+            entry += escape(state.ui("term_expansion").format(name=long_name))
+        entries.append(entry)
+    listed = state.ui("figure_key_separator").join(entries)
+    return f'<span class="fig-key">{escape(state.ui("figure_key")).replace("{entries}", listed)}</span> '
 
 
 def _lab_links(state, raw: dict) -> str:
@@ -305,13 +351,17 @@ def _render_dev_map(state, use) -> str:
     )
 
 
+def _glossary_lookup(book) -> tuple:
+    """(abbreviation -> term, the pattern that finds the glossary's abbreviations in a text)."""
+    return by_abbreviation(book.terms.values()), with_mixed_case(book.terms.values())
+
+
 def _term_linker(book):
     """text -> the text with each glossary abbreviation linked to its entry, its card shown on hover
     or tap (cards.js): a map node is read on its own, in any order, so none is spelt out at a first
     use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes). The glossary's
     lookup and pattern are made once for all the nodes."""
-    spelt = by_abbreviation(book.terms.values())
-    pattern = with_mixed_case(book.terms.values())
+    spelt, pattern = _glossary_lookup(book)
 
     def linked(text: str) -> Markup:
         pieces, at = [], 0

@@ -1,8 +1,8 @@
 """Gate: every abbreviation a reader meets in the prose is a glossary term. An all-caps token (two
 or more capitals, digits allowed: KV, FP8, W4A8KV4) that no term of ledger/glossary.md names, as
 its abbreviation, a name or an alias in any language, is a warning at its first use on the page.
-A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit of data
-(GB, TB/s), whether after a number ("20 GB", "几 GB") or named as a unit ("decimal GB/s", "GiB and
+A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit of data or work
+(GB, TB/s, TFLOP/s), whether after a number ("20 GB", "几 GB") or named as a unit ("decimal GB/s", "GiB and
 GB"), a token joined by a hyphen or letters to a longer name (GPT-3, OPT-175B, vLLM), and a token
 in the title of a work the book cites (GPTQ, KIVI): those are names, which the citation beside them
 resolves, rather than abbreviations. Counted but accepted: the tokens book.yaml lists as
@@ -12,7 +12,11 @@ AMD), which a reader knows without a definition; the pass line says how many.
 A glossary abbreviation's first use on a page says what it stands for: {{term:…}} adds the long
 name, or the prose writes it; the glossary's mixed-case abbreviations (MoE, LoRA) are counted too.
 A first {{term:…}} that the renderer had to leave bare (inside other brackets, inside a hyphenated
-word: the manifest's bare_terms) is named at its place."""
+word: the manifest's bare_terms) is named at its place.
+
+A figure is read where it stands: its caption, then its drawing's labels. The drawing's glossary
+abbreviations that the page has not yet spelt out are the caption's key, which the renderer writes
+("In the drawing: MoE (mixture of experts); …"); the key does not define them for the prose after it."""
 
 from __future__ import annotations
 
@@ -25,7 +29,6 @@ from ..model.abbreviations import (
     term_named,
     with_mixed_case,
 )
-from ..resolve.pages import Event
 from .context import GateContext
 from .report import GateReport
 
@@ -59,10 +62,11 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
         headings = _heading_lines(parsed.page)
         chapter = ctx.book.part_of(page_id)
         split = chapter is not None and chapter.split
-        bare = {tuple(at) for at in ctx.manifest.record(lang, page_id).bare_terms}
+        record = ctx.manifest.record(lang, page_id)
+        bare = {tuple(at) for at in record.bare_terms}
         for event in ctx.reading_order(parsed):
             page = event.location.path if split else ""  # each part of a split chapter is a page
-            label, in_caption = f"{lang}/{page_id}", False
+            pieces: list[tuple[str, str, set | None]] = [(f"{lang}/{page_id}", event.text, None)]
             if event.use is not None:
                 if event.use.kind == "term" and (page, event.use.key) not in met:
                     met.add((page, event.use.key))
@@ -71,47 +75,49 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         problems.append(
                             _bare_directive(ctx.book, event.use.key, lang, f"{lang}/{page_id}", at)
                         )
-                caption = _caption(ctx.book, event.use, lang)
-                if caption is None:
-                    continue
-                # a figure's caption is read where the figure stands (review 30-z13 #8: MoE, MLA, MTP
-                # in captions before the prose said what they were), located at its {{figure:}}
-                label, in_caption = f"{label}, the caption of figure {event.use.key}", True
-                event = Event(event.location, caption)
-            for offset, token in abbreviations(event.text, tokens):
-                seen_tokens += 1
-                where = (
-                    event.location if in_caption else event.location.moved(col=event.location.col + offset)
-                )
-                term = term_named(token, spelt)
-                if term is not None:
-                    names_a_target = event.linked or (event.location.path, event.location.line) in headings
-                    if (page, term.id) not in met and not names_a_target:
-                        met.add((page, term.id))
-                        after = event.text[offset + len(token) :]
-                        problem = _unexplained(ctx.book, term, token, event.text, after, lang, label, where)
-                        if problem is not None:
-                            problems.append(problem)
-                    continue
-                if any(form in known for form in read_as(token)):
-                    continue
-                if token in common:
-                    common_uses += 1
-                    continue
-                if token in reported:
-                    continue
-                reported.add(token)
-                problems.append(
-                    Diagnostic(
-                        where,
-                        "gate.terms.undefined-abbreviation",
-                        f"{label}: '{token}' is not a glossary term",
-                        severity="warning",
-                        hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
-                        f"{{{{term:id}}}} at its first use, or write the words out; an everyday abbreviation "
-                        "or a product name goes in book.yaml glossary: common",
+                # a figure's caption and drawing are read where the figure stands (review 30-z13 #8:
+                # MoE, MLA, MTP in captions before the prose said what they were), at its {{figure:}}
+                pieces = _figure_texts(ctx.book, event.use, lang, f"{lang}/{page_id}", record)
+            for label, text, keyed in pieces:
+                in_figure = event.use is not None
+                for offset, token in abbreviations(text, tokens):
+                    seen_tokens += 1
+                    where = (
+                        event.location if in_figure else event.location.moved(col=event.location.col + offset)
                     )
-                )
+                    term = term_named(token, spelt)
+                    if term is not None:
+                        if keyed is not None and term.id in keyed:
+                            continue  # the caption's key spells it out for the drawing's reader
+                        names_a_target = (
+                            event.linked or (event.location.path, event.location.line) in headings
+                        )
+                        if (page, term.id) not in met and not names_a_target:
+                            met.add((page, term.id))
+                            after = text[offset + len(token) :]
+                            problem = _unexplained(ctx.book, term, token, text, after, lang, label, where)
+                            if problem is not None:
+                                problems.append(problem)
+                        continue
+                    if any(form in known for form in read_as(token)):
+                        continue
+                    if token in common:
+                        common_uses += 1
+                        continue
+                    if token in reported:
+                        continue
+                    reported.add(token)
+                    problems.append(
+                        Diagnostic(
+                            where,
+                            "gate.terms.undefined-abbreviation",
+                            f"{label}: '{token}' is not a glossary term",
+                            severity="warning",
+                            hint=f"add a term with abbr: {token} to ledger/glossary.md and define it with "
+                            f"{{{{term:id}}}} at its first use, or write the words out; an everyday abbreviation "
+                            "or a product name goes in book.yaml glossary: common",
+                        )
+                    )
     unexplained = sum(p.code == "gate.terms.unexplained-abbreviation" for p in problems)
     accepted = f", {common_uses} accepted as common ({len(common)} listed in book.yaml)" if common else ""
     figures = (
@@ -123,10 +129,19 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
     return GateReport("terms", figures, problems)
 
 
-def _caption(book, use, lang: str) -> str | None:
-    """The caption a {{figure:…}} shows, or None for any other directive."""
+def _figure_texts(book, use, lang: str, page: str, record) -> list[tuple[str, str, set | None]]:
+    """(where, text, the terms its key spells out) of what a {{figure:…}} shows: its caption, then
+    its drawing's labels, which the caption's key covers (directives/blocks.py _drawing_key); none
+    for any other directive. An abbreviation in a drawing that the glossary does not hold, or a
+    term that the key left out, is named like one in the prose."""
     spec = book.figures.get(use.key) if use.kind == "figure" else None
-    return spec.caption[lang] if spec is not None else None
+    if spec is None:
+        return []
+    keyed = set(record.figures.get(use.key, {}).get("key", ()))
+    drawing = [
+        (f"{page}, the drawing of figure {use.key}", label[lang], keyed) for label in spec.labels.values()
+    ]
+    return [(f"{page}, the caption of figure {use.key}", spec.caption[lang], None), *drawing]
 
 
 def _heading_lines(page) -> set[tuple[str, int]]:

@@ -18,14 +18,15 @@ ABBREVIATION = re.compile(
 # 20 GB, 1.5 GB, 几 GB: a number of its own, not the digits that end a name ("BF16 GEMM" is GEMM,
 # which the map left unlinked and the terms gate unchecked: review 30-z12 #10)
 AFTER_NUMBER = re.compile(r"(?:(?<![A-Za-z0-9_.,])\d[\d.,]*|[几数两十百千万])[\s\u00a0\u202f]*$")
-# units of data, decimal (GiB and the other binary units are not all-caps): a unit wherever it stands
-DATA_UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB"})
+# units of data, decimal (GiB and the other binary units are not all-caps), and of work (a roofline's
+# axis reads "TFLOP/s" with no number before it): a unit wherever it stands
+UNITS = frozenset({"KB", "MB", "GB", "TB", "PB", "EB", "GFLOP", "TFLOP", "PFLOP"})
 
 
 def abbreviations(text: str, pattern: re.Pattern = ABBREVIATION):
     """(offset, token) of each abbreviation-like token in a run of prose."""
     for match in pattern.finditer(text):
-        if match.group(1) not in DATA_UNITS and not AFTER_NUMBER.search(text[: match.start()]):
+        if match.group(1) not in UNITS and not AFTER_NUMBER.search(text[: match.start()]):
             yield match.start(), match.group(1)
 
 
