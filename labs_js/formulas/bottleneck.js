@@ -113,17 +113,40 @@
   }
 
   /**
-   * The roofline's ridge point: peak compute / bandwidth, in FLOP per byte
-   * (TFLOP/s over TB/s). Below it a step is bound by bandwidth and reaches
-   * only bandwidth × intensity; above it, by compute, at the peak.
+   * Arithmetic intensity of one linear layer (d_in × d_out weights) applied to `tokens` rows at
+   * `bytes_per_value` bytes a value: 2·N·d_in·d_out operations over the bytes moved, the weights
+   * read once plus the activations read in and written out. With few rows (decode: N is the batch)
+   * the weights dominate the bytes and the intensity is about 2N / bytes_per_value (≈ N at 16 bit);
+   * with many rows (a long prefill) the activations' bytes grow with N too, and the intensity
+   * levels off towards 2·d_in·d_out / (bytes_per_value · (d_in + d_out)), however long the prompt.
+   */
+  function linear_intensity(args) {
+    const n = num(args, 'tokens');
+    const d_in = num(args, 'd_in');
+    const d_out = num(args, 'd_out');
+    const b = num(args, 'bytes_per_value');
+    const flops = 2 * n * d_in * d_out;
+    return {
+      intensity_flop_per_byte: flops / (b * (d_in * d_out + n * d_in + n * d_out)),
+      weights_only_flop_per_byte: flops / (b * d_in * d_out),
+      limit_flop_per_byte: 2 * d_in * d_out / (b * (d_in + d_out)),
+    };
+  }
+
+  /**
+   * The roofline's ridge point: peak compute / bandwidth, in FLOP per byte (TFLOP/s over TB/s),
+   * and where a linear layer of `tokens` rows sits against it (linear_intensity). Below the ridge
+   * a step is bound by bandwidth and reaches only bandwidth × intensity; above it, by compute, at
+   * the peak.
    */
   function ridge_point(args) {
     const peak = num(args, 'peak_tflops');
     const bandwidth = num(args, 'bandwidth_tb_per_s');
-    const intensity = num(args, 'intensity');
+    const intensity = linear_intensity(args).intensity_flop_per_byte;
     const attainable = Math.min(peak, bandwidth * intensity);
     return {
       ridge_flop_per_byte: peak / bandwidth,
+      intensity_flop_per_byte: intensity,
       attainable_tflops: attainable,
       peak_share_pct: 100 * attainable / peak,
     };
@@ -168,6 +191,7 @@
   return {
     neuron_split: neuron_split,
     attention_blocks: attention_blocks,
+    linear_intensity: linear_intensity,
     ridge_point: ridge_point,
     step_time_lower_bound: step_time_lower_bound,
     decode_step_bandwidth: decode_step_bandwidth,

@@ -305,19 +305,44 @@ test('property: effective bits never fall below element bits; scales only add', 
   }
 });
 
-test('roofline ridge: 100 TFLOP/s over 1 TB/s is 100 FLOP/byte; intensity below it is bandwidth-bound', () => {
-  const prefill = bottleneck.ridge_point({ peak_tflops: 100, bandwidth_tb_per_s: 1, intensity: 8000 });
+test('linear intensity: about N at 16 bit while N is small; activations cap it near d·d′/(d+d′)', () => {
+  const layer = { d_in: 4096, d_out: 4096, bytes_per_value: 2 };
+  const decode = bottleneck.linear_intensity({ ...layer, tokens: 16 });
+  assert.ok(Math.abs(decode.intensity_flop_per_byte - 16) < 0.2, 'decode at batch 16: about 16');
+  assert.equal(decode.weights_only_flop_per_byte, 16);
+  const prefill = bottleneck.linear_intensity({ ...layer, tokens: 8000 });
+  assert.equal(Math.round(prefill.intensity_flop_per_byte), 1631, '8,000 rows: about 1,600, not 8,000');
+  assert.equal(prefill.limit_flop_per_byte, 2048);
+  const r = rng(11);
+  let previous = 0;
+  for (const tokens of [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1e6]) {
+    const out = bottleneck.linear_intensity({ ...layer, tokens });
+    assert.ok(out.intensity_flop_per_byte > previous, 'more rows, more intensity');
+    assert.ok(out.intensity_flop_per_byte < out.limit_flop_per_byte, 'never past the limit');
+    assert.ok(out.intensity_flop_per_byte <= out.weights_only_flop_per_byte, 'activations only add bytes');
+    previous = out.intensity_flop_per_byte;
+  }
+  for (let i = 0; i < 200; i++) {
+    const args = { tokens: 1 + 1e5 * r(), d_in: 1 + 8191 * r(), d_out: 1 + 8191 * r(), bytes_per_value: 0.5 + 3.5 * r() };
+    const out = bottleneck.linear_intensity(args);
+    assert.ok(out.intensity_flop_per_byte < Math.min(out.limit_flop_per_byte, out.weights_only_flop_per_byte) + 1e-9);
+  }
+});
+
+test('roofline ridge: 100 TFLOP/s over 1 TB/s is 100 FLOP/byte; a layer below it is bandwidth-bound', () => {
+  const layer = { peak_tflops: 100, bandwidth_tb_per_s: 1, d_in: 4096, d_out: 4096, bytes_per_value: 2 };
+  const prefill = bottleneck.ridge_point({ ...layer, tokens: 8000 });
   assert.equal(prefill.ridge_flop_per_byte, 100);
   assert.equal(prefill.attainable_tflops, 100);
-  const decode = bottleneck.ridge_point({ peak_tflops: 100, bandwidth_tb_per_s: 1, intensity: 16 });
-  assert.equal(decode.attainable_tflops, 16);
-  assert.equal(decode.peak_share_pct, 16);
+  const decode = bottleneck.ridge_point({ ...layer, tokens: 16 });
+  assert.equal(Math.round(decode.attainable_tflops), 16);
+  assert.equal(Math.round(decode.peak_share_pct), 16);
   const r = rng(7);
   for (let i = 0; i < 200; i++) {
-    const args = { peak_tflops: 1 + 999 * r(), bandwidth_tb_per_s: 0.1 + 9.9 * r(), intensity: 10000 * r() };
+    const args = { ...layer, peak_tflops: 1 + 999 * r(), bandwidth_tb_per_s: 0.1 + 9.9 * r(), tokens: 1 + 20000 * r() };
     const out = bottleneck.ridge_point(args);
     assert.ok(out.attainable_tflops <= args.peak_tflops + 1e-9, 'never above the compute roof');
-    assert.equal(args.intensity >= out.ridge_flop_per_byte, Math.abs(out.attainable_tflops - args.peak_tflops) < 1e-9);
+    assert.equal(out.intensity_flop_per_byte >= out.ridge_flop_per_byte, Math.abs(out.attainable_tflops - args.peak_tflops) < 1e-9);
   }
 });
 

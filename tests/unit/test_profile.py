@@ -511,6 +511,17 @@ def test_a_first_term_inside_other_brackets_is_named_and_one_beside_its_long_nam
     assert "term-expansion" not in result.output.text("en/caching.html"), "the prose said it just before"
 
 
+def test_a_plural_label_of_an_abbreviation_is_spelt_out_at_its_first_use(workshop):
+    """Review 30-z16 #5: "{{term:sm|SMs}}" was the quantization page's one definition of SM, and the
+    reader met "SMs" bare: the renderer read the plural label as some other word than the
+    abbreviation and wrote no long name after it."""
+    edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: HR\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "The {{term:hit-rate}} decides", "The {{term:hit-rate|HRs}} decide")
+    html = assemble(workshop).output.text("en/caching.html")
+    assert '>HRs</dfn><span class="term-expansion"> (hit rate)</span>' in html, html
+
+
 def test_a_term_whose_name_holds_its_abbreviation_is_glossed_at_its_first_use(workshop):
     """Reviews 30-z8..z11: MLA, KDA, CSA … have no long name (the name holds the abbreviation), so
     nothing was said about them where a page first used them. A term's `gloss` is written there as a
