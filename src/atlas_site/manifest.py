@@ -13,18 +13,31 @@ class PageRecord:
     # [file, line, col] of each {{term:…}} rendered bare while the page had not yet said what the
     # term stands for (inside brackets or a hyphenated word, where no long name can follow)
     bare_terms: list = field(default_factory=list)
+    # the terms a claim's setting spelt out where the page first met them (directives/evidence.py)
+    setting_terms: list = field(default_factory=list)
 
     def merge(self, other: PageRecord) -> None:
         self.figures.update(other.figures)
         self.labs.update(other.labs)
         self.bare_terms.extend(other.bare_terms)
+        self.setting_terms.extend(other.setting_terms)
 
     def dump(self) -> dict:
-        return {"figures": self.figures, "labs": self.labs, "bare_terms": self.bare_terms}
+        return {
+            "figures": self.figures,
+            "labs": self.labs,
+            "bare_terms": self.bare_terms,
+            "setting_terms": self.setting_terms,
+        }
 
     @classmethod
     def load(cls, data: dict) -> PageRecord:
-        return cls(dict(data["figures"]), dict(data["labs"]), [list(at) for at in data["bare_terms"]])
+        return cls(
+            dict(data["figures"]),
+            dict(data["labs"]),
+            [list(at) for at in data["bare_terms"]],
+            list(data.get("setting_terms", ())),
+        )
 
 
 @dataclass

@@ -287,3 +287,45 @@ def test_a_claims_label_and_its_more_button_wrap_as_one(mini):
     assert len(marks) == buttons, (len(marks), buttons)
     css = (ROOT / "templates/static/site.css").read_text(encoding="utf-8")
     assert ".claim-mark { white-space: nowrap; }" in css
+
+
+# ---------------------------------------------------------------- abbreviations in a claim (30-z17 #3)
+
+
+def test_a_claims_setting_spells_out_its_abbreviations_and_the_terms_gate_reads_it(tmp_path):
+    """Review 30-z17 #3: FP16, TP and SLO were first met in claim settings, which no gate read and
+    nothing spelt out. A setting is ledger data shown on every page that cites the claim, so the
+    renderer says what a glossary abbreviation in it stands for where the page first meets it (in
+    the brackets a bracket holds) and links it to its entry; the prose after it does not say it
+    again. The terms gate reads a claim's value and setting where the claim stands: an abbreviation
+    there that the glossary does not hold is named."""
+    from conftest import make_project, run_cli
+
+    book = make_project(tmp_path)
+    claims = book / "ledger" / "claims.md"
+    edit(
+        claims,
+        "DistServe 论文自身的硬件、模型、trace 与 SLO。",
+        "DistServe 论文自身的硬件、模型、KV 布局与 ZQX。",
+    )
+    edit(
+        claims,
+        "DistServe's own hardware, models, traces and SLOs.",
+        "DistServe's own hardware, models, KV layout and ZQX.",
+    )
+    html = assemble(book).output.text("en/ch14.html")
+    setting = html.split('class="claim-setting"', 1)[1].split("</span>", 2)
+    # (the fixture book has no glossary page for it to link to)
+    assert 'KV<span class="term-expansion"> [key-value cache]' in "".join(setting[:2]), setting
+    after = html.split('class="claim-setting"', 1)[1]
+    assert re.search(r'data-term="kv-cache"[^>]*>KV</dfn>(?!<span class="term-expansion">)', after), (
+        "the prose's first {{term:kv-cache}} after the setting does not spell it out again"
+    )
+    lines = run_cli("check", cwd=book).stdout.splitlines()
+    unknown = [
+        line
+        for line in lines
+        if "the setting of claim distserve-goodput: 'ZQX' is not a glossary term" in line
+    ]
+    assert len(unknown) == 2, "\n".join(lines)
+    assert not [line for line in lines if "'KV'" in line], "\n".join(lines)

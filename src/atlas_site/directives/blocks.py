@@ -12,7 +12,7 @@ from ..cache import digest
 from ..diagnostics import AtlasError, closest
 from ..figures.check import drawing_problems
 from ..model import number_order
-from ..model.abbreviations import abbreviations, by_abbreviation, term_named, with_mixed_case
+from ..model.abbreviations import abbreviations, glossary_lookup, term_named
 from ..render.assets import lab_scripts_for
 from ..render.scroll_box import SCROLL_BOX_CLOSE, scroll_box_open
 from ..render.state import source_label
@@ -81,7 +81,7 @@ def _drawing_key(state, spec) -> list:
     drawings when the terms gate first read them). The prose still spells each out at its own
     first use."""
     book, lang = state.book, state.lang
-    spelt, pattern = _glossary_lookup(book)
+    spelt, pattern = glossary_lookup(book.terms.values())
     keyed: dict[str, tuple] = {}
     for label in spec.labels.values():
         text = label[lang]
@@ -351,17 +351,12 @@ def _render_dev_map(state, use) -> str:
     )
 
 
-def _glossary_lookup(book) -> tuple:
-    """(abbreviation -> term, the pattern that finds the glossary's abbreviations in a text)."""
-    return by_abbreviation(book.terms.values()), with_mixed_case(book.terms.values())
-
-
 def _term_linker(book):
     """text -> the text with each glossary abbreviation linked to its entry, its card shown on hover
     or tap (cards.js): a map node is read on its own, in any order, so none is spelt out at a first
     use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes). The glossary's
     lookup and pattern are made once for all the nodes."""
-    spelt, pattern = _glossary_lookup(book)
+    spelt, pattern = glossary_lookup(book.terms.values())
 
     def linked(text: str) -> Markup:
         pieces, at = [], 0

@@ -7,7 +7,7 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
-from ..model.abbreviations import read_as
+from ..model.abbreviations import abbreviations, glossary_lookup, read_as, term_named
 from ..render.dated import dated
 from ..render.evidence_blocks import long_unit
 from ..render.state import source_label
@@ -94,9 +94,52 @@ def _setting(state, claims: list, covers: str = "") -> str:
     their ids, data-for, which the settings gate reads)."""
     text = claims[-1].setting[state.lang]
     return (
-        f'<span class="claim-setting"{covers}{_long(text)}>{escape(state.ui("setting_label"))}{escape(text)}'
-        f"{_claim_evidence(state, claims)}</span>"
+        f'<span class="claim-setting"{covers}{_long(text)}>{escape(state.ui("setting_label"))}'
+        f"{_with_terms(state, text)}{_claim_evidence(state, claims)}</span>"
     )
+
+
+PLURAL = re.compile(r"s(?![A-Za-z0-9])")
+
+
+def _with_terms(state, text: str) -> str:
+    """A setting, escaped, with each glossary abbreviation linked to its entry and, where the page
+    has not yet said what it stands for, its long name after it, in the brackets a bracket holds
+    (a setting reads as one): a setting is data of the ledger, shared by every page that shows the
+    claim, so no {{term:…}} can be written in it (review 30-z17 #3: FP16, TP, SLO first met in
+    settings, said nowhere on their pages)."""
+    book, lang = state.book, state.lang
+    spelt, pattern = glossary_lookup(book.terms.values())
+    pieces, at = [], 0
+    for offset, token in abbreviations(text, pattern):
+        term = term_named(token, spelt)
+        if term is None or term.abbr in book.profile.glossary.common:
+            continue
+        pieces.append(escape(text[at:offset]))
+        at = offset + len(token)
+        if PLURAL.match(text, at):  # "SLOs": the long name follows the whole word
+            token, at = token + "s", at + 1
+        key = escape(term.id)
+        href = f"#term-{key}" if term.id in state.defined else f"glossary.html#term-{key}"
+        linked = book.profile.generates("glossary") or term.id in state.defined
+        pieces.append(
+            f'<a class="term" href="{href}" data-term="{key}">{escape(token)}</a>'
+            if linked
+            else escape(token)
+        )
+        name = book.spelt_out(term, lang)
+        if term.id in state.expanded or term.id in state.record.setting_terms:
+            continue
+        if name is None or name.casefold() in text.casefold():
+            if linked:  # its card says what it is: the terms gate reads the setting as its first use
+                state.record.setting_terms.append(term.id)
+            continue
+        state.expanded.add(term.id)
+        state.record.setting_terms.append(term.id)
+        pieces.append(
+            f'<span class="term-expansion">{escape(state.ui("term_expansion_nested").format(name=name))}</span>'
+        )
+    return "".join(pieces) + escape(text[at:])
 
 
 TAKEN_IN = ".,;:!?"  # marks a trailing setting takes in (a closing bracket or quote stays outside)

@@ -14,7 +14,8 @@ name, or the prose writes it; the glossary's mixed-case abbreviations (MoE, LoRA
 A first {{term:…}} that the renderer had to leave bare (inside other brackets, inside a hyphenated
 word: the manifest's bare_terms) is named at its place.
 
-A figure is read where it stands: its caption, then its drawing's labels. The drawing's glossary
+A claim is read where it stands, its value and its setting, as is a figure: its caption, then its
+drawing's labels. The drawing's glossary
 abbreviations that the page has not yet spelt out are the caption's key, which the renderer writes
 ("In the drawing: MoE (mixture of experts); …"); the key does not define them for the prose after it."""
 
@@ -64,6 +65,7 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
         split = chapter is not None and chapter.split
         record = ctx.manifest.record(lang, page_id)
         bare = {tuple(at) for at in record.bare_terms}
+        setting_terms = set(record.setting_terms)
         for event in ctx.reading_order(parsed):
             page = event.location.path if split else ""  # each part of a split chapter is a page
             pieces: list[tuple[str, str, set | None]] = [(f"{lang}/{page_id}", event.text, None)]
@@ -75,9 +77,9 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                         problems.append(
                             _bare_directive(ctx.book, event.use.key, lang, f"{lang}/{page_id}", at)
                         )
-                # a figure's caption and drawing are read where the figure stands (review 30-z13 #8:
-                # MoE, MLA, MTP in captions before the prose said what they were), at its {{figure:}}
-                pieces = _figure_texts(ctx.book, event.use, lang, f"{lang}/{page_id}", record)
+                # what a figure or a claim shows is read where it stands, at its directive (review
+                # 30-z13 #8: MoE, MLA, MTP in captions; 30-z17 #3: KV and FP8 first met in claims)
+                pieces = _shown_texts(ctx.book, event.use, lang, f"{lang}/{page_id}", record, setting_terms)
             for label, text, keyed in pieces:
                 in_figure = event.use is not None
                 for offset, token in abbreviations(text, tokens):
@@ -88,6 +90,8 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                     term = term_named(token, spelt)
                     if term is not None:
                         if keyed is not None and term.id in keyed:
+                            if keyed is setting_terms:  # a setting spelt it out, for the page after it too
+                                met.add((page, term.id))
                             continue  # the caption's key spells it out for the drawing's reader
                         names_a_target = (
                             event.linked or (event.location.path, event.location.line) in headings
@@ -129,11 +133,21 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
     return GateReport("terms", figures, problems)
 
 
-def _figure_texts(book, use, lang: str, page: str, record) -> list[tuple[str, str, set | None]]:
-    """(where, text, the terms its key spells out) of what a {{figure:…}} shows: its caption, then
-    its drawing's labels, which the caption's key covers (directives/blocks.py _drawing_key); none
-    for any other directive. An abbreviation in a drawing that the glossary does not hold, or a
-    term that the key left out, is named like one in the prose."""
+def _shown_texts(
+    book, use, lang: str, page: str, record, setting_terms: set
+) -> list[tuple[str, str, set | None]]:
+    """(where, text, the terms a key spells out there) of what a directive shows in the prose's
+    place: a claim's value, and its setting, whose glossary abbreviations the renderer spells out
+    where the page first meets them (directives/evidence.py _with_terms); a figure's caption, then its drawing's labels, which the
+    caption's key covers (directives/blocks.py _drawing_key); nothing for any other directive. An
+    abbreviation there that the glossary does not hold, or a term the key left out, is named like
+    one in the prose."""
+    claim = book.claims.get(use.key) if use.kind == "claim" else None
+    if claim is not None:
+        return [
+            (f"{page}, the value of claim {use.key}", claim.text[lang], None),
+            (f"{page}, the setting of claim {use.key}", claim.setting[lang], setting_terms),
+        ]
     spec = book.figures.get(use.key) if use.kind == "figure" else None
     if spec is None:
         return []

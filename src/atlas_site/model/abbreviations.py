@@ -74,6 +74,12 @@ def by_abbreviation(terms) -> dict:
     return named
 
 
+def glossary_lookup(terms) -> tuple[dict, re.Pattern]:
+    """(abbreviation -> term, the pattern that finds the glossary's abbreviations in a text)."""
+    terms = list(terms)
+    return by_abbreviation(terms), with_mixed_case(terms)
+
+
 def term_named(token: str, by_abbreviation: dict):
     """The glossary term a token names (by_abbreviation: abbreviation -> term), or None."""
     return next((by_abbreviation[form] for form in read_as(token) if form in by_abbreviation), None)
