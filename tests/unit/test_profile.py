@@ -522,6 +522,18 @@ def test_a_plural_label_of_an_abbreviation_is_spelt_out_at_its_first_use(worksho
     assert '>HRs</dfn><span class="term-expansion"> (hit rate)</span>' in html, html
 
 
+def test_a_term_whose_name_is_an_abbreviation_is_glossed_at_its_first_use(workshop):
+    """Review 30-z17 #3: CED and CSA2, terms named only by their abbreviation, reached the frontier
+    page's readers with nothing said about them: a gloss was read only for a term with an `abbr`."""
+    edit(
+        workshop / "ledger/glossary.md",
+        "    en: hit rate\n    de: Trefferquote\n",
+        "    en: HR\n    de: HR\n    gloss: {en: a share of answered lookups, de: ein Anteil}\n",
+    )
+    html = assemble(workshop).output.text("en/caching.html")
+    assert '>HR</dfn><span class="term-expansion"> (a share of answered lookups)</span>' in html, html
+
+
 def test_a_term_whose_name_holds_its_abbreviation_is_glossed_at_its_first_use(workshop):
     """Reviews 30-z8..z11: MLA, KDA, CSA … have no long name (the name holds the abbreviation), so
     nothing was said about them where a page first used them. A term's `gloss` is written there as a

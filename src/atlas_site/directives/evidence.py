@@ -361,8 +361,9 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int], after: st
     inside a hyphenated word ("SLO-driven": review 30-t D11): the renderer leaves it bare and the
     terms gate names the place (review 30-z9 #3)."""
     name = state.book.spelt_out(term, state.lang)
+    short = term.short_form(state.lang)
     # a plural label ("SMs", "GEMMs") is the abbreviation too: read as it, it was left bare
-    if name is None or term.abbr not in {*read_as(shown), *read_as(shown.removesuffix("s"))}:
+    if name is None or short not in {*read_as(shown), *read_as(shown.removesuffix("s"))}:
         state.expanded.add(key)
         return ""
     after = (state.next_text if after is None else after).lstrip()

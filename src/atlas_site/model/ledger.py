@@ -310,11 +310,24 @@ class Term(Frozen):
         ("GEMM (matrix multiplication)"); for a name that already holds the abbreviation ("on-chip
         SRAM" says no more than SRAM), its gloss, if it has one; None without an abbreviation."""
         name = self.names.get(lang)
+        if name and self.abbr is None and self.is_its_own_abbreviation(lang):
+            return self.gloss.get(
+                lang
+            )  # CED, CSA2: a name that is an abbreviation says what it is by its gloss
         if not self.abbr or not name:
             return None
         if self.abbr.casefold() in name.casefold():
             return self.gloss.get(lang)
         return name
+
+    def short_form(self, lang: str) -> str | None:
+        """What the prose writes for the term when it abbreviates it: its `abbr`, or a name that
+        is itself an abbreviation (CED, NIXL)."""
+        return self.abbr or (self.names[lang] if self.is_its_own_abbreviation(lang) else None)
+
+    def is_its_own_abbreviation(self, lang: str) -> bool:
+        name = self.names.get(lang) or ""
+        return name.isupper() and " " not in name
 
     @model_validator(mode="before")
     @classmethod
