@@ -522,6 +522,16 @@ def test_a_plural_label_of_an_abbreviation_is_spelt_out_at_its_first_use(worksho
     assert '>HRs</dfn><span class="term-expansion"> (hit rate)</span>' in html, html
 
 
+def test_a_short_form_label_followed_by_its_long_name_is_not_spelt_out_twice(workshop):
+    """Review 30-z19 #3: "{{term:pd-disaggregation|PD 分离}}（预填充–解码分离）" read "PD（预填充–解码）分离
+    （预填充–解码分离）": the renderer looked for the long name in the label's own words only."""
+    edit(workshop / "ledger/glossary.md", "    en: hit rate\n", "    en: hit rate\n    abbr: HR\n")
+    page = workshop / "content/en/caching/00-caching.md"
+    edit(page, "The {{term:hit-rate}} decides", "The {{term:hit-rate|HR rate}} (the hit rate) decides")
+    html = assemble(workshop).output.text("en/caching.html")
+    assert "term-expansion" not in html and ">HR</dfn> rate (the hit rate) decides" in html, html
+
+
 def test_a_term_whose_name_is_an_abbreviation_is_glossed_at_its_first_use(workshop):
     """Review 30-z17 #3: CED and CSA2, terms named only by their abbreviation, reached the frontier
     page's readers with nothing said about them: a gloss was read only for a term with an `abbr`."""

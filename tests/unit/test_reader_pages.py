@@ -194,7 +194,8 @@ def test_the_maps_nodes_link_their_abbreviations_to_the_glossary(site):
 
 def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
     """The map read "FP8" as "FP" at degree 8, as the terms gate did, and linked none of the formats;
-    both now read a token through one helper (model/abbreviations.py term_named)."""
+    both now read a token through one helper (model/abbreviations.py term_named). Each is spelt
+    out where the map first uses it, in the nodes' order (review 30-z19 #1), and only there."""
     from types import SimpleNamespace
 
     from atlas_site.directives.blocks import _term_linker
@@ -203,9 +204,26 @@ def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
         key: SimpleNamespace(id=key, abbr=abbr, names={"en": key}, aliases={})
         for key, abbr in (("fp8", "FP8"), ("tensor-parallel", "TP"), ("mixture", "MoE"))
     }
-    html = str(_term_linker(SimpleNamespace(terms=terms))("FP8 weights, TP4 and MoE <b>"))
+    book = SimpleNamespace(
+        terms=terms,
+        profile=SimpleNamespace(
+            glossary=SimpleNamespace(common=()), generates=lambda name: name == "glossary"
+        ),
+        spelt_out=lambda term, lang: {"fp8": "8-bit floating point"}.get(term.id),
+    )
+    state = SimpleNamespace(
+        book=book,
+        lang="en",
+        defined=set(),
+        expanded=set(),
+        ui=lambda key: {"term_expansion": " ({name})"}[key],
+    )
+    linked = _term_linker(state)
+    html = str(linked("FP8 weights, TP4 and MoE <b>"))
     assert html == (
-        '<a class="term" href="glossary.html#term-fp8" data-term="fp8">FP8</a> weights, '
+        '<a class="term" href="glossary.html#term-fp8" data-term="fp8">FP8</a>'
+        '<span class="term-expansion"> (8-bit floating point)</span> weights, '
         '<a class="term" href="glossary.html#term-tensor-parallel" data-term="tensor-parallel">TP4</a> and '
         '<a class="term" href="glossary.html#term-mixture" data-term="mixture">MoE</a> &lt;b&gt;'
     ), html
+    assert "term-expansion" not in str(linked("FP8 again")), "spelt out once per page"

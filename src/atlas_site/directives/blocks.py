@@ -19,6 +19,7 @@ from ..render.state import source_label
 from ..resolve.example_labs import LAB_PAGES_KEY, panel_id
 from ..theme import theme_folders
 from .base import Directive, require
+from .inline_terms import with_terms
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -83,6 +84,7 @@ def _drawing_key(state, spec) -> list:
     book, lang = state.book, state.lang
     spelt, pattern = glossary_lookup(book.terms.values())
     keyed: dict[str, tuple] = {}
+    caption = spec.caption[lang].casefold()
     for label in spec.labels.values():
         text = label[lang]
         for offset, token in abbreviations(text, pattern):
@@ -91,7 +93,10 @@ def _drawing_key(state, spec) -> list:
                 continue
             # "PD disaggregation" in the drawing: the key says what P and D are ("PD (prefill–decode)")
             rest = term.rest_of_name(lang, text[offset + len(token) :])
-            keyed.setdefault(term.id, (term, rest or book.spelt_out(term, lang)))
+            long_name = rest or book.spelt_out(term, lang)
+            if long_name is not None and long_name.casefold() in caption:
+                continue  # the caption says it already (review 30-z18 #4: KDA glossed twice in one caption)
+            keyed.setdefault(term.id, (term, long_name))
     return list(keyed.values())
 
 
@@ -331,7 +336,7 @@ def _render_dev_map(state, use) -> str:
     book, lang = state.book, state.lang
     routes = [{"id": r.id, "title": r.title[lang], "summary": r.summary[lang]} for r in book.map_routes]
     titles = {n.id: n.title[lang] for n in book.map_nodes}
-    linked = _term_linker(book)
+    linked = _term_linker(state)
     nodes = [
         {
             "id": n.id,
@@ -351,26 +356,13 @@ def _render_dev_map(state, use) -> str:
     )
 
 
-def _term_linker(book):
-    """text -> the text with each glossary abbreviation linked to its entry, its card shown on hover
-    or tap (cards.js): a map node is read on its own, in any order, so none is spelt out at a first
-    use (review 30-z9 #3: TTFT, GQA, PTQ, RDMA … stood bare in the map's nodes). The glossary's
-    lookup and pattern are made once for all the nodes."""
-    spelt, pattern = glossary_lookup(book.terms.values())
+def _term_linker(state):
+    """text -> the text with each glossary abbreviation linked to its entry and spelt out where the
+    map first uses it, in the nodes' order, which the map's list reads in (reviews 30-z9 #3: TTFT,
+    GQA, PTQ, RDMA … stood bare in the map's nodes; 30-z19 #1: 25 never spelt out on zh/tf-map)."""
 
     def linked(text: str) -> Markup:
-        pieces, at = [], 0
-        for offset, token in abbreviations(text, pattern):
-            term = term_named(token, spelt)
-            if term is None:
-                continue
-            key = escape(term.id)
-            pieces += [
-                escape(text[at:offset]),
-                f'<a class="term" href="glossary.html#term-{key}" data-term="{key}">{escape(token)}</a>',
-            ]
-            at = offset + len(token)
-        return Markup("".join(pieces) + escape(text[at:]))
+        return Markup(with_terms(state, text, nested=False, defines=True)[0])
 
     return linked
 

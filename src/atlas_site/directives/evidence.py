@@ -7,11 +7,12 @@ from html import escape
 
 from ..diagnostics import closest
 from ..model import registry_kind
-from ..model.abbreviations import abbreviations, glossary_lookup, read_as, term_named
+from ..model.abbreviations import read_as
 from ..render.dated import dated
 from ..render.evidence_blocks import long_unit
 from ..render.state import source_label
 from .base import Directive, require
+from .inline_terms import with_terms
 
 
 # -- cite: [@n27] / [@n20; @r47] -------------------------------------------------------------
@@ -99,47 +100,14 @@ def _setting(state, claims: list, covers: str = "") -> str:
     )
 
 
-PLURAL = re.compile(r"s(?![A-Za-z0-9])")
-
-
 def _with_terms(state, text: str) -> str:
-    """A setting, escaped, with each glossary abbreviation linked to its entry and, where the page
-    has not yet said what it stands for, its long name after it, in the brackets a bracket holds
-    (a setting reads as one): a setting is data of the ledger, shared by every page that shows the
-    claim, so no {{term:…}} can be written in it (review 30-z17 #3: FP16, TP, SLO first met in
-    settings, said nowhere on their pages)."""
-    book, lang = state.book, state.lang
-    spelt, pattern = glossary_lookup(book.terms.values())
-    pieces, at = [], 0
-    for offset, token in abbreviations(text, pattern):
-        term = term_named(token, spelt)
-        if term is None or term.abbr in book.profile.glossary.common:
-            continue
-        pieces.append(escape(text[at:offset]))
-        at = offset + len(token)
-        if PLURAL.match(text, at):  # "SLOs": the long name follows the whole word
-            token, at = token + "s", at + 1
-        key = escape(term.id)
-        href = f"#term-{key}" if term.id in state.defined else f"glossary.html#term-{key}"
-        linked = book.profile.generates("glossary") or term.id in state.defined
-        pieces.append(
-            f'<a class="term" href="{href}" data-term="{key}">{escape(token)}</a>'
-            if linked
-            else escape(token)
-        )
-        name = book.spelt_out(term, lang)
-        if term.id in state.expanded or term.id in state.record.setting_terms:
-            continue
-        if name is None or name.casefold() in text.casefold():
-            if linked:  # its card says what it is: the terms gate reads the setting as its first use
-                state.record.setting_terms.append(term.id)
-            continue
-        state.expanded.add(term.id)
-        state.record.setting_terms.append(term.id)
-        pieces.append(
-            f'<span class="term-expansion">{escape(state.ui("term_expansion_nested").format(name=name))}</span>'
-        )
-    return "".join(pieces) + escape(text[at:])
+    """A setting with its glossary abbreviations linked and spelt out (inline_terms.with_terms): no
+    {{term:…}} can be written in ledger data (review 30-z17 #3: FP16, TP, SLO first met in settings,
+    said nowhere on their pages). A long setting folds away on a phone (_long), so what it spells
+    out defines nothing for the page after it (review 30-z18 #5: TP on tf-cluster)."""
+    html, said = with_terms(state, text, nested=True, defines=not _long(text))
+    state.record.setting_terms.extend(term for term in said if term not in state.record.setting_terms)
+    return html
 
 
 TAKEN_IN = ".,;:!?"  # marks a trailing setting takes in (a closing bracket or quote stays outside)
@@ -368,10 +336,14 @@ def _expansion(state, key: str, term, shown: str, at: tuple[int, int], after: st
         return ""
     after = (state.next_text if after is None else after).lstrip()
     before = state.prev_text.rstrip()
+    # a label's own words ("PD 分离") and the prose after them ("（预填充–解码分离）"): review 30-z19 #3
+    # met the long name twice, "PD（预填充–解码）分离（预填充–解码分离）"
+    following = f"{after}{state.next_text}" if after != state.next_text.lstrip() else after
     if (
-        name.casefold() in f"{before} {after}".casefold()
+        name.casefold() in f"{before} {following}".casefold()
         or (before.endswith(OPENING_BRACKETS) and after.startswith(CLOSING_BRACKETS))
         or after.startswith(OPENING_BRACKETS)
+        or state.next_text.lstrip().startswith(OPENING_BRACKETS)
     ):
         state.expanded.add(key)
         return ""

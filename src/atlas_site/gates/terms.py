@@ -89,9 +89,13 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                     )
                     term = term_named(token, spelt)
                     if term is not None:
-                        if keyed is not None and term.id in keyed:
-                            if keyed is setting_terms:  # a setting spelt it out, for the page after it too
+                        if keyed is setting_terms:
+                            # the renderer spells out a setting's terms in place; a setting short enough
+                            # to stay open on a phone says it for the page after it too
+                            if term.id in keyed:
                                 met.add((page, term.id))
+                            continue
+                        if keyed is not None and term.id in keyed:
                             continue  # the caption's key spells it out for the drawing's reader
                         names_a_target = (
                             event.linked or (event.location.path, event.location.line) in headings

@@ -1,0 +1,50 @@
+"""Glossary abbreviations in a text that no author can mark up with {{term:…}}: a claim's setting
+(ledger data, shown on every page that cites the claim) and a node of the development map. Each
+is linked to its glossary entry, its card shown on hover or tap (cards.js), and where the page has
+not yet said what it stands for, its long name follows it, as a {{term:…}}'s first use has it."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from ..model.abbreviations import abbreviations, glossary_lookup, term_named
+
+PLURAL = re.compile(r"s(?![A-Za-z0-9])")
+
+
+def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, list[str]]:
+    """(the text escaped, its abbreviations linked and spelt out; the terms it said for the page).
+    `nested`: the text reads as a bracket (a setting), so a long name goes in the brackets a bracket
+    holds. `defines`: what it spells out counts for the page after it (not in a setting that folds
+    away on a phone, whose reader may never open it)."""
+    book, lang = state.book, state.lang
+    spelt, pattern = glossary_lookup(book.terms.values())
+    expansion = state.ui("term_expansion_nested" if nested else "term_expansion")
+    linked = book.profile.generates("glossary")
+    pieces, said, at = [], [], 0
+    for offset, token in abbreviations(text, pattern):
+        term = term_named(token, spelt)
+        if term is None or term.abbr in book.profile.glossary.common:
+            continue
+        pieces.append(escape(text[at:offset]))
+        at = offset + len(token)
+        if PLURAL.match(text, at):  # "SLOs": the long name follows the whole word
+            token, at = token + "s", at + 1
+        key = escape(term.id)
+        href = f"#term-{key}" if term.id in state.defined else f"glossary.html#term-{key}"
+        pieces.append(
+            f'<a class="term" href="{href}" data-term="{key}">{escape(token)}</a>'
+            if linked or term.id in state.defined
+            else escape(token)
+        )
+        if term.id in state.expanded or term.id in said:
+            continue
+        name = book.spelt_out(term, lang)
+        if name is not None and name.casefold() not in text.casefold():
+            pieces.append(f'<span class="term-expansion">{escape(expansion.format(name=name))}</span>')
+            if defines:
+                state.expanded.add(term.id)
+        if defines:
+            said.append(term.id)  # spelt out, or linked to the card that says what it is
+    return "".join(pieces) + escape(text[at:]), said
