@@ -463,3 +463,6 @@ def test_the_glossary_points_to_the_section_named_for_a_term_not_to_a_use_in_pas
         == "b"
     )
     assert defining_place(term("x", "y"), []) is None
+    # review 30-z19 #5: "KV" in a title is a piece of the KV cache's name, not the term
+    trend = Place("frontier", "kv-asset", "Trend 2: KV becomes an asset to schedule", "Frontier")
+    assert defining_place(term("KV 缓存", "KV cache", "KV"), [passing, trend]) is passing

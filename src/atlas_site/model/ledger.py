@@ -22,6 +22,7 @@ Number = int | float
 
 
 # the word after an abbreviation: a Latin word, or two Chinese characters
+OWN_ABBREVIATION = re.compile(r"[A-Z][A-Z0-9]+[a-z]?")  # CED, E2M1, ROCm: no words, no spaces
 NEXT_WORD = re.compile(r"[A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2}")
 
 
@@ -326,8 +327,8 @@ class Term(Frozen):
         return self.abbr or (self.names[lang] if self.is_its_own_abbreviation(lang) else None)
 
     def is_its_own_abbreviation(self, lang: str) -> bool:
-        name = self.names.get(lang) or ""
-        return name.isupper() and " " not in name
+        """CED, NIXL, ROCm: a name that is an abbreviation, not words."""
+        return OWN_ABBREVIATION.fullmatch(self.names.get(lang) or "") is not None
 
     @model_validator(mode="before")
     @classmethod

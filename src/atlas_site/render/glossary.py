@@ -45,7 +45,8 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
     only where it says something new: a term called KDA in every language shows "KDA" once, not
     "KDA KDA KDA"."""
     name = term.names[lang]
-    abbr = term.abbr if term.abbr and term.abbr != name else None
+    # a name that holds its abbreviation ("DSA 稀疏注意力") shows it already: not "DSA 稀疏注意力 DSA"
+    abbr = term.abbr if term.abbr and term.abbr.casefold() not in name.casefold() else None
     seen = {name, abbr}
     others = []
     for other in languages:
@@ -58,8 +59,13 @@ def distinct_names(term, lang: str, languages) -> tuple[str | None, list]:
 def defining_place(term, used: list) -> Place | None:
     """Where the glossary says a term is defined: the first section, in reading order, whose title
     names it (in any language, or by its abbreviation), else its first use. A use in passing
-    (NVFP4 met as a model's precision before the section on NVFP4) defines nothing."""
-    names = [name for name in (*term.names.root.values(), term.abbr or "") if name]
+    (NVFP4 met as a model's precision before the section on NVFP4) defines nothing. An abbreviation
+    that is a piece of the name (KV of "KV cache") names no term of its own: "KV" heads sections on
+    KV of every kind (review 30-z19 #5 found the KV cache "defined" in a trend of the frontier page,
+    long after Chapter 14 had defined it)."""
+    names = [name for name in term.names.root.values() if name]
+    if term.abbr and not any(term.abbr.casefold() in name.casefold() for name in names):
+        names.append(term.abbr)
     for place in used:
         if any(_names(name, place.title) for name in names):
             return place
