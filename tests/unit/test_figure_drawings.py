@@ -9,13 +9,29 @@ import pytest
 
 from conftest import figure_spec, make_project, run_cli, with_figure
 
-SPEC = figure_spec(
-    "demo",
-    ("演示图", "A demo figure"),
-    ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
-    ("请求与回复。", "A request and its reply."),
-    {"ask": ("请求", "request"), "reply": ("回复", "reply")},
-)
+
+def demo_spec(caption=("请求与回复。", "A request and its reply."), labels=None) -> str:
+    return figure_spec(
+        "demo",
+        ("演示图", "A demo figure"),
+        ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
+        caption,
+        labels or {"ask": ("请求", "request"), "reply": ("回复", "reply")},
+    )
+
+
+def figure_first_on_its_page(book: Path) -> None:
+    """The demo figure moved to the top of the chapter's first section, before the prose's first KV."""
+    for lang in ("zh", "en"):
+        page = book / "content" / lang / "ch14" / "00-intro.md"
+        text = page.read_text(encoding="utf-8").replace("\n{{figure:demo}}\n", "")
+        head, _, body = text.partition("\n## ")
+        page.write_text(
+            f"{head}\n## {body.replace(chr(10), chr(10) + '{{figure:demo}}' + chr(10), 1)}", encoding="utf-8"
+        )
+
+
+SPEC = demo_spec()
 TEMPLATE = """{% extends "_figure.svg.j2" %}
 {% import "_macros.svg.j2" as m with context %}
 {% block body %}
@@ -132,21 +148,11 @@ def test_a_caption_is_read_by_the_terms_and_claims_gates_where_its_figure_stands
     caption typed K3's 1,024–6,144 tokens that the prose gave as a claim, with no label or setting.
     A caption is plain text, read where its figure stands: its first abbreviations must say what they
     stand for, and it types no value of a claim of the figure's sources."""
-    spec = figure_spec(
-        "demo",
-        ("演示图", "A demo figure"),
-        ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
-        ("KV 与回复，每 GPU 7.4×。", "KV and its reply, 7.4× per GPU."),
-        {"ask": ("请求", "request"), "reply": ("回复", "reply")},
-    ).replace("sources: [n04]", "sources: [n27]")
+    spec = demo_spec(caption=("KV 与回复，每 GPU 7.4×。", "KV and its reply, 7.4× per GPU.")).replace(
+        "sources: [n04]", "sources: [n27]"
+    )
     book = with_figure(make_project(tmp_path), "demo", spec, TEMPLATE)
-    for lang in ("zh", "en"):  # the figure first on its page, before the prose's first KV
-        page = book / "content" / lang / "ch14" / "00-intro.md"
-        text = page.read_text(encoding="utf-8").replace("\n{{figure:demo}}\n", "")
-        head, _, body = text.partition("\n## ")
-        page.write_text(
-            f"{head}\n## {body.replace(chr(10), chr(10) + '{{figure:demo}}' + chr(10), 1)}", encoding="utf-8"
-        )
+    figure_first_on_its_page(book)
     lines = run_cli("check", cwd=book).stdout.splitlines()
     terms = [line for line in lines if "the caption of figure demo: 'KV' is first used" in line]
     values = [line for line in lines if "figure demo's" in line and "types '7.4'" in line]
@@ -162,13 +168,7 @@ def test_a_drawing_s_abbreviations_are_keyed_in_its_caption_and_read_by_the_term
     prose: its own first use after the figure still spells KV out."""
     from atlas_site.build import assemble
 
-    spec = figure_spec(
-        "demo",
-        ("演示图", "A demo figure"),
-        ("两个方框：请求与回复。", "Two boxes: a request and its reply."),
-        ("请求与回复。", "A request and its reply."),
-        {"ask": ("KV 请求", "KV request"), "reply": ("ZQX 回复", "ZQX reply")},
-    )
+    spec = demo_spec(labels={"ask": ("KV 请求", "KV request"), "reply": ("ZQX 回复", "ZQX reply")})
     book = with_figure(make_project(tmp_path), "demo", spec, TEMPLATE)
     profile = book / "book.yaml"  # a glossary page, which the key links to
     profile.write_text(
@@ -177,13 +177,7 @@ def test_a_drawing_s_abbreviations_are_keyed_in_its_caption_and_read_by_the_term
         ),
         encoding="utf-8",
     )
-    for lang in ("zh", "en"):  # the figure first on its page, before the prose's first KV
-        page = book / "content" / lang / "ch14" / "00-intro.md"
-        text = page.read_text(encoding="utf-8").replace("\n{{figure:demo}}\n", "")
-        head, _, body = text.partition("\n## ")
-        page.write_text(
-            f"{head}\n## {body.replace(chr(10), chr(10) + '{{figure:demo}}' + chr(10), 1)}", encoding="utf-8"
-        )
+    figure_first_on_its_page(book)
     result = assemble(book)
     assert not result.errors, "\n".join(map(str, result.errors))
     html = result.output.text("en/ch14.html")

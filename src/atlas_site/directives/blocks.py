@@ -19,7 +19,7 @@ from ..render.state import source_label
 from ..resolve.example_labs import LAB_PAGES_KEY, panel_id
 from ..theme import theme_folders
 from .base import Directive, require
-from .inline_terms import with_terms
+from .inline_terms import glossary_link, with_terms
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -53,9 +53,8 @@ def _render_figure(state, use) -> str:
         "number": number,
         "drawn": unescape(TAGS.sub(" ", svg)),
         "problems": problems,
-        "key": [
-            term.id for term, _long_name in keyed
-        ],  # the terms gate reads the drawing's labels against it
+        # the terms gate reads the drawing's labels against it
+        "key": [term.id for term, _long_name in keyed],
     }
     # the sources a figure rests on, said as such: a bare list after "a teaching simulation, not a
     # measurement" read as if the source had produced the curve (review 30-z4 #11)
@@ -75,12 +74,12 @@ def _render_figure(state, use) -> str:
 
 
 def _drawing_key(state, spec) -> list:
-    """(term, what it stands for) of each glossary abbreviation a figure's drawing shows that this page has not yet spelt out,
-    in the order its labels list them. A figure often opens the section whose prose then defines
-    its terms (the DeepSeek lineage draws MoE, MLA, MTP, DSA … before any is explained), and a
-    drawing has no room for long names: its caption gives them, as a key (68 first uses in 14
-    drawings when the terms gate first read them). The prose still spells each out at its own
-    first use."""
+    """(term, what it stands for) of each glossary abbreviation a figure's drawing shows that this
+    page has not yet spelt out, in the order its labels list them. A figure often opens the
+    section whose prose then defines its terms (the DeepSeek lineage draws MoE, MLA, MTP, DSA …
+    before any is explained), and a drawing has no room for long names: its caption gives them, as
+    a key (68 first uses in 14 drawings when the terms gate first read them). The prose still
+    spells each out at its own first use."""
     book, lang = state.book, state.lang
     spelt, pattern = glossary_lookup(book.terms.values())
     keyed: dict[str, tuple] = {}
@@ -101,17 +100,14 @@ def _drawing_key(state, spec) -> list:
 
 
 def _key_html(state, keyed: list) -> str:
-    """ "In the drawing: MoE (mixture of experts); EPP.": each abbreviation linked to its glossary
-    entry (its card on hover or tap), its long name after it as the prose's first use writes it."""
+    """The caption's key, "In the drawing: MoE (mixture of experts); EPP.": each abbreviation linked
+    to its glossary entry (its card on hover or tap), its long name after it as the prose's first
+    use writes it."""
     if not keyed:
         return ""
-    to_glossary = state.book.profile.generates("glossary")
     entries = []
     for term, long_name in keyed:
-        entry = escape(term.abbr or term.names[state.lang])
-        if to_glossary:
-            key = escape(term.id)
-            entry = f'<a class="term" href="glossary.html#term-{key}" data-term="{key}">{entry}</a>'
+        entry = glossary_link(state, term.id, term.abbr or term.names[state.lang])
         if long_name is not None:
             entry += escape(state.ui("term_expansion").format(name=long_name))
         entries.append(entry)

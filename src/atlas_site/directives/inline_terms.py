@@ -13,6 +13,17 @@ from ..model.abbreviations import abbreviations, glossary_lookup, term_named
 PLURAL = re.compile(r"s(?![A-Za-z0-9])")
 
 
+def glossary_link(state, term_id: str, shown: str) -> str:
+    """`shown` linked to the term: its definition on this page, else its glossary entry; plain
+    text in a book with neither."""
+    key = escape(term_id)
+    if term_id in state.defined:
+        return f'<a class="term" href="#term-{key}" data-term="{key}">{escape(shown)}</a>'
+    if state.book.profile.generates("glossary"):
+        return f'<a class="term" href="glossary.html#term-{key}" data-term="{key}">{escape(shown)}</a>'
+    return escape(shown)
+
+
 def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, list[str]]:
     """(the text escaped, its abbreviations linked and spelt out; the terms it said for the page).
     `nested`: the text reads as a bracket (a setting), so a long name goes in the brackets a bracket
@@ -21,7 +32,6 @@ def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, l
     book, lang = state.book, state.lang
     spelt, pattern = glossary_lookup(book.terms.values())
     expansion = state.ui("term_expansion_nested" if nested else "term_expansion")
-    linked = book.profile.generates("glossary")
     pieces, said, at = [], [], 0
     for offset, token in abbreviations(text, pattern):
         term = term_named(token, spelt)
@@ -31,13 +41,7 @@ def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, l
         at = offset + len(token)
         if PLURAL.match(text, at):  # "SLOs": the long name follows the whole word
             token, at = token + "s", at + 1
-        key = escape(term.id)
-        href = f"#term-{key}" if term.id in state.defined else f"glossary.html#term-{key}"
-        pieces.append(
-            f'<a class="term" href="{href}" data-term="{key}">{escape(token)}</a>'
-            if linked or term.id in state.defined
-            else escape(token)
-        )
+        pieces.append(glossary_link(state, term.id, token))
         if term.id in state.expanded or term.id in said:
             continue
         name = book.spelt_out(term, lang)

@@ -1,9 +1,9 @@
 """Gate: every abbreviation a reader meets in the prose is a glossary term. An all-caps token (two
 or more capitals, digits allowed: KV, FP8, W4A8KV4) that no term of ledger/glossary.md names, as
 its abbreviation, a name or an alias in any language, is a warning at its first use on the page.
-A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit of data or work
-(GB, TB/s, TFLOP/s), whether after a number ("20 GB", "几 GB") or named as a unit ("decimal GB/s", "GiB and
-GB"), a token joined by a hyphen or letters to a longer name (GPT-3, OPT-175B, vLLM), and a token
+A term's abbreviation with a degree after it (TP4, EP32) is that term. Not counted: a unit of data
+or work (GB, TB/s, TFLOP/s), whether after a number ("20 GB", "几 GB") or named as a unit
+("decimal GB/s", "GiB and GB"), a token joined by a hyphen or letters to a longer name (GPT-3, OPT-175B, vLLM), and a token
 in the title of a work the book cites (GPTQ, KIVI): those are names, which the citation beside them
 resolves, rather than abbreviations. Counted but accepted: the tokens book.yaml lists as
 `glossary: common` (everyday abbreviations such as PDF or URL, vendor and product names such as
@@ -14,10 +14,10 @@ name, or the prose writes it; the glossary's mixed-case abbreviations (MoE, LoRA
 A first {{term:…}} that the renderer had to leave bare (inside other brackets, inside a hyphenated
 word: the manifest's bare_terms) is named at its place.
 
-A claim is read where it stands, its value and its setting, as is a figure: its caption, then its
-drawing's labels. The drawing's glossary
-abbreviations that the page has not yet spelt out are the caption's key, which the renderer writes
-("In the drawing: MoE (mixture of experts); …"); the key does not define them for the prose after it."""
+What a claim or a figure shows is read where it stands: a claim's value and its setting, a
+figure's caption and then its drawing's labels. The renderer spells out a setting's abbreviations
+in place; the drawing's that the page has not yet spelt out are the caption's key ("In the
+drawing: MoE (mixture of experts); …"), which does not define them for the prose after it."""
 
 from __future__ import annotations
 
@@ -81,11 +81,13 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
                 # 30-z13 #8: MoE, MLA, MTP in captions; 30-z17 #3: KV and FP8 first met in claims)
                 pieces = _shown_texts(ctx.book, event.use, lang, f"{lang}/{page_id}", record, setting_terms)
             for label, text, keyed in pieces:
-                in_figure = event.use is not None
+                at_directive = event.use is not None  # its column is the directive's
                 for offset, token in abbreviations(text, tokens):
                     seen_tokens += 1
                     where = (
-                        event.location if in_figure else event.location.moved(col=event.location.col + offset)
+                        event.location
+                        if at_directive
+                        else event.location.moved(col=event.location.col + offset)
                     )
                     term = term_named(token, spelt)
                     if term is not None:
@@ -140,10 +142,10 @@ def check_abbreviations(ctx: GateContext) -> GateReport:
 def _shown_texts(
     book, use, lang: str, page: str, record, setting_terms: set
 ) -> list[tuple[str, str, set | None]]:
-    """(where, text, the terms a key spells out there) of what a directive shows in the prose's
-    place: a claim's value, and its setting, whose glossary abbreviations the renderer spells out
-    where the page first meets them (directives/evidence.py _with_terms); a figure's caption, then its drawing's labels, which the
-    caption's key covers (directives/blocks.py _drawing_key); nothing for any other directive. An
+    """(where, text, the terms spelt out for it) of what a directive shows in the prose's place: a
+    claim's value, and its setting, whose abbreviations the renderer spells out in place
+    (directives/inline_terms.py); a figure's caption, then its drawing's labels, which the caption's
+    key covers (directives/blocks.py _drawing_key); nothing for any other directive. An
     abbreviation there that the glossary does not hold, or a term the key left out, is named like
     one in the prose."""
     claim = book.claims.get(use.key) if use.kind == "claim" else None

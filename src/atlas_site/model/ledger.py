@@ -21,8 +21,9 @@ SLUG = r"^[a-z0-9][a-z0-9-]*$"
 Number = int | float
 
 
+# a name that is itself an abbreviation (CED, E2M1, ROCm): no words, no spaces
+OWN_ABBREVIATION = re.compile(r"[A-Z][A-Z0-9]+[a-z]?")
 # the word after an abbreviation: a Latin word, or two Chinese characters
-OWN_ABBREVIATION = re.compile(r"[A-Z][A-Z0-9]+[a-z]?")  # CED, E2M1, ROCm: no words, no spaces
 NEXT_WORD = re.compile(r"[A-Za-z][A-Za-z-]+|[\u4e00-\u9fff]{2}")
 
 
@@ -312,9 +313,8 @@ class Term(Frozen):
         SRAM" says no more than SRAM), its gloss, if it has one; None without an abbreviation."""
         name = self.names.get(lang)
         if name and self.abbr is None and self.is_its_own_abbreviation(lang):
-            return self.gloss.get(
-                lang
-            )  # CED, CSA2: a name that is an abbreviation says what it is by its gloss
+            # CED, CSA2: a name that is an abbreviation says what it is by its gloss
+            return self.gloss.get(lang)
         if not self.abbr or not name:
             return None
         if self.abbr.casefold() in name.casefold():
