@@ -229,11 +229,6 @@ class Versioned:
     def get(self, kind: str, key, compute):
         return self.cache.get(kind, lambda: digest(self.version, key() if callable(key) else key), compute)
 
-    def get_many(self, kind: str, keys: dict, compute):
-        return self.cache.get_many(
-            kind, {name: digest(self.version, key) for name, key in keys.items()}, compute
-        )
-
 
 def _entry(kind: str, key) -> tuple[str, str]:
     """An entry's name: its kind and the digest of its key with the engine's version."""
@@ -277,43 +272,6 @@ class BuildCache:
         if not self._write(entry, value) or self._remembers(kind):
             self.memory[entry] = value
         return value
-
-    def get_many(self, kind: str, keys: dict, compute):
-        """name -> value for each name of `keys` (name -> key), each cached under its own key; the
-        names no cache holds are computed together, `compute(names) -> {name: value}` (one Node
-        start for every script not yet known, instead of one per batch of them)."""
-        values, unknown = {}, []
-        for name, key in keys.items():
-            found, value = self._known(kind, _entry(kind, key))
-            if found:
-                values[name] = value
-            else:
-                unknown.append(name)
-        if unknown:
-            computed = compute(unknown)
-            for name in unknown:
-                values[name] = self.get(kind, keys[name], lambda name=name: computed[name])
-        return values
-
-    def _known(self, kind: str, entry) -> tuple[bool, object]:
-        """(found, value) from memory, the folder or this process's answers, counted as a hit."""
-        if self.checkpoint is not None:
-            self.checkpoint()
-        if entry in self.memory:
-            found, value = True, self.memory[entry]
-        else:
-            found, value = self._read(entry)
-            if found and self._remembers(kind):
-                self.memory[entry] = value
-            elif not found and kind in SPAWNED_KINDS and entry in _SPAWNED:
-                # this process's answer, written to the folder as `get` writes it
-                found, value = True, json.loads(_SPAWNED[entry])
-                if not self._write(entry, value) or self._remembers(kind):
-                    self.memory[entry] = value
-        if found:
-            self.used.add(entry)
-            self.stats[f"{kind} hit"] += 1
-        return found, value
 
     def _remembers(self, kind: str) -> bool:
         return self.remember is None or kind in self.remember or self.folder is None
@@ -445,14 +403,6 @@ class NoCache(BuildCache):
         if self.remember is not None and kind not in self.remember:
             return compute()
         return super().get(kind, key, compute)
-
-    def _known(self, kind: str, entry) -> tuple[bool, object]:
-        if kind not in SPAWNED_KINDS:
-            return super()._known(kind, entry)
-        if entry not in _SPAWNED:  # this process's answers only, as `get` reads them
-            return False, None
-        self.stats[f"{kind} hit"] += 1
-        return True, json.loads(_SPAWNED[entry])
 
     def _spawned(self, kind: str, key, compute):
         entry = _entry(kind, key)

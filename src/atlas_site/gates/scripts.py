@@ -57,19 +57,6 @@ def _compile(node: str, scripts: list[tuple[str, str]]) -> list:
     return json.loads(run.stdout)
 
 
-def _verdicts(cache, node: str, batch: list[tuple[str, str]]) -> dict:
-    """name -> Node's verdict (None: it parses), each cached by the script's name and bytes: a book
-    whose scripts are the theme's and the labs' with one edited (serve after an edit, the test
-    suite's fixture copies) compiles that one alone, and the unknown ones go to one Node process
-    together, starting Node being most of the cost."""
-    sources = dict(batch)
-    return cache.get_many(
-        "script-syntax",
-        {name: digest(name, source) for name, source in batch},
-        lambda names: dict(zip(names, _compile(node, [(n, sources[n]) for n in names]), strict=True)),
-    )
-
-
 def check_scripts(ctx: GateContext) -> GateReport:
     shipped = [p for p in ctx.output.paths() if p.endswith(".js")]
     node = shutil.which("node")
@@ -90,7 +77,13 @@ def check_scripts(ctx: GateContext) -> GateReport:
     ]
     cache = ctx.cache or NoCache()
     try:
-        verdicts = _verdicts(cache, node, batch)
+        verdicts = dict(
+            zip(
+                (name for name, _ in batch),
+                cache.get("script-syntax", lambda: digest(batch), lambda: _compile(node, batch)),
+                strict=False,
+            )
+        )
     except (RuntimeError, ValueError, OSError, subprocess.TimeoutExpired) as error:
         problem = Diagnostic(
             SourceLocation("_site/assets"),
