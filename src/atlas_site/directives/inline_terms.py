@@ -45,6 +45,9 @@ def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, l
         if term.id in state.expanded or term.id in said:
             continue
         name = book.spelt_out(term, lang)
+        rest = term.rest_of_name(lang, text[at:])  # "JIT compilation": JIT stands for "just-in-time"
+        if rest is not None:
+            name = rest or None
         if name is not None and name.casefold() not in text.casefold():
             pieces.append(f'<span class="term-expansion">{escape(expansion.format(name=name))}</span>')
             if defines:
