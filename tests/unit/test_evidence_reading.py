@@ -329,3 +329,20 @@ def test_a_claims_setting_spells_out_its_abbreviations_and_the_terms_gate_reads_
     ]
     assert len(unknown) == 2, "\n".join(lines)
     assert not [line for line in lines if "'KV'" in line], "\n".join(lines)
+
+
+def test_an_abbreviation_before_the_last_word_of_its_name_gets_the_rest_of_it_in_a_setting(tmp_path):
+    """Review 30-z22 #5: "JIT (just-in-time compilation) compilation", "KL（Kullback–Leibler 散度）散度"
+    in the map's nodes: text no author marks up is spelt out as {{term:…}} spells out "PD
+    disaggregation", with the rest of the name only."""
+    from conftest import make_project
+
+    book = make_project(tmp_path)
+    claims = book / "ledger" / "claims.md"
+    edit(
+        claims,
+        "DistServe's own hardware, models, traces and SLOs.",
+        "DistServe's own hardware and KV cache layout.",
+    )
+    html = assemble(book).output.text("en/ch14.html")
+    assert 'KV<span class="term-expansion"> [key-value]</span> cache layout' in html, html

@@ -201,7 +201,9 @@ def test_the_map_links_an_abbreviation_ending_in_digits_and_one_with_a_degree():
     from atlas_site.directives.blocks import _term_linker
 
     terms = {
-        key: SimpleNamespace(id=key, abbr=abbr, names={"en": key}, aliases={})
+        key: SimpleNamespace(
+            id=key, abbr=abbr, names={"en": key}, aliases={}, rest_of_name=lambda lang, after: None
+        )
         for key, abbr in (("fp8", "FP8"), ("tensor-parallel", "TP"), ("mixture", "MoE"))
     }
     book = SimpleNamespace(
