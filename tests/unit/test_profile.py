@@ -532,6 +532,25 @@ def test_a_short_form_label_followed_by_its_long_name_is_not_spelt_out_twice(wor
     assert "term-expansion" not in html and ">HR</dfn> rate (the hit rate) decides" in html, html
 
 
+def test_a_word_that_only_ends_the_last_word_of_a_name_is_not_its_end():
+    """Review 30-z25 #2: the map read "PD aggregation and disaggregation" as the end of "prefill–decode
+    disaggregation" and wrote "PD (prefill–decode dis) aggregation"."""
+    from atlas_site.model.ledger import Term
+
+    term = Term.model_validate(
+        {
+            "id": "pd",
+            "zh": "预填充–解码分离",
+            "en": "prefill–decode disaggregation",
+            "abbr": "PD",
+            "definition": {"zh": "分开。", "en": "Apart."},
+        }
+    )
+    assert term.rest_of_name("en", " aggregation and disaggregation") is None
+    assert term.rest_of_name("en", " disaggregation") == "prefill–decode"
+    assert term.rest_of_name("zh", "分离") == "预填充–解码"
+
+
 def test_a_term_whose_name_is_an_abbreviation_is_glossed_at_its_first_use(workshop):
     """Review 30-z17 #3: CED and CSA2, terms named only by their abbreviation, reached the frontier
     page's readers with nothing said about them: a gloss was read only for a term with an `abbr`."""

@@ -303,7 +303,12 @@ class Term(Frozen):
         name, word = self.names.get(lang), NEXT_WORD.match(after.lstrip())
         if not (name and word and name.casefold().rstrip().endswith(word.group(0).casefold())):
             return None
-        rest = name.rstrip()[: -len(word.group(0))].rstrip(" -–")
+        rest = name.rstrip()[: -len(word.group(0))]
+        # a Latin word ends the name only as a whole word: "PD aggregation" is not the end of
+        # "prefill–decode disaggregation" (review 30-z25 #2 read "PD (prefill–decode dis) aggregation")
+        if word.group(0).isascii() and rest and rest[-1] not in " -–":
+            return None
+        rest = rest.rstrip(" -–")
         # a name that holds the abbreviation ("PCIe bus") has nothing more to say: its gloss does
         return None if self.abbr and self.abbr.casefold() in rest.casefold() else rest
 
