@@ -22,6 +22,11 @@ def reports(result) -> dict:
     return {r.name: r for r in result.gate_reports}
 
 
+def terms_problems(book) -> list[str]:
+    """The terms gate's problems, as lines, for the book as it stands."""
+    return [str(p) for p in reports(assemble(book))["terms"].problems]
+
+
 def test_the_second_book_builds_with_every_rule_holding(workshop):
     result = run_cli("build", "--no-search", cwd=workshop)
     assert result.returncode == 0, result.stderr
@@ -296,7 +301,7 @@ def test_an_abbreviation_after_a_count_and_a_hyphen_is_still_an_abbreviation(wor
         "A cache keeps answers close to where they are asked for.",
         "A cache keeps answers close to GPT-3-XL users with 2-QPU lookups.",
     )
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
+    problems = terms_problems(workshop)
     assert [p.split(": warning")[0] for p in problems] == [f"{page}:11:54"], problems
     assert "'QPU' is not a glossary term" in problems[0]
 
@@ -588,10 +593,8 @@ def test_a_term_whose_name_holds_its_abbreviation_is_glossed_at_its_first_use(wo
     )
     assert reports(result)["terms"].problems == []
     edit(page, "The {{term:hit-rate|HR}} decides", "The HR decides")
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
-    assert (
-        len(problems) == 1 and "'HR' is first used on this page without what it stands for" in problems[0]
-    ), problems
+    (problem,) = terms_problems(workshop)
+    assert "'HR' is first used on this page without what it stands for" in problem, problem
 
 
 def test_an_abbreviation_ending_in_digits_is_its_own_term_not_a_degree(workshop):
@@ -609,10 +612,8 @@ def test_an_abbreviation_ending_in_digits_is_its_own_term_not_a_degree(workshop)
         "A cache keeps answers close to where they are asked for.",
         "A cache keeps answers close to where they are asked for; its HR2 is what it saves.",
     )
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
-    assert (
-        len(problems) == 1 and "'HR2' is first used on this page without what it stands for" in problems[0]
-    ), problems
+    (problem,) = terms_problems(workshop)
+    assert "'HR2' is first used on this page without what it stands for" in problem, problem
 
 
 def test_a_term_named_by_an_abbreviation_is_that_abbreviations_term(workshop):
@@ -623,18 +624,12 @@ def test_a_term_named_by_an_abbreviation_is_that_abbreviations_term(workshop):
     page = workshop / "content/en/caching/00-caching.md"
     edit(glossary, "    de: Trefferquote\n", "    de: Trefferquote\n    aliases: {en: [HR], de: [HR]}\n")
     edit(page, "close to where they are asked for.", "close to where they are asked for; its HR decides.")
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
-    assert (
-        len(problems) == 1
-        and "'HR' is first used on this page without what it stands for (hit rate)" in (problems[0])
-    ), problems
+    (problem,) = terms_problems(workshop)
+    assert "'HR' is first used on this page without what it stands for (hit rate)" in problem
     edit(glossary, "    en: hit rate\n", "    en: HRQ\n")  # a term whose only name is an abbreviation
     edit(page, "its HR decides", "its HRQ decides")
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
-    assert (
-        len(problems) == 1
-        and "'HRQ' is first used on this page neither spelt out nor linked" in (problems[0])
-    ), problems
+    (problem,) = terms_problems(workshop)
+    assert "'HRQ' is first used on this page neither spelt out nor linked" in problem
     edit(page, "its HRQ decides", "its {{term:hit-rate}} decides")
     assert reports(assemble(workshop))["terms"].problems == []
 
@@ -677,7 +672,5 @@ def test_an_abbreviation_before_its_names_last_word_gets_the_rest_of_its_name(wo
     )
     assert reports(result)["terms"].problems == []
     edit(page, "The {{term:hit-rate|HR rate}} decides", "The HR rate decides")
-    problems = [str(p) for p in reports(assemble(workshop))["terms"].problems]
-    assert (
-        len(problems) == 1 and "'HR' is first used on this page without what it stands for" in problems[0]
-    ), problems
+    (problem,) = terms_problems(workshop)
+    assert "'HR' is first used on this page without what it stands for" in problem, problem

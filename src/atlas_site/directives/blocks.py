@@ -19,7 +19,7 @@ from ..render.state import source_label
 from ..resolve.example_labs import LAB_PAGES_KEY, panel_id
 from ..theme import theme_folders
 from .base import Directive, require
-from .inline_terms import glossary_link, with_terms
+from .inline_terms import glossary_link, long_name, with_terms
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -54,7 +54,7 @@ def _render_figure(state, use) -> str:
         "drawn": unescape(TAGS.sub(" ", svg)),
         "problems": problems,
         # the terms gate reads the drawing's labels against it
-        "key": [term.id for term, _long_name in keyed],
+        "key": [term.id for term, _name in keyed],
     }
     # the sources a figure rests on, said as such: a bare list after "a teaching simulation, not a
     # measurement" read as if the source had produced the curve (review 30-z4 #11)
@@ -91,11 +91,10 @@ def _drawing_key(state, spec) -> list:
             if term is None or term.id in state.expanded or term.abbr in book.profile.glossary.common:
                 continue
             # "PD disaggregation" in the drawing: the key says what P and D are ("PD (prefill–decode)")
-            rest = term.rest_of_name(lang, text[offset + len(token) :])
-            long_name = rest or book.spelt_out(term, lang)
-            if long_name is not None and long_name.casefold() in caption:
+            name = long_name(book, term, lang, text[offset + len(token) :])
+            if name is not None and name.casefold() in caption:
                 continue  # the caption says it already (review 30-z18 #4: KDA glossed twice in one caption)
-            keyed.setdefault(term.id, (term, long_name))
+            keyed.setdefault(term.id, (term, name))
     return list(keyed.values())
 
 
@@ -106,10 +105,10 @@ def _key_html(state, keyed: list) -> str:
     if not keyed:
         return ""
     entries = []
-    for term, long_name in keyed:
+    for term, name in keyed:
         entry = glossary_link(state, term.id, term.abbr or term.names[state.lang])
-        if long_name is not None:
-            entry += escape(state.ui("term_expansion").format(name=long_name))
+        if name is not None:
+            entry += escape(state.ui("term_expansion").format(name=name))
         entries.append(entry)
     listed = state.ui("figure_key_separator").join(entries)
     return f'<span class="fig-key">{escape(state.ui("figure_key")).replace("{entries}", listed)}</span> '

@@ -13,6 +13,16 @@ from ..model.abbreviations import abbreviations, glossary_lookup, term_named
 PLURAL = re.compile(r"s(?![A-Za-z0-9])")
 
 
+def long_name(book, term, lang: str, after: str) -> str | None:
+    """What to write after a term's abbreviation followed by `after`: the rest of its name when the
+    words after it end the name ("JIT compilation": "just-in-time"; nothing when they are the whole
+    name), else its long name or gloss (Book.spelt_out)."""
+    rest = term.rest_of_name(lang, after)
+    if rest is not None:
+        return rest or None
+    return book.spelt_out(term, lang)
+
+
 def glossary_link(state, term_id: str, shown: str) -> str:
     """`shown` linked to the term: its definition on this page, else its glossary entry; plain
     text in a book with neither."""
@@ -44,10 +54,7 @@ def with_terms(state, text: str, *, nested: bool, defines: bool) -> tuple[str, l
         pieces.append(glossary_link(state, term.id, token))
         if term.id in state.expanded or term.id in said:
             continue
-        name = book.spelt_out(term, lang)
-        rest = term.rest_of_name(lang, text[at:])  # "JIT compilation": JIT stands for "just-in-time"
-        if rest is not None:
-            name = rest or None
+        name = long_name(book, term, lang, text[at:])
         if name is not None and name.casefold() not in text.casefold():
             pieces.append(f'<span class="term-expansion">{escape(expansion.format(name=name))}</span>')
             if defines:
