@@ -126,10 +126,13 @@
     const d_out = num(args, 'd_out');
     const b = num(args, 'bytes_per_value');
     const flops = 2 * n * d_in * d_out;
+    const intensity = flops / (b * (d_in * d_out + n * d_in + n * d_out));
+    const limit = 2 * d_in * d_out / (b * (d_in + d_out));
     return {
-      intensity_flop_per_byte: flops / (b * (d_in * d_out + n * d_in + n * d_out)),
+      intensity_flop_per_byte: intensity,
       weights_only_flop_per_byte: flops / (b * d_in * d_out),
-      limit_flop_per_byte: 2 * d_in * d_out / (b * (d_in + d_out)),
+      limit_flop_per_byte: limit,
+      share_of_limit_pct: 100 * intensity / limit,
     };
   }
 
